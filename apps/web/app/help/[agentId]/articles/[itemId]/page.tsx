@@ -1,0 +1,71 @@
+// One article: breadcrumbs, title, updated date, the Markdown rendered and sanitised, and more
+// articles from the same collection.
+import { excerpt } from "@parley/core/help/excerpt";
+import { markdownToPlainText } from "@parley/core/help/plain-text";
+import type { Metadata } from "next";
+import { ArticleList } from "~/help/ArticleList.tsx";
+import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";
+import { appUrl, loadArticle, loadArticles, loadHelpAgent } from "~/help/data.ts";
+import { formatDate } from "~/help/format.ts";
+import { HelpShell } from "~/help/HelpShell.tsx";
+import { renderArticleHtml } from "~/help/markdown.ts";
+import { helpMetadata } from "~/help/metadata.ts";
+import { helpPaths } from "~/help/urls.ts";
+
+export const dynamic = "force-dynamic";
+
+/** Meta descriptions are cut by search engines at about this length. */
+const DESCRIPTION_CHARS = 160;
+const MORE_ARTICLES = 5;
+
+type Props = { params: Promise<{ agentId: string; itemId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { agentId, itemId } = await params;
+  const agent = await loadHelpAgent(agentId);
+  const article = await loadArticle(agentId, itemId);
+  return helpMetadata({
+    appUrl: await appUrl(),
+    path: helpPaths.article(agentId, article.id),
+    agentName: agent.name,
+    title: article.title,
+    description: excerpt(markdownToPlainText(article.content), "", DESCRIPTION_CHARS),
+    type: "article",
+    modifiedTime: article.updatedAt,
+  });
+}
+
+export default async function ArticlePage({ params }: Props) {
+  const { agentId, itemId } = await params;
+  const agent = await loadHelpAgent(agentId);
+  const article = await loadArticle(agentId, itemId);
+  const related = (await loadArticles(agentId, "", MORE_ARTICLES + 1, "recent", article.sourceId))
+    .filter((other) => other.id !== article.id)
+    .slice(0, MORE_ARTICLES);
+  return (
+    <HelpShell agentId={agentId} agentName={agent.name} headerSearch>
+      <Breadcrumbs
+        items={[
+          { label: "Help centre", href: helpPaths.home(agentId) },
+          { label: article.sourceName, href: helpPaths.collection(agentId, article.sourceId) },
+          { label: article.title },
+        ]}
+      />
+      <article className="help-article" aria-labelledby="article-title">
+        <h1 id="article-title">{article.title}</h1>
+        <p className="help-article-meta">
+          Updated <time dateTime={article.updatedAt.toISOString()}>{formatDate(article.updatedAt)}</time>
+        </p>
+        {/* Sanitised in renderArticleHtml (allow-listed tags, attributes and URL schemes). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised HTML from the article's Markdown */}
+        <div className="help-prose" dangerouslySetInnerHTML={{ __html: renderArticleHtml(article.content) }} />
+      </article>
+      {related.length > 0 ? (
+        <aside aria-labelledby="related-title" className="help-related">
+          <h2 id="related-title">More in {article.sourceName}</h2>
+          <ArticleList agentId={agentId} articles={related} headingLevel={3} />
+        </aside>
+      ) : null}
+    </HelpShell>
+  );
+}

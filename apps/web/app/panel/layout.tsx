@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
+import type { ReactNode } from "react";
+import { Providers } from "~/panel/Providers.tsx";
+import { PanelNav } from "~/panel/ui/PanelNav.tsx";
+import { authOptions } from "~/server/auth.ts";
+import "./panel.css";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: { default: "Control panel", template: "%s · Parley panel" }, robots: { index: false } };
+
+/**
+ * Every panel page needs a session; the check runs on the server before anything renders. (Each
+ * tRPC procedure checks again: the layout is not re-run on client-side navigation.)
+ */
+export default async function PanelLayout({ children }: { children: ReactNode }) {
+  const session = await getServerSession(authOptions);
+  if (!session) redirect("/signin?callbackUrl=%2Fpanel");
+  return (
+    <Providers session={session}>
+      <div className="panel">
+        <a className="skip-link" href="#panel-main">
+          Skip to content
+        </a>
+        <PanelNav email={session.user?.email ?? null} />
+        <main id="panel-main" className="panel-main">
+          {children}
+        </main>
+      </div>
+    </Providers>
+  );
+}

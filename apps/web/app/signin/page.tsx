@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
+import { safeCallbackUrl } from "~/panel/auth/callback-url.ts";
+import { SignInForm } from "~/panel/auth/SignInForm.tsx";
+import { authOptions } from "~/server/auth.ts";
+import "../panel/panel.css";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in", robots: { index: false } };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { callbackUrl } = await searchParams;
+  const target = safeCallbackUrl(callbackUrl);
+  if (await getServerSession(authOptions)) redirect(target);
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <p className="panel-brand">Parley</p>
+        <h1>Sign in</h1>
+        <p className="muted">Sign in to the control panel.</p>
+        <SignInForm callbackUrl={target} />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,36 @@
+// What the help pages read, through the same core functions as the JSON routes (one visibility
+// rule). Wrapped in React's per-request cache so generateMetadata and the page share one query.
+import { getVisibleArticle } from "@parley/core/help/articles";
+import { getCollection, listCollections } from "@parley/core/help/collections";
+import { type SearchOptions, searchVisibleArticles } from "@parley/core/help/search";
+import { findHelpAgent } from "@parley/core/help/visibility";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { getAppContext } from "~/server/context.ts";
+
+/** The agent of a help centre; renders the 404 page when it is unknown or inactive. */
+export const loadHelpAgent = cache(async (agentId: string) => {
+  const ctx = await getAppContext();
+  return (await findHelpAgent(ctx.db, agentId)) ?? notFound();
+});
+
+export const loadCollections = cache(async (agentId: string) => listCollections((await getAppContext()).db, agentId));
+
+/** A visible collection; renders the 404 page otherwise. */
+export const loadCollection = cache(async (agentId: string, sourceId: string) => {
+  return (await getCollection((await getAppContext()).db, agentId, sourceId)) ?? notFound();
+});
+
+/** A visible article; renders the 404 page otherwise (hidden and unknown look the same). */
+export const loadArticle = cache(async (agentId: string, articleId: string) => {
+  return (await getVisibleArticle((await getAppContext()).db, agentId, articleId)) ?? notFound();
+});
+
+export const loadArticles = cache(
+  async (agentId: string, query: string, limit: number, order: SearchOptions["order"], sourceId?: string, offset?: number) =>
+    searchVisibleArticles((await getAppContext()).db, agentId, query, { limit, order, sourceId, offset }),
+);
+
+export async function appUrl(): Promise<string> {
+  return (await getAppContext()).appUrl;
+}

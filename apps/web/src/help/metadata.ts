@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+
+/** The help centre's name, as shown in titles and Open Graph. */
+export function siteName(agentName: string): string {
+  return `${agentName} – Help centre`;
+}
+
+/** Title, description, canonical URL and Open Graph tags of a help page. */
+export function helpMetadata(options: {
+  appUrl: string;
+  path: string;
+  agentName: string;
+  /** The page's own title; absent for the help centre's home page. */
+  title?: string;
+  description: string;
+  type?: "website" | "article";
+  modifiedTime?: Date;
+  noIndex?: boolean;
+}): Metadata {
+  const site = siteName(options.agentName);
+  const title = options.title ? `${options.title} – ${site}` : site;
+  const url = `${options.appUrl}${options.path}`;
+  return {
+    metadataBase: new URL(options.appUrl),
+    title: { absolute: title },
+    description: options.description,
+    alternates: { canonical: url },
+    openGraph:
+      options.type === "article"
+        ? {
+            type: "article",
+            title,
+            description: options.description,
+            url,
+            siteName: site,
+            modifiedTime: options.modifiedTime?.toISOString(),
+          }
+        : { type: "website", title, description: options.description, url, siteName: site },
+    twitter: { card: "summary", title, description: options.description },
+    robots: options.noIndex ? { index: false, follow: true } : undefined,
+  };
+}

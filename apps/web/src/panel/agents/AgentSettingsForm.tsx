@@ -1,0 +1,196 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { fieldErrors } from "../errors.ts";
+import { limitText, parseLimit } from "../format.ts";
+import { type RouterOutputs, useTRPC } from "../trpc.ts";
+import { ActionButton } from "../ui/buttons.tsx";
+import { CheckboxField, TextAreaField, TextField } from "../ui/fields.tsx";
+import { ActionStatus } from "../ui/status.tsx";
+
+type Agent = RouterOutputs["agents"]["get"];
+type LimitField = "monthlyConversationLimit" | "monthlyTokenLimit" | "usageLimit";
+
+const limitFields: Array<{ field: LimitField; label: string; hint: string }> = [
+  {
+    field: "monthlyConversationLimit",
+    label: "Monthly conversation limit",
+    hint: "New conversations per calendar month (UTC). Empty = unlimited.",
+  },
+  { field: "monthlyTokenLimit", label: "Monthly token limit", hint: "Text tokens per calendar month (UTC). Empty = unlimited." },
+  { field: "usageLimit", label: "Usage limit", hint: "Agent turns per calendar month (UTC). Empty = unlimited." },
+];
+
+export function AgentSettingsForm({ agent }: { agent: Agent }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(agent.name);
+  const [active, setActive] = useState(agent.active);
+  const [httpApiEnabled, setHttpApiEnabled] = useState(agent.httpApiEnabled);
+  const [limits, setLimits] = useState<Record<LimitField, string>>({
+    monthlyConversationLimit: limitText(agent.monthlyConversationLimit),
+    monthlyTokenLimit: limitText(agent.monthlyTokenLimit),
+    usageLimit: limitText(agent.usageLimit),
+  });
+  const [engine, setEngine] = useState<"knowledge" | "llm">(agent.engine);
+  const [instructions, setInstructions] = useState(agent.instructions);
+  const [origins, setOrigins] = useState(agent.allowedOrigins.join("\n"));
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+
+  const update = useMutation(
+    trpc.agents.update.mutationOptions({
+      onSuccess: () =>
+        Promise.all([
+          queryClient.invalidateQueries(trpc.agents.get.queryFilter({ id: agent.id })),
+          queryClient.invalidateQueries(trpc.agents.list.queryFilter()),
+          queryClient.invalidateQueries(trpc.usage.summary.queryFilter()),
+        ]),
+    }),
+  );
+  const errors = { ...fieldErrors(update.error), ...localErrors };
+
+  /** Any edit clears the "Saved." note of the previous save. */
+  function edited() {
+    if (update.isSuccess) update.reset();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed: Partial<Record<LimitField, number | null>> = {};
+    const problems: Record<string, string> = {};
+    for (const { field } of limitFields) {
+      const result = parseLimit(limits[field]);
+      if ("error" in result) problems[field] = result.error;
+      else parsed[field] = result.value;
+    }
+    setLocalErrors(problems);
+    if (Object.keys(problems).length > 0) {
+      update.reset();
+      return;
+    }
+    update.mutate({
+      id: agent.id,
+      name,
+      active,
+      httpApiEnabled,
+      monthlyConversationLimit: parsed.monthlyConversationLimit ?? null,
+      monthlyTokenLimit: parsed.monthlyTokenLimit ?? null,
+      usageLimit: parsed.usageLimit ?? null,
+      engine,
+      instructions,
+      allowedOrigins: origins
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean),
+    });
+  }
+
+  const hasLocalErrors = Object.keys(localErrors).length > 0;
+  return (
+    <form onSubmit={submit} onChange={edited} noValidate className="form">
+      <TextField
+        label="Name"
+        name="name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={errors.name}
+        autoComplete="off"
+      />
+      <fieldset>
+        <legend>Status</legend>
+        <CheckboxField
+          label="Active"
+          name="active"
+          checked={active}
+          onChange={(event) => setActive(event.target.checked)}
+          error={errors.active}
+          hint="Inactive agents answer nothing: the API and help centre return 404."
+        />
+        <CheckboxField
+          label="HTTP API enabled"
+          name="httpApiEnabled"
+          checked={httpApiEnabled}
+          onChange={(event) => setHttpApiEnabled(event.target.checked)}
+          error={errors.httpApiEnabled}
+          hint="Lets backends send messages with the agent's API key."
+        />
+      </fieldset>
+      <fieldset>
+        <legend>Limits</legend>
+        {limitFields.map(({ field, label, hint }) => (
+          <TextField
+            key={field}
+            label={label}
+            name={field}
+            inputMode="numeric"
+            value={limits[field]}
+            onChange={(event) => setLimits((current) => ({ ...current, [field]: event.target.value }))}
+            error={errors[field]}
+            hint={hint}
+            placeholder="Unlimited"
+            autoComplete="off"
+          />
+        ))}
+      </fieldset>
+      <fieldset aria-describedby={errors.engine ? "agent-engine-error" : undefined}>
+        <legend>Engine</legend>
+        <div className="field field-checkbox">
+          <input
+            id="agent-engine-knowledge"
+            type="radio"
+            name="engine"
+            value="knowledge"
+            checked={engine === "knowledge"}
+            onChange={() => setEngine("knowledge")}
+          />
+          <label htmlFor="agent-engine-knowledge">Knowledge — answers from the linked articles (no external service)</label>
+        </div>
+        <div className="field field-checkbox">
+          <input
+            id="agent-engine-llm"
+            type="radio"
+            name="engine"
+            value="llm"
+            checked={engine === "llm"}
+            onChange={() => setEngine("llm")}
+          />
+          <label htmlFor="agent-engine-llm">LLM — an OpenAI-compatible model with knowledge search and handoff tools</label>
+        </div>
+        {errors.engine ? (
+          <span id="agent-engine-error" className="field-error">
+            {errors.engine}
+          </span>
+        ) : null}
+      </fieldset>
+      <TextAreaField
+        label="Instructions"
+        name="instructions"
+        rows={5}
+        value={instructions}
+        onChange={(event) => setInstructions(event.target.value)}
+        error={errors.instructions}
+        hint="How the agent should behave and speak."
+      />
+      <TextAreaField
+        label="Allowed origins"
+        name="allowedOrigins"
+        rows={3}
+        value={origins}
+        onChange={(event) => setOrigins(event.target.value)}
+        error={errors.allowedOrigins}
+        hint="One per line, like https://www.example.com. Sites allowed to use the widget and SDK."
+        spellCheck={false}
+      />
+      <div className="form-actions">
+        <ActionButton type="submit" variant="primary" pending={update.isPending}>
+          Save settings
+        </ActionButton>
+      </div>
+      <ActionStatus
+        error={update.error ?? (hasLocalErrors ? new Error("Please correct the highlighted fields.") : undefined)}
+        success={update.isSuccess ? "Settings saved." : undefined}
+      />
+    </form>
+  );
+}

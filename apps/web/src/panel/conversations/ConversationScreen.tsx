@@ -1,0 +1,68 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { isNotFound } from "../errors.ts";
+import { formatDateTime } from "../format.ts";
+import { useTRPC } from "../trpc.ts";
+import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
+import { EscalationPanel } from "./EscalationPanel.tsx";
+import { StatusBadge } from "./StatusBadge.tsx";
+import { Transcript } from "./Transcript.tsx";
+import { VisitorCard } from "./VisitorCard.tsx";
+
+export function ConversationScreen({ conversationId }: { conversationId: string }) {
+  const trpc = useTRPC();
+  // Polling keeps the transcript current while a visitor keeps writing.
+  const conversation = useQuery(trpc.conversations.get.queryOptions({ id: conversationId }, { refetchInterval: 10_000 }));
+
+  const back = (
+    <p className="breadcrumb">
+      <Link href="/panel/conversations">← Conversations</Link>
+    </p>
+  );
+  if (conversation.isPending)
+    return (
+      <>
+        {back}
+        <Loading label="Loading conversation…" />
+      </>
+    );
+  if (conversation.isError) {
+    return (
+      <>
+        {back}
+        {isNotFound(conversation.error) ? (
+          <EmptyState>Conversation not found.</EmptyState>
+        ) : (
+          <QueryError error={conversation.error} onRetry={() => conversation.refetch()} />
+        )}
+      </>
+    );
+  }
+
+  const data = conversation.data;
+  return (
+    <>
+      {back}
+      <div className="page-heading">
+        <h1>Conversation</h1>
+        <StatusBadge status={data.status} />
+      </div>
+      <p className="muted">
+        With <Link href={`/panel/agents/${encodeURIComponent(data.agentId)}`}>{data.agentName}</Link> ·{" "}
+        {data.channel === "widget" ? "Widget" : "HTTP API"} · started {formatDateTime(data.createdAt)} · <code>{data.id}</code>
+      </p>
+      <div className="grid-aside">
+        <div className="stack">
+          <section aria-labelledby="transcript-heading" className="card">
+            <h2 id="transcript-heading">Transcript</h2>
+            <Transcript messages={data.messages} />
+          </section>
+          <EscalationPanel conversationId={data.id} status={data.status} />
+        </div>
+        <VisitorCard conversation={data} />
+      </div>
+    </>
+  );
+}

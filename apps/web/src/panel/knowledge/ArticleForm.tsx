@@ -1,0 +1,95 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { fieldErrors } from "../errors.ts";
+import { useTRPC } from "../trpc.ts";
+import { ActionButton } from "../ui/buttons.tsx";
+import { SelectField, TextAreaField, TextField } from "../ui/fields.tsx";
+import { ActionStatus } from "../ui/status.tsx";
+import { MarkdownPreview } from "./MarkdownPreview.tsx";
+
+export interface ArticleValues {
+  title: string;
+  sourceId: string;
+  content: string;
+}
+
+interface ArticleFormProps {
+  initial: ArticleValues;
+  submitLabel: string;
+  pending: boolean;
+  error: unknown;
+  success?: string;
+  onSubmit: (values: ArticleValues) => void;
+  /** Called on any edit (to clear an earlier success note). */
+  onEdit?: () => void;
+}
+
+export function ArticleForm({ initial, submitLabel, pending, error, success, onSubmit, onEdit }: ArticleFormProps) {
+  const trpc = useTRPC();
+  const sources = useQuery(trpc.sources.list.queryOptions());
+  const [values, setValues] = useState<ArticleValues>(initial);
+  const errors = fieldErrors(error);
+
+  function set<K extends keyof ArticleValues>(key: K, value: ArticleValues[K]) {
+    setValues((current) => ({ ...current, [key]: value }));
+    onEdit?.();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onSubmit(values);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="form">
+      <TextField
+        label="Title"
+        name="title"
+        value={values.title}
+        onChange={(event) => set("title", event.target.value)}
+        error={errors.title}
+        autoComplete="off"
+      />
+      <SelectField
+        label="Source"
+        name="sourceId"
+        value={values.sourceId}
+        onChange={(event) => set("sourceId", event.target.value)}
+        error={errors.sourceId}
+      >
+        {values.sourceId === "" ? <option value="">Choose a source</option> : null}
+        {(sources.data ?? []).map((source) => (
+          <option key={source.id} value={source.id}>
+            {source.name}
+          </option>
+        ))}
+      </SelectField>
+      <div className="editor">
+        <TextAreaField
+          label="Content (Markdown)"
+          name="content"
+          rows={18}
+          className="mono"
+          value={values.content}
+          onChange={(event) => set("content", event.target.value)}
+          error={errors.content}
+          hint="Headings (#), lists (-), **bold**, [links](https://…). Raw HTML is not rendered."
+        />
+        <div className="field">
+          <span id="article-preview-label" className="label">
+            Preview
+          </span>
+          <MarkdownPreview markdown={values.content} labelledBy="article-preview-label" />
+        </div>
+      </div>
+      <div className="form-actions">
+        <ActionButton type="submit" variant="primary" pending={pending}>
+          {submitLabel}
+        </ActionButton>
+      </div>
+      <ActionStatus error={error} success={success} />
+    </form>
+  );
+}

@@ -1,0 +1,89 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { isNotFound } from "../errors.ts";
+import { formatDateTime } from "../format.ts";
+import { useTRPC } from "../trpc.ts";
+import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
+import { ArticleBadges } from "./ArticleBadges.tsx";
+import { ArticleForm } from "./ArticleForm.tsx";
+import { ArticleStatusActions } from "./ArticleStatusActions.tsx";
+import { HelpLinks } from "./HelpLinks.tsx";
+
+export function ArticleScreen({ articleId }: { articleId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const article = useQuery(trpc.articles.get.queryOptions({ id: articleId }));
+  const update = useMutation(
+    trpc.articles.update.mutationOptions({
+      onSuccess: () =>
+        Promise.all([
+          queryClient.invalidateQueries(trpc.articles.get.queryFilter({ id: articleId })),
+          queryClient.invalidateQueries(trpc.articles.list.queryFilter()),
+          queryClient.invalidateQueries(trpc.sources.list.queryFilter()),
+        ]),
+    }),
+  );
+
+  const back = (
+    <p className="breadcrumb">
+      <Link href="/panel/knowledge">← Knowledge base</Link>
+      {article.data ? (
+        <>
+          {" / "}
+          <Link href={`/panel/knowledge/sources/${encodeURIComponent(article.data.sourceId)}`}>{article.data.sourceName}</Link>
+        </>
+      ) : null}
+    </p>
+  );
+  if (article.isPending)
+    return (
+      <>
+        {back}
+        <Loading label="Loading article…" />
+      </>
+    );
+  if (article.isError) {
+    return (
+      <>
+        {back}
+        {isNotFound(article.error) ? (
+          <EmptyState>Article not found.</EmptyState>
+        ) : (
+          <QueryError error={article.error} onRetry={() => article.refetch()} />
+        )}
+      </>
+    );
+  }
+
+  const data = article.data;
+  return (
+    <>
+      {back}
+      <div className="page-heading">
+        <h1>{data.title}</h1>
+        <ArticleBadges article={data} />
+      </div>
+      <p className="muted">Updated {formatDateTime(data.updatedAt)}</p>
+      <div className="grid-aside">
+        <section className="card" aria-label="Edit article">
+          <ArticleForm
+            key={data.id}
+            initial={{ title: data.title, sourceId: data.sourceId, content: data.content }}
+            submitLabel="Save article"
+            pending={update.isPending}
+            error={update.error}
+            success={update.isSuccess ? "Article saved." : undefined}
+            onEdit={() => update.isSuccess && update.reset()}
+            onSubmit={(values) => update.mutate({ id: data.id, ...values })}
+          />
+        </section>
+        <div className="stack">
+          <ArticleStatusActions article={data} />
+          <HelpLinks article={data} />
+        </div>
+      </div>
+    </>
+  );
+}

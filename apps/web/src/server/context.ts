@@ -1,0 +1,42 @@
+// The process-wide AppContext, built once from the environment and shared by every route handler,
+// tRPC procedure and the server entry.
+import type { AppContext } from "@parley/core/context";
+import { createEngineSelector } from "@parley/core/engine";
+import { createRateLimiters } from "@parley/core/ratelimit";
+import { env, getDb } from "@parley/db";
+
+const globalKey = Symbol.for("parley.appContext");
+type GlobalWithContext = typeof globalThis & { [globalKey]?: Promise<AppContext> };
+
+async function build(): Promise<AppContext> {
+  const config = env();
+  const db = await getDb();
+  const appUrl = (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");
+  return {
+    db,
+    limiters: createRateLimiters({
+      redisUrl: config.REDIS_URL,
+      upstash:
+        config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
+          ? { url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN }
+          : undefined,
+    }),
+    engineFor: createEngineSelector({
+      db,
+      appUrl,
+      llm:
+        config.LLM_BASE_URL && config.LLM_MODEL
+          ? { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL, timeoutMs: config.LLM_TIMEOUT_MS }
+          : undefined,
+    }),
+    appUrl,
+    trustProxy: config.TRUST_PROXY,
+    now: () => new Date(),
+  };
+}
+
+export function getAppContext(): Promise<AppContext> {
+  const store = globalThis as GlobalWithContext;
+  store[globalKey] ??= build();
+  return store[globalKey];
+}

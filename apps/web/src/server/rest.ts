@@ -1,0 +1,61 @@
+// The one wrapper for Parley's public REST routes: request id, error mapping to the spec's error
+// body, and no stack trace or secret in any response or log.
+import { randomUUID } from "node:crypto";
+import { AppError, ERRORS, isAppError } from "@parley/core/errors";
+import { logger } from "@parley/core/logger";
+
+/** Header the server entry sets from the socket; any incoming copy is removed there. */
+export const CLIENT_IP_HEADER = "x-parley-client-ip";
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/** Maps any thrown value to a response; unknown errors become 500 `Internal error`. */
+export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
+  if (isAppError(error)) return json(error.toBody(), error.status, { ...headers, ...error.headers });
+  logger.error("unhandled error", { error: describeError(error) });
+  return json({ error: ERRORS.INTERNAL.message }, ERRORS.INTERNAL.status, headers);
+}
+
+/** A short description of an error for logs: its class and message, never its stack. */
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Runs a route body with a request id; every response (errors included) carries X-Request-Id.
+ * `headers` given to the body are added to every response of the route (e.g. Cache-Control).
+ */
+export async function handle(
+  request: Request,
+  body: (ctx: { requestId: string }) => Promise<Response>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const requestId = request.headers.get("x-request-id")?.slice(0, 128) || randomUUID();
+  let response: Response;
+  try {
+    response = await body({ requestId });
+  } catch (error) {
+    response = errorResponse(error, headers);
+  }
+  response.headers.set("x-request-id", requestId);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  }
+  return response;
+}
+
+/** The client IP: from X-Forwarded-For when behind a trusted proxy, else from the socket. */
+export function clientIp(request: Request, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
+}
+
+export { AppError };

@@ -1,0 +1,26 @@
+// The control panel's tRPC endpoint (/api/trpc/*) over the fetch adapter. The session and the
+// origin check are resolved here, from the request, and handed to the router's context.
+import { appRouter, createTRPCContext } from "@parley/api";
+import { isSameOrigin } from "@parley/core/admin/origin";
+import type { AdminScope } from "@parley/core/admin/scope";
+import type { AppContext } from "@parley/core/context";
+import { logger } from "@parley/core/logger";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+
+export const TRPC_ENDPOINT = "/api/trpc";
+
+export function trpcResponse(ctx: AppContext, request: Request, session: AdminScope | null): Promise<Response> {
+  return fetchRequestHandler({
+    endpoint: TRPC_ENDPOINT,
+    req: request,
+    router: appRouter,
+    createContext: () => createTRPCContext({ ctx, session, sameOrigin: isSameOrigin(request, ctx.appUrl, ctx.trustProxy) }),
+    // Panel data is per admin and changes under their hands: never cached.
+    responseMeta: () => ({ headers: new Headers({ "cache-control": "no-store" }) }),
+    onError({ error, path }) {
+      if (error.code !== "INTERNAL_SERVER_ERROR") return;
+      const cause = error.cause ?? error;
+      logger.error("tRPC procedure failed", { path, error: `${cause.name}: ${cause.message}` });
+    },
+  });
+}

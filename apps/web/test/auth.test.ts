@@ -1,0 +1,171 @@
+// Admin sign-in and sessions: the credentials check with its throttle (per email and IP, even the
+// right password is refused while it lasts), the session cookie read back into a workspace scope,
+// the JWT callbacks, and the secret kept in DATA_DIR when none is configured.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
+import { createTestContext, type TestContext } from "@parley/core/testing";
+import { hashPassword, parseEnv } from "@parley/db";
+import type { Session, User } from "next-auth";
+import { encode, type JWT } from "next-auth/jwt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authOptions, authorizeCredentials, readSession, resolveAuthSecret } from "~/server/auth.ts";
+
+const PASSWORD = "correct horse battery";
+const SECRET = "s".repeat(32);
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.db.prisma.workspace.create({ data: { id: "ws-1", name: "One" } });
+  await ctx.db.prisma.user.create({
+    data: { id: "user-1", workspaceId: "ws-1", email: "admin@example.com", name: "Ada", passwordHash: await hashPassword(PASSWORD) },
+  });
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const from = (ip: string) => ({ "x-parley-client-ip": ip });
+
+describe("authorizeCredentials", () => {
+  it("returns the admin with their workspace for the right password (email case-insensitive)", async () => {
+    expect(await authorizeCredentials(ctx, { email: " Admin@Example.com ", password: PASSWORD }, from("198.51.100.1"))).toEqual({
+      id: "user-1",
+      workspaceId: "ws-1",
+      email: "admin@example.com",
+      name: "Ada",
+    });
+  });
+
+  it("returns null for a wrong password, an unknown email or missing fields", async () => {
+    expect(await authorizeCredentials(ctx, { email: "admin@example.com", password: "wrong" }, from("198.51.100.2"))).toBeNull();
+    expect(await authorizeCredentials(ctx, { email: "nobody@example.com", password: PASSWORD }, from("198.51.100.2"))).toBeNull();
+    expect(await authorizeCredentials(ctx, { email: "admin@example.com" }, from("198.51.100.2"))).toBeNull();
+    expect(await authorizeCredentials(ctx, undefined, from("198.51.100.2"))).toBeNull();
+  });
+
+  it(`refuses even the right password after ${FAILED_SIGN_INS_PER_WINDOW} failures for that email and IP`, async () => {
+    const ip = from("198.51.100.3");
+    for (let attempt = 0; attempt < FAILED_SIGN_INS_PER_WINDOW; attempt++) {
+      expect(await authorizeCredentials(ctx, { email: "admin@example.com", password: `wrong-${attempt}` }, ip)).toBeNull();
+    }
+    await expect(authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, ip)).rejects.toThrow(
+      "Too many failed sign-ins. Try again later.",
+    );
+    await expect(authorizeCredentials(ctx, { email: "ADMIN@example.com", password: PASSWORD }, ip)).rejects.toThrow(
+      "Too many failed sign-ins",
+    );
+    // Another IP, or another email from that IP, is not affected.
+    expect(await authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, from("198.51.100.4"))).toMatchObject({
+      id: "user-1",
+    });
+    expect(await authorizeCredentials(ctx, { email: "other@example.com", password: "x" }, ip)).toBeNull();
+  });
+
+  it("counts only failures: successful sign-ins never throttle", async () => {
+    const ip = from("198.51.100.5");
+    for (let attempt = 0; attempt <= FAILED_SIGN_INS_PER_WINDOW; attempt++) {
+      expect(await authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, ip)).toMatchObject({ id: "user-1" });
+    }
+  });
+});
+
+describe("session cookie", () => {
+  const request = (cookie?: string, headers: Record<string, string> = {}) =>
+    new Request("http://localhost:3000/api/trpc/agents.list", { headers: { ...(cookie ? { cookie } : {}), ...headers } });
+
+  it("reads the admin scope from the session token", async () => {
+    const token = await encode({ token: { sub: "user-1", userId: "user-1", workspaceId: "ws-1" }, secret: SECRET });
+    expect(await readSession(request(`theme=dark; next-auth.session-token=${token}`), { secret: SECRET, secureCookie: false })).toEqual({
+      userId: "user-1",
+      workspaceId: "ws-1",
+    });
+    // https deployments use the __Secure- cookie name.
+    expect(await readSession(request(`__Secure-next-auth.session-token=${token}`), { secret: SECRET, secureCookie: true })).toEqual({
+      userId: "user-1",
+      workspaceId: "ws-1",
+    });
+  });
+
+  it("returns null without a valid token", async () => {
+    const token = await encode({ token: { userId: "user-1", workspaceId: "ws-1" }, secret: SECRET });
+    const options = { secret: SECRET, secureCookie: false };
+    expect(await readSession(request(), options)).toBeNull();
+    expect(await readSession(request(`next-auth.session-token=${token}`), { secret: "t".repeat(32), secureCookie: false })).toBeNull();
+    expect(await readSession(request(`next-auth.session-token=${token.slice(0, -3)}abc`), options)).toBeNull();
+    expect(await readSession(request(`next-auth.session-token=${token}`), { secret: SECRET, secureCookie: true })).toBeNull();
+    // next-auth's Authorization header fallback is not accepted: only the cookie is a session.
+    expect(await readSession(request(undefined, { authorization: `Bearer ${token}` }), options)).toBeNull();
+    const scopeless = await encode({ token: { sub: "user-1" }, secret: SECRET });
+    expect(await readSession(request(`next-auth.session-token=${scopeless}`), options)).toBeNull();
+  });
+
+  it("puts the user id and workspace into the token at sign-in, and into the session", async () => {
+    const user = { id: "user-1", workspaceId: "ws-1", email: "admin@example.com", name: "Ada" } satisfies User;
+    const jwt = authOptions.callbacks?.jwt;
+    const session = authOptions.callbacks?.session;
+    if (!jwt || !session) throw new Error("callbacks missing");
+    const token = (await jwt({ token: { email: user.email, name: user.name, sub: user.id }, user, account: null } as Parameters<
+      typeof jwt
+    >[0])) as JWT;
+    expect(token).toMatchObject({ userId: "user-1", workspaceId: "ws-1" });
+    // Later calls (no user) keep the token as it is.
+    expect(await jwt({ token, account: null } as unknown as Parameters<typeof jwt>[0])).toEqual(token);
+    const result = (await session({ session: { expires: "2099-01-01T00:00:00.000Z" } as Session, token } as Parameters<
+      typeof session
+    >[0])) as Session;
+    expect(result.user).toEqual({ id: "user-1", workspaceId: "ws-1", email: "admin@example.com", name: "Ada" });
+  });
+});
+
+describe("resolveAuthSecret", () => {
+  const dirs: string[] = [];
+  const tempFile = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "parley-secret-"));
+    dirs.push(dir);
+    return path.join(dir, "data", "auth-secret");
+  };
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("uses NEXTAUTH_SECRET when set, without writing a file", () => {
+    const file = tempFile();
+    expect(resolveAuthSecret({ NEXTAUTH_SECRET: SECRET, NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }, file)).toBe(SECRET);
+    expect(() => statSync(file)).toThrow();
+  });
+
+  it("generates a secret once into DATA_DIR (mode 0600) and reuses it after a restart", () => {
+    const file = tempFile();
+    const first = resolveAuthSecret({ NODE_ENV: "production", DATABASE_URL: undefined }, file);
+    expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(resolveAuthSecret({ NODE_ENV: "development", DATABASE_URL: undefined }, file)).toBe(first);
+  });
+
+  it("refuses to run production server mode without NEXTAUTH_SECRET", () => {
+    expect(() => resolveAuthSecret({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }, tempFile())).toThrow(
+      /NEXTAUTH_SECRET must be set/,
+    );
+  });
+
+  it("is required by the environment check in production server mode, and at least 32 characters", () => {
+    expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" })).toThrow(
+      "NEXTAUTH_SECRET: required in production with DATABASE_URL (every instance must use the same secret)",
+    );
+    expect(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", NEXTAUTH_SECRET: SECRET }).NEXTAUTH_SECRET).toBe(SECRET);
+    expect(parseEnv({ NODE_ENV: "production" }).NEXTAUTH_SECRET).toBeUndefined();
+    expect(() => parseEnv({ NEXTAUTH_SECRET: "too-short" })).toThrow("NEXTAUTH_SECRET: must be at least 32 characters");
+  });
+
+  it("refuses a stored secret that is too short", () => {
+    const file = tempFile();
+    resolveAuthSecret({ NODE_ENV: "test", DATABASE_URL: undefined }, file);
+    writeFileSync(file, "short\n");
+    expect(() => resolveAuthSecret({ NODE_ENV: "test", DATABASE_URL: undefined }, file)).toThrow(/does not hold a usable secret/);
+  });
+});

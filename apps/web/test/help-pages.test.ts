@@ -1,0 +1,143 @@
+// What the rendered help pages rely on besides the core reads: safe Markdown rendering, page
+// metadata and the sitemap route (real database, demo data).
+import { createTestContext, type TestContext } from "@parley/core/testing";
+import { seed } from "@parley/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderArticleHtml } from "~/help/markdown.ts";
+import { helpMetadata } from "~/help/metadata.ts";
+import { helpPaths } from "~/help/urls.ts";
+import { helpSitemapRoute } from "~/server/routes/help.ts";
+
+describe("renderArticleHtml", () => {
+  it("renders headings, lists, code, tables and links", () => {
+    const html = renderArticleHtml(
+      [
+        "## Steps",
+        "",
+        "1. Open **Settings**",
+        "2. Choose [Billing](https://example.com/billing)",
+        "",
+        "- one",
+        "- two",
+        "",
+        "Run `npm start`:",
+        "",
+        "```bash",
+        "curl -H 'A: <b>' https://x",
+        "```",
+        "",
+        "| Plan | Price |",
+        "|:---|---:|",
+        "| Pro | 10 |",
+      ].join("\n"),
+    );
+    expect(html).toContain("<h2>Steps</h2>");
+    expect(html).toContain("<ol>\n<li>Open <strong>Settings</strong></li>");
+    expect(html).toContain('<a href="https://example.com/billing">Billing</a>');
+    expect(html).toContain("<ul>\n<li>one</li>");
+    expect(html).toContain("<code>npm start</code>");
+    expect(html).toContain('<pre tabindex="0"><code class="language-bash">curl -H \'A: &lt;b&gt;\' https://x\n</code></pre>');
+    expect(html).toContain('<table tabindex="0">');
+    expect(html).toContain('<th align="left">Plan</th>');
+    expect(html).toContain('<td align="right">10</td>');
+  });
+
+  it("shifts headings so the article's top level is h2 under the page's h1", () => {
+    expect(renderArticleHtml("# Top\n\n## Sub\n\ntext")).toBe("<h2>Top</h2>\n<h3>Sub</h3>\n<p>text</p>\n");
+    expect(renderArticleHtml("### Only h3")).toBe("<h3>Only h3</h3>\n");
+  });
+
+  it("removes scripts, event handlers and dangerous URLs", () => {
+    const html = renderArticleHtml(
+      [
+        "<script>alert(1)</script>",
+        '<img src="x" onerror="alert(1)">',
+        '<img src="javascript:alert(1)" alt="bad">',
+        "[click](javascript:alert(1))",
+        '<a href="https://ok.example" onclick="steal()" style="color:red">ok</a>',
+        '<iframe src="https://evil.example"></iframe>',
+        "<style>body{display:none}</style>",
+      ].join("\n\n"),
+    );
+    expect(html).not.toMatch(/<script|onerror|onclick|javascript:|<iframe|<style|style=/i);
+    expect(html).toContain('<a href="https://ok.example">ok</a>');
+  });
+});
+
+describe("helpMetadata", () => {
+  it("gives title, description, canonical URL and Open Graph tags", () => {
+    const metadata = helpMetadata({
+      appUrl: "https://help.example.com",
+      path: helpPaths.article("demo", "art-refunds"),
+      agentName: "Acme",
+      title: "Refunds",
+      description: "How refunds work.",
+      type: "article",
+      modifiedTime: new Date("2026-09-29T13:45:00.000Z"),
+    });
+    expect(metadata.title).toEqual({ absolute: "Refunds – Acme – Help centre" });
+    expect(metadata.description).toBe("How refunds work.");
+    expect(metadata.alternates).toEqual({ canonical: "https://help.example.com/help/demo/articles/art-refunds" });
+    expect(metadata.openGraph).toEqual({
+      type: "article",
+      title: "Refunds – Acme – Help centre",
+      description: "How refunds work.",
+      url: "https://help.example.com/help/demo/articles/art-refunds",
+      siteName: "Acme – Help centre",
+      modifiedTime: "2026-09-29T13:45:00.000Z",
+    });
+  });
+
+  it("encodes ids in paths", () => {
+    expect(helpPaths.article("a b", "x/y?z")).toBe("/help/a%20b/articles/x%2Fy%3Fz");
+    expect(helpPaths.search("demo", "café & co")).toBe("/help/demo/search?q=caf%C3%A9%20%26%20co");
+    expect(helpPaths.collection("demo", "src-start", 2)).toBe("/help/demo/collections/src-start?page=2");
+  });
+});
+
+describe("GET /help/{agentId}/sitemap.xml", () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ appUrl: "https://help.example.com" });
+    await seed(ctx.db, { adminEmail: "a@b.c", adminPassword: "test-password-1" });
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it("lists the home page, the collections and every visible article with lastmod", async () => {
+    const response = await helpSitemapRoute(ctx, new Request("https://help.example.com/help/demo/sitemap.xml"), { agentId: "demo" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("private, max-age=30");
+    const xml = await response.text();
+    const entries = [...xml.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>([^<]+)<\/lastmod>)?<\/url>/g)].map((match) => [
+      match[1],
+      match[2],
+    ]);
+    expect(entries).toEqual([
+      ["https://help.example.com/help/demo", "2026-10-20T10:00:00.000Z"],
+      ["https://help.example.com/help/demo/collections/src-billing", "2026-10-20T10:00:00.000Z"],
+      ["https://help.example.com/help/demo/collections/src-start", "2026-10-14T15:30:00.000Z"],
+      ["https://help.example.com/help/demo/articles/art-invoices", "2026-10-20T10:00:00.000Z"],
+      ["https://help.example.com/help/demo/articles/art-api-keys", "2026-10-14T15:30:00.000Z"],
+      ["https://help.example.com/help/demo/articles/art-reset-password", "2026-10-08T08:15:00.000Z"],
+      ["https://help.example.com/help/demo/articles/art-refunds", "2026-09-29T13:45:00.000Z"],
+      ["https://help.example.com/help/demo/articles/art-welcome", "2026-09-15T09:00:00.000Z"],
+    ]);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(
+      true,
+    );
+  });
+
+  it("is the help 404 for an unknown or inactive agent", async () => {
+    for (const agentId of ["no-such-agent", "demo-inactive"]) {
+      const response = await helpSitemapRoute(ctx, new Request(`https://help.example.com/help/${agentId}/sitemap.xml`), { agentId });
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe('{"error":"Not found"}');
+      expect(response.headers.get("cache-control")).toBe("private, max-age=30");
+    }
+  });
+});

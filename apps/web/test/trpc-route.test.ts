@@ -1,0 +1,107 @@
+// /api/trpc over HTTP (the fetch adapter the Next route uses): statuses and bodies the panel sees
+// for a signed-out request, a cross-site write, bad input (zod field errors), a foreign row, and
+// a successful call; nothing is cacheable.
+import type { AdminScope } from "@parley/core/admin/scope";
+import { createTestContext, type TestContext } from "@parley/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { trpcResponse } from "~/server/routes/trpc.ts";
+
+const APP_URL = "http://localhost:3000";
+let ctx: TestContext;
+const admin: AdminScope = { userId: "u1", workspaceId: "ws1" };
+const outsider: AdminScope = { userId: "u2", workspaceId: "ws2" };
+
+beforeAll(async () => {
+  ctx = await createTestContext({ appUrl: APP_URL });
+  for (const [scope, agentId] of [
+    [admin, "agent-1"],
+    [outsider, "agent-2"],
+  ] as const) {
+    await ctx.db.prisma.workspace.create({ data: { id: scope.workspaceId, name: scope.workspaceId } });
+    await ctx.db.prisma.user.create({
+      data: { id: scope.userId, workspaceId: scope.workspaceId, email: `${scope.userId}@example.com`, passwordHash: "x" },
+    });
+    await ctx.db.prisma.agent.create({ data: { id: agentId, workspaceId: scope.workspaceId, name: agentId } });
+  }
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const query = (path: string, input?: unknown) =>
+  new Request(`${APP_URL}/api/trpc/${path}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, {
+    headers: { host: "localhost:3000" },
+  });
+const mutation = (path: string, input: unknown, origin = APP_URL) =>
+  new Request(`${APP_URL}/api/trpc/${path}`, {
+    method: "POST",
+    headers: { host: "localhost:3000", origin, "content-type": "application/json" },
+    body: JSON.stringify(input),
+  });
+
+interface ErrorEnvelope {
+  error: {
+    message: string;
+    code: number;
+    data: { code: string; httpStatus: number; zodError: { fieldErrors: Record<string, string[]> } | null };
+  };
+}
+
+describe("/api/trpc", () => {
+  it("answers 401 UNAUTHORIZED without a session", async () => {
+    const response = await trpcResponse(ctx, query("agents.list"), null);
+    expect(response.status).toBe(401);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = (await response.json()) as ErrorEnvelope;
+    expect(body.error).toMatchObject({ message: "Unauthorized", data: { code: "UNAUTHORIZED", httpStatus: 401 } });
+  });
+
+  it("answers 403 to a mutation from a foreign origin and creates nothing", async () => {
+    const response = await trpcResponse(ctx, mutation("agents.create", { name: "Evil" }, "https://evil.example"), admin);
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as ErrorEnvelope).error).toMatchObject({ message: "Forbidden", data: { code: "FORBIDDEN" } });
+    expect(await ctx.db.prisma.agent.count({ where: { name: "Evil" } })).toBe(0);
+  });
+
+  it("answers 400 with zod field errors for bad input", async () => {
+    const response = await trpcResponse(ctx, mutation("agents.create", { name: "", id: "Not A Slug" }), admin);
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as ErrorEnvelope;
+    expect(error.data.code).toBe("BAD_REQUEST");
+    expect(Object.keys(error.data.zodError?.fieldErrors ?? {}).sort()).toEqual(["id", "name"]);
+    expect(error.data.zodError?.fieldErrors.name).toEqual(["Enter a name"]);
+  });
+
+  it("answers 404 with the error table's text for another workspace's agent", async () => {
+    const response = await trpcResponse(ctx, query("agents.get", { id: "agent-2" }), admin);
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as ErrorEnvelope).error).toMatchObject({
+      message: "Agent not found",
+      data: { code: "NOT_FOUND", httpStatus: 404 },
+    });
+  });
+
+  it("runs queries and same-origin mutations", async () => {
+    const created = await trpcResponse(ctx, mutation("agents.create", { name: "Helper", id: "helper" }), admin);
+    expect(created.status).toBe(200);
+    expect(created.headers.get("cache-control")).toBe("no-store");
+    expect(((await created.json()) as { result: { data: { id: string } } }).result.data).toMatchObject({ id: "helper", name: "Helper" });
+
+    const listed = await trpcResponse(ctx, query("agents.list"), admin);
+    expect(listed.status).toBe(200);
+    const agents = ((await listed.json()) as { result: { data: Array<{ id: string; createdAt: string }> } }).result.data;
+    expect(agents.map((agent) => agent.id).sort()).toEqual(["agent-1", "helper"]);
+    expect(agents[0]?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it("answers 500 `Internal error` without the underlying message when the database fails", async () => {
+    const broken = await createTestContext({ appUrl: APP_URL });
+    await broken.close();
+    const response = await trpcResponse(broken, query("agents.list"), admin);
+    expect(response.status).toBe(500);
+    const { error } = (await response.json()) as ErrorEnvelope;
+    expect(error).toMatchObject({ message: "Internal error", data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } });
+    expect(error.data).not.toHaveProperty("stack");
+  });
+});

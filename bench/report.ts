@@ -1,0 +1,145 @@
+// Results of a bench run: the JSON rows (the format issue 6 fixes), a Markdown table, and the
+// verdict against the targets, printed for a reader and never asserted.
+import { HELP_SCENARIOS, type ScenarioName } from "./scenarios.ts";
+
+/** One row of bench/results/latest.json. */
+export interface ResultRow {
+  scenario: ScenarioName;
+  articles: number;
+  concurrency: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  baseline_rps: number;
+  /** App requests/s divided by baseline requests/s; null when the baseline answered nothing in time. */
+  ratio: number | null;
+  /** Peak resident memory of the app's process tree during this measurement. */
+  rss_mb: number;
+}
+
+/** A row with the baseline's own latencies and errors, for the table and the chart. */
+export interface DetailedRow extends ResultRow {
+  baseline_p50_ms: number;
+  baseline_p99_ms: number;
+  baseline_errors: number;
+  /** Response counts by status when something failed (app). */
+  statuses?: Record<string, number>;
+}
+
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
+
+export function toResultRow(row: DetailedRow): ResultRow {
+  return {
+    scenario: row.scenario,
+    articles: row.articles,
+    concurrency: row.concurrency,
+    rps: round(row.rps, 1),
+    p50_ms: round(row.p50_ms, 2),
+    p99_ms: round(row.p99_ms, 2),
+    errors: row.errors,
+    baseline_rps: round(row.baseline_rps, 1),
+    ratio: row.ratio === null ? null : round(row.ratio, 3),
+    rss_mb: round(row.rss_mb, 1),
+  };
+}
+
+export function markdownTable(rows: DetailedRow[]): string {
+  const header =
+    "| scenario | articles | conc. | app req/s | app p50 ms | app p99 ms | app errors | baseline req/s | baseline p50 ms | baseline p99 ms | ratio | app RSS MB |";
+  const rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+  const lines = rows.map(
+    (row) =>
+      `| ${row.scenario} | ${row.articles.toLocaleString("en-US")} | ${row.concurrency} | ${row.rps.toFixed(1)} | ${row.p50_ms.toFixed(2)} | ${row.p99_ms.toFixed(2)} | ${row.errors} | ${row.baseline_rps.toFixed(1)} | ${row.baseline_p50_ms.toFixed(2)} | ${row.baseline_p99_ms.toFixed(2)} | ${row.ratio === null ? "n/a" : row.ratio.toFixed(2)} | ${row.rss_mb.toFixed(0)} |`,
+  );
+  return [header, rule, ...lines].join("\n");
+}
+
+export interface Verdict {
+  target: string;
+  /** null: not measured in this run. */
+  met: boolean | null;
+  detail: string;
+}
+
+const RATIO_TARGET = 0.35;
+const SEARCH_GROWTH_TARGET = 2;
+const TURN_P99_TARGET_MS = 100;
+const RSS_TARGET_MB = 400;
+
+export function verdicts(rows: DetailedRow[], overallPeakRssMb: number): Verdict[] {
+  const find = (scenario: ScenarioName, articles: number, concurrency: number) =>
+    rows.find((row) => row.scenario === scenario && row.articles === articles && row.concurrency === concurrency);
+  const concurrencies = [...new Set(rows.map((row) => row.concurrency))];
+  const result: Verdict[] = [];
+
+  // Search p99 at 100k articles at most 2x its value at 1k.
+  const growth: string[] = [];
+  let growthMet: boolean | null = null;
+  for (const scenario of ["search words", "search substring"] as const) {
+    for (const concurrency of concurrencies) {
+      const small = find(scenario, 1_000, concurrency);
+      const large = find(scenario, 100_000, concurrency);
+      if (!small || !large) continue;
+      const factor = large.p99_ms / small.p99_ms;
+      growthMet = (growthMet ?? true) && factor <= SEARCH_GROWTH_TARGET;
+      growth.push(`${scenario} c=${concurrency}: ${small.p99_ms.toFixed(1)} -> ${large.p99_ms.toFixed(1)} ms (x${factor.toFixed(1)})`);
+    }
+  }
+  result.push({
+    target: `search p99 at 100k articles <= ${SEARCH_GROWTH_TARGET}x its value at 1k`,
+    met: growthMet,
+    detail: growth.join("; ") || "needs the 1k and 100k sizes",
+  });
+
+  // Every help scenario at least 0.35 of the baseline's throughput.
+  const helpRows = rows.filter(
+    (row): row is DetailedRow & { ratio: number } => HELP_SCENARIOS.includes(row.scenario) && row.ratio !== null,
+  );
+  const below = helpRows.filter((row) => row.ratio < RATIO_TARGET);
+  const worst = [...helpRows].sort((a, b) => a.ratio - b.ratio)[0];
+  result.push({
+    target: `every help scenario >= ${RATIO_TARGET} of the baseline's throughput`,
+    met: helpRows.length === 0 ? null : below.length === 0,
+    detail:
+      helpRows.length === 0
+        ? "no help scenario measured"
+        : below.length === 0
+          ? `lowest ${worst!.ratio.toFixed(2)} (${worst!.scenario}, ${worst!.articles} articles, c=${worst!.concurrency})`
+          : `${below.length} of ${helpRows.length} below: ${below.map((row) => `${row.scenario} ${row.articles}/c${row.concurrency} ${row.ratio.toFixed(2)}`).join(", ")}`,
+  });
+
+  // Knowledge-agent turn p99 under 100 ms at 10k articles.
+  const turns = rows.filter((row) => row.scenario === "knowledge turn" && row.articles === 10_000);
+  result.push({
+    target: `knowledge turn p99 < ${TURN_P99_TARGET_MS} ms at 10k articles`,
+    met: turns.length === 0 ? null : turns.every((row) => row.p99_ms < TURN_P99_TARGET_MS),
+    detail: turns.map((row) => `c=${row.concurrency}: ${row.p99_ms.toFixed(1)} ms`).join("; ") || "needs the 10k size",
+  });
+
+  // Zero errors.
+  const failing = rows.filter((row) => row.errors > 0);
+  result.push({
+    target: "zero errors",
+    met: rows.length === 0 ? null : failing.length === 0,
+    detail:
+      failing.length === 0
+        ? `${rows.length} measurements, none failed`
+        : failing
+            .map((row) => `${row.scenario} ${row.articles}/c${row.concurrency}: ${row.errors} ${JSON.stringify(row.statuses ?? {})}`)
+            .join("; "),
+  });
+
+  // App RSS under 400 MB.
+  result.push({
+    target: `app RSS < ${RSS_TARGET_MB} MB`,
+    met: rows.length === 0 ? null : overallPeakRssMb < RSS_TARGET_MB,
+    detail: `peak ${overallPeakRssMb.toFixed(0)} MB (process tree, sampled every 100 ms)`,
+  });
+  return result;
+}
+
+export function formatVerdicts(list: Verdict[]): string {
+  const mark = (met: boolean | null) => (met === null ? "n/a " : met ? "MET " : "MISS");
+  return list.map((verdict) => `${mark(verdict.met)}  ${verdict.target}: ${verdict.detail}`).join("\n");
+}

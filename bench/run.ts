@@ -1,0 +1,381 @@
+// `npm run bench`: Parley's production build against a bare node:http + pg baseline, on the same
+// throwaway PostgreSQL database and the same requests, at 1k, 10k and 100k help articles.
+// Writes bench/results/latest.json, latest.md and p99.svg; prints the table and the verdict
+// against issue 6's targets (printed, never asserted). See bench/README.md.
+//
+//   npm run bench                      full run (about 15 minutes)
+//   npm run bench -- --quick           1k articles, 2 s a scenario (CI: keeps the harness working)
+//   npm run bench -- --baseline-only   the baseline alone (no build, no app)
+//   npm run bench -- --sizes 100000 --scenarios search-words --concurrency 1 --cpu-prof
+//                                      one measurement with a CPU profile of the app
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { cpus, loadavg } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { p99Chart } from "./chart.ts";
+import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, loadArticles, readableArticleIds } from "./data.ts";
+import { compareResponses } from "./equivalence.ts";
+import { type LoadResult, measure } from "./load.ts";
+import { freePort, RssSampler, type ServerProcess, startProcess, tail, waitForHttp } from "./processes.ts";
+import { summarizeProfile } from "./profile-summary.ts";
+import { type DetailedRow, formatVerdicts, markdownTable, toResultRow, verdicts } from "./report.ts";
+import { SCENARIOS, type ScenarioName, scenarioRequests } from "./scenarios.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const resultsDir = path.join(root, "bench", "results");
+const defaultAppDir = path.join(root, "apps", "web");
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    "baseline-only": { type: "boolean", default: false },
+    "skip-build": { type: "boolean", default: false },
+    /** Another build of the app (e.g. a copy at another commit, built there): used as it is. */
+    "app-dir": { type: "string" },
+    "cpu-prof": { type: "boolean", default: false },
+    duration: { type: "string" },
+    sizes: { type: "string" },
+    scenarios: { type: "string" },
+    concurrency: { type: "string" },
+    "database-url": { type: "string", default: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
+    "redis-url": { type: "string", default: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" },
+  },
+});
+
+const numbers = (text: string) => text.split(",").map((part) => Number(part.trim()));
+const sizes = args.sizes ? numbers(args.sizes) : args.quick ? [1_000] : [1_000, 10_000, 100_000];
+const seconds = args.duration ? Number(args.duration) : args.quick ? 2 : 10;
+const warmupSeconds = args.quick ? 0.5 : Math.min(2, seconds / 5);
+const concurrencies = args.concurrency ? numbers(args.concurrency) : [1, 16];
+const scenarios: ScenarioName[] = args.scenarios
+  ? args.scenarios.split(",").map((name) => {
+      const scenario = SCENARIOS.find((known) => known === name.trim().replaceAll("-", " "));
+      if (!scenario) throw new Error(`Unknown scenario "${name}"; known: ${SCENARIOS.map((s) => s.replaceAll(" ", "-")).join(", ")}`);
+      return scenario;
+    })
+  : [...SCENARIOS];
+if ([...sizes, ...concurrencies, seconds].some((value) => !Number.isFinite(value) || value <= 0)) {
+  throw new Error("--sizes, --concurrency and --duration take positive numbers");
+}
+/** Every limit times a million: the bench measures speed, not the limiter's refusals. */
+const RATE_LIMIT_SCALE = "1000000";
+const startedAt = Date.now();
+const appDir = args["app-dir"] ? path.resolve(args["app-dir"]) : defaultAppDir;
+const READ_ARTICLES = 50;
+
+function log(line: string): void {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up, also on failure and Ctrl-C: stop what was started, drop the database.
+
+const servers: ServerProcess[] = [];
+let database: BenchDatabase | undefined;
+let sampler: RssSampler | undefined;
+let cleaning: Promise<void> | undefined;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    sampler?.stop();
+    await Promise.all(servers.map((server) => server.stop(args["cpu-prof"] ? 20_000 : 5_000).catch(() => {})));
+    if (database) {
+      await database.drop().catch((error) => console.error(`could not drop ${database?.name}: ${error}`));
+      log(`dropped database ${database.name}`);
+    }
+  })();
+  return cleaning;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+    socket.setTimeout(2_000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function buildApp(): Promise<void> {
+  log("building the app (turbo run build --filter=@parley/web)");
+  const started = performance.now();
+  // Next refuses to build while another build of the same folder runs: wait for it (a minute at most).
+  for (let attempt = 1; ; attempt += 1) {
+    const result = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/web", "--output-logs=errors-only"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", TURBO_TELEMETRY_DISABLED: "1" },
+    });
+    if (result.status === 0) break;
+    const output = `${result.stdout}${result.stderr}`;
+    if (attempt < 6 && output.includes("Another next build process is already running")) {
+      log("another build of apps/web is running; waiting 10 s");
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      continue;
+    }
+    console.error(output);
+    throw new Error(`the build failed (exit ${result.status})`);
+  }
+  log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+async function startBaseline(databaseUrl: string): Promise<string> {
+  const port = await freePort();
+  const server = startProcess({
+    name: "baseline",
+    command: process.execPath,
+    args: ["--import", "tsx", path.join(root, "bench", "baseline.ts")],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, PORT: String(port), NODE_ENV: "production" },
+    cwd: root,
+    logFile: path.join(resultsDir, "baseline.log"),
+  });
+  servers.push(server);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/`, server, 30_000);
+  log(`baseline listening on ${url} (pid ${server.pid})`);
+  return url;
+}
+
+async function startApp(databaseUrl: string, redisUrl: string): Promise<{ url: string; server: ServerProcess }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const profileDir = path.join(resultsDir, "profiles");
+  if (args["cpu-prof"]) mkdirSync(profileDir, { recursive: true });
+  const server = startProcess({
+    name: "app",
+    command: process.execPath,
+    args: [...(args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), path.join(appDir, "server.mjs")],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      APP_URL: url,
+      NEXTAUTH_URL: url,
+      NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      // The explicit bench setting (packages/db/src/env.ts): limits are never raised otherwise.
+      RATE_LIMIT_SCALE,
+      NEXT_TELEMETRY_DISABLED: "1",
+      UPSTASH_DISABLE_TELEMETRY: "1",
+    },
+    cwd: root,
+    logFile: path.join(resultsDir, "app.log"),
+  });
+  servers.push(server);
+  await waitForHttp(`${url}/api/health`, server, 60_000);
+  log(`app listening on ${url} (pid ${server.pid})`);
+  return { url, server };
+}
+
+// The app runs from apps/web/.next; another `next build` of the same folder (a developer, a test
+// run) replaces it under the running server and breaks or changes what is measured.
+const buildIdFile = path.join(appDir, ".next", "BUILD_ID");
+function buildId(): string {
+  try {
+    return readFileSync(buildIdFile, "utf8").trim();
+  } catch {
+    return "(missing)";
+  }
+}
+
+/** Waits until no other query runs on the bench database (requests abandoned by a finished run). */
+async function waitForQuietDatabase(db: BenchDatabase["db"]): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const [row] = await db.query<{ active: number }>(
+      `SELECT count(*)::int AS active FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+    );
+    if ((row?.active ?? 0) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  log("warning: queries still running on the bench database after 120 s");
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
+
+function progress(label: string, result: LoadResult): string {
+  const errors = result.errors > 0 ? `, ${result.errors} errors ${JSON.stringify(result.statuses)}` : "";
+  return `${label} ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${errors}`;
+}
+
+async function main(): Promise<void> {
+  const baselineOnly = args["baseline-only"];
+  mkdirSync(resultsDir, { recursive: true });
+  const loadAtStart = load();
+  log(
+    `sizes ${sizes.join(", ")}; scenarios ${scenarios.join(", ")}; concurrency ${concurrencies.join(", ")}; ${seconds} s each (+${warmupSeconds} s warm-up)`,
+  );
+  if (!(await reachable(args["database-url"]))) throw new Error(`PostgreSQL is not reachable at ${args["database-url"]}`);
+  if (!baselineOnly && !(await reachable(args["redis-url"]))) throw new Error(`Redis is not reachable at ${args["redis-url"]}`);
+  if (appDir !== defaultAppDir) log(`using the existing build in ${appDir}`);
+  else if (!baselineOnly && !args["skip-build"]) await buildApp();
+
+  database = await createBenchDatabase(args["database-url"]);
+  log(`created and migrated database ${database.name}`);
+  const fixture = await createFixture(database.db);
+
+  const baselineUrl = await startBaseline(database.url);
+  let appUrl: string | undefined;
+  const expectedBuild = buildId();
+  const disturbed: string[] = [];
+  if (!baselineOnly) {
+    const app = await startApp(database.url, args["redis-url"]);
+    appUrl = app.url;
+    sampler = new RssSampler(app.server.pid);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    log(`app process tree: ${sampler.processCount()} process(es), ${sampler.peakMb().toFixed(0)} MB resident after start`);
+  }
+
+  const rows: DetailedRow[] = [];
+  const mismatches: string[] = [];
+  let loaded = 0;
+  for (const size of [...sizes].sort((a, b) => a - b)) {
+    log(`loading ${size.toLocaleString("en-US")} articles`);
+    await loadArticles(database.db, loaded, size, (line) => log(`  ${line}`));
+    loaded = Math.max(loaded, size);
+    const counts = await articleCounts(database.db, fixture.agentId);
+    log(`  ${counts.total} articles, ${counts.visible} visible to the bench agent; load average ${load()}`);
+    const input = { ...fixture, articleIds: await readableArticleIds(database.db, fixture.agentId, READ_ARTICLES) };
+
+    if (appUrl) {
+      const found = await compareResponses(appUrl, baselineUrl, scenarios, input);
+      for (const line of found) log(`  equivalence: ${line}`);
+      mismatches.push(...found.map((line) => `${size} articles: ${line}`));
+    }
+
+    for (const scenario of scenarios) {
+      const requests = scenarioRequests(scenario, input);
+      for (const connections of concurrencies) {
+        const options = { connections, seconds, warmupSeconds };
+        const label = `${scenario}, ${size} articles, c=${connections}:`;
+        let app: LoadResult | undefined;
+        let rssMb = 0;
+        if (appUrl && sampler) {
+          sampler.resetPeak();
+          app = await measure(appUrl, requests, options);
+          rssMb = sampler.peakMb();
+          log(progress(`app      ${label}`, app));
+          if (buildId() !== expectedBuild) {
+            disturbed.push(`${scenario}, ${size} articles, c=${connections}`);
+            log(`warning: apps/web/.next changed during this measurement (another build); rerun for clean figures`);
+          }
+          await waitForQuietDatabase(database.db);
+        }
+        const baseline = await measure(baselineUrl, requests, options);
+        log(progress(`baseline ${label}`, baseline));
+        await waitForQuietDatabase(database.db);
+        rows.push({
+          scenario,
+          articles: size,
+          concurrency: connections,
+          rps: app?.rps ?? 0,
+          p50_ms: app?.p50Ms ?? 0,
+          p99_ms: app?.p99Ms ?? 0,
+          errors: app?.errors ?? 0,
+          baseline_rps: baseline.rps,
+          ratio: app && baseline.rps > 0 ? app.rps / baseline.rps : null,
+          rss_mb: rssMb,
+          baseline_p50_ms: baseline.p50Ms,
+          baseline_p99_ms: baseline.p99Ms,
+          baseline_errors: baseline.errors,
+          statuses: app && app.errors > 0 ? app.statuses : undefined,
+        });
+      }
+    }
+  }
+
+  const table = markdownTable(rows);
+  console.log(`\n${table}\n`);
+  if (baselineOnly) {
+    log("baseline only: results not written");
+    return;
+  }
+  const peakRss = sampler?.overallPeakMb() ?? 0;
+  const verdictText = formatVerdicts(verdicts(rows, peakRss));
+  console.log(`Targets of issue 6 (informative, not asserted):\n${verdictText}\n`);
+
+  writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(rows.map(toResultRow), null, 2)}\n`);
+  const baselineErrors = rows.filter((row) => row.baseline_errors > 0);
+  const markdown = [
+    `# Parley benchmark, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    `Sizes ${sizes.join(", ")} articles; ${seconds} s per measurement after a ${warmupSeconds} s warm-up; autocannon; ratio = app req/s / baseline req/s; RSS = peak of the app's process tree during the measurement. Overall app peak RSS: ${peakRss.toFixed(0)} MB. Load average (1, 5, 15 min) at start ${loadAtStart}, at end ${load()} on ${cpus().length} CPUs.`,
+    "",
+    ...(disturbed.length > 0
+      ? [`**Warning:** apps/web/.next was rebuilt by another process during: ${disturbed.join("; ")}. Those figures are not clean.`, ""]
+      : []),
+    table,
+    "",
+    "## Targets (issue 6)",
+    "",
+    "```",
+    verdictText,
+    "```",
+    "",
+    "## Equivalence of app and baseline responses",
+    "",
+    mismatches.length === 0 ? "Same results (ids and order) for every compared request." : mismatches.map((line) => `- ${line}`).join("\n"),
+    ...(baselineErrors.length > 0
+      ? [
+          "",
+          "## Baseline errors",
+          "",
+          ...baselineErrors.map((row) => `- ${row.scenario} ${row.articles}/c${row.concurrency}: ${row.baseline_errors}`),
+        ]
+      : []),
+    "",
+  ].join("\n");
+  writeFileSync(path.join(resultsDir, "latest.md"), markdown);
+  writeFileSync(path.join(resultsDir, "p99.svg"), await p99Chart(rows));
+  log("wrote bench/results/latest.json, latest.md and p99.svg");
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  exitCode = 1;
+  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  for (const server of servers) {
+    const lines = tail(server.logFile, 15);
+    if (lines) console.error(`--- last lines of ${server.name}'s log:\n${lines}`);
+  }
+} finally {
+  await cleanUp();
+}
+if (args["cpu-prof"]) {
+  const profileDir = path.join(resultsDir, "profiles");
+  const profiles = readdirSync(profileDir).filter(
+    (name) => name.endsWith(".cpuprofile") && statSync(path.join(profileDir, name)).mtimeMs >= startedAt,
+  );
+  if (profiles.length === 0) console.log("no CPU profile was written (did the app exit cleanly?)");
+  for (const file of profiles) {
+    console.log(`\nCPU profile ${path.join("bench/results/profiles", file)}:\n${summarizeProfile(path.join(profileDir, file))}`);
+  }
+}
+process.exit(exitCode);

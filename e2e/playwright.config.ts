@@ -1,0 +1,53 @@
+import { defineConfig } from "@playwright/test";
+
+// Journeys against the production build on the embedded database, in Debian's Chromium
+// (never `playwright install`: this network cannot download browsers).
+export const E2E_PORT = 3100;
+export const E2E_ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "**/*.spec.ts",
+  outputDir: "./artifacts/results",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    command: "node e2e/server.mjs",
+    cwd: "..",
+    url: `http://localhost:${E2E_PORT}/api/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      APP_URL: `http://localhost:${E2E_PORT}`,
+      DATA_DIR: "e2e/.data",
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      NEXTAUTH_URL: `http://localhost:${E2E_PORT}`,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+    },
+  },
+});

@@ -1,0 +1,22 @@
+// The control panel's API: one router per screen, each procedure one call into packages/core.
+import { agentsRouter } from "./routers/agents.ts";
+import { articlesRouter } from "./routers/articles.ts";
+import { conversationsRouter } from "./routers/conversations.ts";
+import { keysRouter } from "./routers/keys.ts";
+import { sourcesRouter } from "./routers/sources.ts";
+import { usageRouter } from "./routers/usage.ts";
+import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
+
+export const appRouter = createTRPCRouter({
+  agents: agentsRouter,
+  keys: keysRouter,
+  sources: sourcesRouter,
+  articles: articlesRouter,
+  conversations: conversationsRouter,
+  usage: usageRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Calls procedures directly (tests, server components): `createCaller(createTRPCContext(...))`. */
+export const createCaller = createCallerFactory(appRouter);

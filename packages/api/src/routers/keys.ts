@@ -1,0 +1,11 @@
+import { agentKeyInput, issueAgentKey, revokeWorkspaceAgentKey } from "@parley/core/admin/keys";
+import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
+
+export const keysRouter = createTRPCRouter({
+  generate: protectedProcedure
+    .input(agentKeyInput)
+    .mutation(({ ctx, input }) => issueAgentKey(ctx.app.db, ctx.session.workspaceId, input.agentId, ctx.app.now())),
+  revoke: protectedProcedure
+    .input(agentKeyInput)
+    .mutation(({ ctx, input }) => revokeWorkspaceAgentKey(ctx.app.db, ctx.session.workspaceId, input.agentId)),
+});

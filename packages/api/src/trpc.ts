@@ -1,0 +1,62 @@
+// tRPC setup of the control panel: the context (no Next.js imports: the route adapter builds it),
+// the error mapping from core's AppError, and the procedure every router uses.
+import type { AdminScope } from "@parley/core/admin/scope";
+import type { AppContext } from "@parley/core/context";
+import { ERRORS, isAppError } from "@parley/core/errors";
+import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError, z } from "zod";
+
+export interface TRPCContext {
+  app: AppContext;
+  /** The signed-in admin from the session cookie, or null. */
+  session: AdminScope | null;
+  /**
+   * False when the request carries an Origin header that is not the app's own: a cross-site page
+   * riding on the admin's cookie. Such requests may not change anything.
+   */
+  sameOrigin: boolean;
+}
+
+export function createTRPCContext(options: { ctx: AppContext; session: AdminScope | null; sameOrigin: boolean }): TRPCContext {
+  return { app: options.ctx, session: options.session, sameOrigin: options.sameOrigin };
+}
+
+const t = initTRPC.context<TRPCContext>().create({
+  errorFormatter({ shape, error }) {
+    // Unexpected errors (a database failure, a bug) keep their text out of the response.
+    const unexpected = error.code === "INTERNAL_SERVER_ERROR" && !isAppError(error.cause);
+    // No stack trace in any response, development included (the server log has what is needed).
+    const { stack: _stack, ...data } = shape.data;
+    return {
+      ...shape,
+      message: unexpected ? ERRORS.INTERNAL.message : shape.message,
+      data: {
+        ...data,
+        // Field errors of bad input, for inline messages in the panel's forms.
+        zodError: error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
+      },
+    };
+  },
+});
+
+/** Core throws AppError; the panel gets the tRPC code of the one error table, with its text. */
+const mapAppErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isAppError(result.error.cause)) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: ERRORS[cause.code].trpc, message: cause.message, cause });
+  }
+  return result;
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+export const publicProcedure = t.procedure.use(mapAppErrors);
+
+/** Needs a session; writes (mutations) must also come from the app's own origin. */
+export const protectedProcedure = publicProcedure.use(({ ctx, type, next }) => {
+  if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: ERRORS.UNAUTHORIZED.message });
+  if (type === "mutation" && !ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
+  return next({ ctx: { ...ctx, session: ctx.session } });
+});

@@ -1,0 +1,216 @@
+// agents.* and keys.* procedures through createCaller on a real database: sessions, the origin
+// check of writes, workspace isolation, validation, and the key lifecycle (hash stored, rotation
+// invalidates the previous key at once, revocation clears it).
+import { hashAgentKey } from "@parley/core/keys";
+import { authenticateAgent } from "@parley/core/messages/auth";
+import type { TestContext } from "@parley/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callerFor, NOW, setup, type Workspace } from "./support.ts";
+
+let ctx: TestContext;
+let a: Workspace;
+let b: Workspace;
+
+beforeAll(async () => {
+  ({ ctx, a, b } = await setup());
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe("session and origin", () => {
+  it("refuses every procedure without a session", async () => {
+    const anonymous = callerFor(ctx, null);
+    await expect(anonymous.agents.list()).rejects.toMatchObject({ code: "UNAUTHORIZED", message: "Unauthorized" });
+    await expect(anonymous.agents.create({ name: "X" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(anonymous.keys.generate({ agentId: a.agentId })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(anonymous.usage.summary()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    expect(await ctx.db.prisma.agent.count({ where: { name: "X" } })).toBe(0);
+  });
+
+  it("refuses writes from a foreign origin but still answers reads", async () => {
+    const crossSite = callerFor(ctx, a.scope, { sameOrigin: false });
+    await expect(crossSite.agents.update({ id: a.agentId, name: "Hijacked" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: "Forbidden",
+    });
+    await expect(crossSite.keys.generate({ agentId: a.agentId })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await crossSite.agents.get({ id: a.agentId })).name).toBe("alpha agent");
+    expect(await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: a.agentId } })).toMatchObject({ name: "alpha agent", keyHash: null });
+  });
+});
+
+describe("agents", () => {
+  it("lists only the workspace's agents, without the key hash", async () => {
+    const list = await callerFor(ctx, a.scope).agents.list();
+    expect(list).toEqual([
+      {
+        id: a.agentId,
+        name: "alpha agent",
+        active: true,
+        httpApiEnabled: false,
+        engine: "knowledge",
+        keyConfigured: false,
+        keyLast4: null,
+        keyCreatedAt: null,
+        createdAt: expect.any(Date),
+      },
+    ]);
+  });
+
+  it("reads one agent in full", async () => {
+    const agent = await callerFor(ctx, a.scope).agents.get({ id: a.agentId });
+    expect(agent).toMatchObject({
+      id: a.agentId,
+      monthlyConversationLimit: null,
+      monthlyTokenLimit: null,
+      usageLimit: null,
+      instructions: "",
+      allowedOrigins: [],
+      sourceIds: [a.sourceId],
+    });
+    expect(agent).not.toHaveProperty("keyHash");
+  });
+
+  it("creates agents with a chosen or generated id, refusing a taken or malformed id", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const chosen = await caller.agents.create({ name: "  Sales  ", id: "sales-bot" });
+    expect(chosen).toMatchObject({
+      id: "sales-bot",
+      name: "Sales",
+      active: true,
+      httpApiEnabled: false,
+      keyConfigured: false,
+      sourceIds: [],
+    });
+    const generated = await caller.agents.create({ name: "Generated" });
+    expect(generated.id).toMatch(/^[a-z0-9]{20,}$/);
+    expect(await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: generated.id } })).toMatchObject({
+      workspaceId: a.scope.workspaceId,
+    });
+
+    // Ids are global: taken by another workspace is still taken.
+    await expect(callerFor(ctx, b.scope).agents.create({ name: "Copy", id: "sales-bot" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "An agent with this id already exists",
+    });
+    await expect(caller.agents.create({ name: "Bad", id: "Bad Id" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.agents.create({ name: "" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.agents.create({ name: "x".repeat(101) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("updates settings and limits", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const { id } = await caller.agents.create({ name: "Editable" });
+    const updated = await caller.agents.update({
+      id,
+      name: "Edited",
+      active: false,
+      httpApiEnabled: true,
+      monthlyConversationLimit: 100,
+      monthlyTokenLimit: 50_000,
+      usageLimit: 0,
+      engine: "llm",
+      instructions: "Be brief.",
+      allowedOrigins: ["https://www.example.com/", "http://localhost:5173", "https://www.example.com"],
+    });
+    expect(updated).toMatchObject({
+      name: "Edited",
+      active: false,
+      httpApiEnabled: true,
+      monthlyConversationLimit: 100,
+      monthlyTokenLimit: 50_000,
+      usageLimit: 0,
+      engine: "llm",
+      instructions: "Be brief.",
+      allowedOrigins: ["https://www.example.com", "http://localhost:5173"],
+    });
+    // null lifts a limit; omitted fields stay.
+    const lifted = await caller.agents.update({ id, monthlyConversationLimit: null });
+    expect(lifted).toMatchObject({ monthlyConversationLimit: null, monthlyTokenLimit: 50_000, name: "Edited" });
+
+    await expect(caller.agents.update({ id, allowedOrigins: ["https://example.com/path"] })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.agents.update({ id, monthlyTokenLimit: -1 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.agents.update({ id, monthlyTokenLimit: 1.5 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("treats another workspace's agent as not found", async () => {
+    const caller = callerFor(ctx, b.scope);
+    await expect(caller.agents.get({ id: a.agentId })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Agent not found" });
+    await expect(caller.agents.update({ id: a.agentId, name: "Mine now" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "Agent not found",
+    });
+    await expect(caller.agents.get({ id: "no-such-agent" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Agent not found" });
+    expect((await callerFor(ctx, b.scope).agents.list()).map((agent) => agent.id)).toEqual([b.agentId]);
+    expect((await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: a.agentId } })).name).toBe("alpha agent");
+  });
+});
+
+describe("keys", () => {
+  const bearer = (key: string) => `Bearer ${key}`;
+
+  it("generates a pk_ key, stores only its hash, and shows its state", async () => {
+    const caller = callerFor(ctx, a.scope);
+    await caller.agents.update({ id: a.agentId, httpApiEnabled: true });
+    const issued = await caller.keys.generate({ agentId: a.agentId });
+    expect(issued.key).toMatch(/^pk_[A-Za-z0-9_-]{43}$/);
+    expect(issued.last4).toBe(issued.key.slice(-4));
+    expect(issued.createdAt).toBe(NOW.toISOString());
+
+    const row = await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: a.agentId } });
+    expect(row.keyHash).toBe(hashAgentKey(issued.key));
+    expect(JSON.stringify(row)).not.toContain(issued.key);
+    expect(row.keyLast4).toBe(issued.last4);
+
+    expect(await caller.agents.get({ id: a.agentId })).toMatchObject({ keyConfigured: true, keyLast4: issued.last4, keyCreatedAt: NOW });
+    const agent = await authenticateAgent(ctx.db, ctx.limiters, {
+      agentId: a.agentId,
+      authorization: bearer(issued.key),
+      clientIp: "203.0.113.1",
+    });
+    expect(agent.id).toBe(a.agentId);
+  });
+
+  it("rotates: the previous key fails on the very next request", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const first = await caller.keys.generate({ agentId: a.agentId });
+    const second = await caller.keys.generate({ agentId: a.agentId });
+    expect(second.key).not.toBe(first.key);
+    const row = await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: a.agentId } });
+    expect(row.keyHash).toBe(hashAgentKey(second.key));
+    expect(row.keyHash).not.toBe(hashAgentKey(first.key));
+    await expect(
+      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, authorization: bearer(first.key), clientIp: "203.0.113.2" }),
+    ).rejects.toMatchObject({ code: "INVALID_BEARER_TOKEN" });
+    await expect(
+      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, authorization: bearer(second.key), clientIp: "203.0.113.2" }),
+    ).resolves.toMatchObject({ id: a.agentId });
+  });
+
+  it("revokes: the key is cleared and messages get `HTTP API key not configured`", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const issued = await caller.keys.generate({ agentId: a.agentId });
+    expect(await caller.keys.revoke({ agentId: a.agentId })).toEqual({ revoked: true });
+    expect(await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: a.agentId } })).toMatchObject({
+      keyHash: null,
+      keyLast4: null,
+      keyCreatedAt: null,
+    });
+    expect(await caller.agents.get({ id: a.agentId })).toMatchObject({ keyConfigured: false, keyLast4: null, keyCreatedAt: null });
+    await expect(
+      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, authorization: bearer(issued.key), clientIp: "203.0.113.3" }),
+    ).rejects.toMatchObject({ code: "KEY_NOT_CONFIGURED" });
+    // Revoking again is harmless.
+    expect(await caller.keys.revoke({ agentId: a.agentId })).toEqual({ revoked: false });
+  });
+
+  it("never touches another workspace's agent", async () => {
+    const mine = await callerFor(ctx, a.scope).keys.generate({ agentId: a.agentId });
+    const intruder = callerFor(ctx, b.scope);
+    await expect(intruder.keys.generate({ agentId: a.agentId })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Agent not found" });
+    await expect(intruder.keys.revoke({ agentId: a.agentId })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Agent not found" });
+    expect((await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: a.agentId } })).keyHash).toBe(hashAgentKey(mine.key));
+  });
+});

@@ -1,0 +1,142 @@
+// Agents of a workspace, as the control panel reads and edits them. The key hash never leaves
+// this module: the panel sees whether a key is configured, its last 4 characters and its age.
+import { type Database, Prisma } from "@parley/db";
+import { z } from "zod";
+import { AppError } from "../errors.ts";
+import { AGENT_ALLOWED_ORIGINS_MAX, AGENT_INSTRUCTIONS_MAX_CHARS, NAME_MAX_CHARS } from "../limits.ts";
+import { rowId } from "./scope.ts";
+
+/** Agent ids chosen by an admin appear in URLs: lower-case letters, digits and dashes. */
+const AGENT_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
+/** Limits are Postgres integers; null means unlimited. */
+const monthlyLimit = z.number().int().min(0).max(2_147_483_647).nullable();
+
+export const nameInput = z.string().trim().min(1, "Enter a name").max(NAME_MAX_CHARS);
+
+/** An origin as browsers send it: scheme://host[:port], nothing after. */
+const originInput = z
+  .string()
+  .trim()
+  .transform((value) => value.replace(/\/+$/, ""))
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value.toLowerCase();
+    } catch {
+      return false;
+    }
+  }, "Enter an origin such as https://www.example.com (no path)")
+  .transform((value) => value.toLowerCase());
+
+export const agentIdInput = z.object({ id: rowId });
+
+export const createAgentInput = z.object({
+  name: nameInput,
+  id: z.string().trim().regex(AGENT_SLUG, "Use 2 to 63 lower-case letters, digits or dashes, starting with a letter or digit").optional(),
+});
+
+export const updateAgentInput = z.object({
+  id: rowId,
+  name: nameInput.optional(),
+  active: z.boolean().optional(),
+  httpApiEnabled: z.boolean().optional(),
+  monthlyConversationLimit: monthlyLimit.optional(),
+  monthlyTokenLimit: monthlyLimit.optional(),
+  usageLimit: monthlyLimit.optional(),
+  engine: z.enum(["knowledge", "llm"]).optional(),
+  instructions: z.string().max(AGENT_INSTRUCTIONS_MAX_CHARS).optional(),
+  allowedOrigins: z
+    .array(originInput)
+    .max(AGENT_ALLOWED_ORIGINS_MAX)
+    .transform((origins) => [...new Set(origins)])
+    .optional(),
+});
+
+const summarySelect = {
+  id: true,
+  name: true,
+  active: true,
+  httpApiEnabled: true,
+  engine: true,
+  keyHash: true,
+  keyLast4: true,
+  keyCreatedAt: true,
+  createdAt: true,
+} satisfies Prisma.AgentSelect;
+
+const detailSelect = {
+  ...summarySelect,
+  updatedAt: true,
+  monthlyConversationLimit: true,
+  monthlyTokenLimit: true,
+  usageLimit: true,
+  instructions: true,
+  allowedOrigins: true,
+  sources: { select: { sourceId: true }, orderBy: { createdAt: "asc" } },
+} satisfies Prisma.AgentSelect;
+
+type SummaryRow = Prisma.AgentGetPayload<{ select: typeof summarySelect }>;
+type DetailRow = Prisma.AgentGetPayload<{ select: typeof detailSelect }>;
+
+function toSummary({ keyHash, ...row }: SummaryRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    active: row.active,
+    httpApiEnabled: row.httpApiEnabled,
+    engine: row.engine,
+    keyConfigured: keyHash !== null,
+    keyLast4: keyHash !== null ? row.keyLast4 : null,
+    keyCreatedAt: keyHash !== null ? row.keyCreatedAt : null,
+    createdAt: row.createdAt,
+  };
+}
+
+function toDetail(row: DetailRow) {
+  return {
+    ...toSummary(row),
+    updatedAt: row.updatedAt,
+    monthlyConversationLimit: row.monthlyConversationLimit,
+    monthlyTokenLimit: row.monthlyTokenLimit,
+    usageLimit: row.usageLimit,
+    instructions: row.instructions,
+    allowedOrigins: row.allowedOrigins,
+    sourceIds: row.sources.map((link) => link.sourceId),
+  };
+}
+
+export type AgentSummary = ReturnType<typeof toSummary>;
+export type AgentDetail = ReturnType<typeof toDetail>;
+
+export async function listAgents(db: Database, workspaceId: string): Promise<AgentSummary[]> {
+  const rows = await db.prisma.agent.findMany({
+    where: { workspaceId },
+    select: summarySelect,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map(toSummary);
+}
+
+export async function getAgent(db: Database, workspaceId: string, id: string): Promise<AgentDetail> {
+  const row = await db.prisma.agent.findFirst({ where: { id, workspaceId }, select: detailSelect });
+  if (!row) throw new AppError("AGENT_NOT_FOUND");
+  return toDetail(row);
+}
+
+export async function createAgent(db: Database, workspaceId: string, input: z.infer<typeof createAgentInput>): Promise<AgentDetail> {
+  try {
+    const row = await db.prisma.agent.create({ data: { id: input.id, workspaceId, name: input.name }, select: detailSelect });
+    return toDetail(row);
+  } catch (error) {
+    // Agent ids are global (they appear in public URLs), so the id may be taken by any workspace.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new AppError("AGENT_ID_TAKEN");
+    throw error;
+  }
+}
+
+export async function updateAgent(db: Database, workspaceId: string, input: z.infer<typeof updateAgentInput>): Promise<AgentDetail> {
+  const { id, ...fields } = input;
+  const { count } = await db.prisma.agent.updateMany({ where: { id, workspaceId }, data: fields });
+  if (count === 0) throw new AppError("AGENT_NOT_FOUND");
+  return getAgent(db, workspaceId, id);
+}

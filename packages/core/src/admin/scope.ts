@@ -1,0 +1,32 @@
+// The workspace boundary of the control panel. Every admin operation names the admin's workspace;
+// a row of another workspace is reported exactly like a missing one, so it is never visible.
+import type { Database } from "@parley/db";
+import { z } from "zod";
+import { AppError } from "../errors.ts";
+
+/** The signed-in admin's scope, taken from the session (never from the request input). */
+export interface AdminScope {
+  userId: string;
+  workspaceId: string;
+}
+
+/** Ids arrive from the browser: any short non-empty string, looked up inside the workspace. */
+export const rowId = z.string().trim().min(1).max(200);
+
+export async function assertAgentInWorkspace(db: Database, workspaceId: string, agentId: string): Promise<void> {
+  const agent = await db.prisma.agent.findFirst({ where: { id: agentId, workspaceId }, select: { id: true } });
+  if (!agent) throw new AppError("AGENT_NOT_FOUND");
+}
+
+export async function assertSourceInWorkspace(db: Database, workspaceId: string, sourceId: string): Promise<void> {
+  const source = await db.prisma.source.findFirst({ where: { id: sourceId, workspaceId }, select: { id: true } });
+  if (!source) throw new AppError("SOURCE_NOT_FOUND");
+}
+
+/** Throws AGENT_NOT_FOUND unless every id names an agent of the workspace. */
+export async function assertAgentsInWorkspace(db: Database, workspaceId: string, agentIds: readonly string[]): Promise<void> {
+  const unique = [...new Set(agentIds)];
+  if (unique.length === 0) return;
+  const found = await db.prisma.agent.count({ where: { id: { in: unique }, workspaceId } });
+  if (found !== unique.length) throw new AppError("AGENT_NOT_FOUND");
+}

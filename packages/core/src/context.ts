@@ -1,0 +1,17 @@
+// Everything a core operation needs from the outside world, passed explicitly (no globals), so
+// tests build one over a throwaway database and the app builds one from the environment.
+import type { Database } from "@parley/db";
+import type { Engine, EngineAgent } from "./engine/types.ts";
+import type { RateLimiters } from "./ratelimit/types.ts";
+
+export interface AppContext {
+  db: Database;
+  limiters: RateLimiters;
+  /** The engine that answers for this agent. */
+  engineFor(agent: EngineAgent): Engine;
+  /** Public base URL, without a trailing slash (links in rich content and help pages). */
+  appUrl: string;
+  /** Take the client IP from X-Forwarded-For (behind a trusted proxy). */
+  trustProxy: boolean;
+  now(): Date;
+}

@@ -1,0 +1,43 @@
+// Which engine answers for an agent: the knowledge agent by default; the LLM agent when the agent
+// is set to it AND an OpenAI-compatible endpoint is configured (LLM_BASE_URL / LLM_MODEL). An
+// agent set to "llm" on a deployment without an endpoint falls back to the knowledge agent rather
+// than failing every turn; the panel shows the setting, the README says so.
+import type { Database } from "@parley/db";
+import { createKnowledgeEngine } from "./knowledge.ts";
+import type { Engine, EngineAgent, EngineDeps } from "./types.ts";
+
+export { createKnowledgeEngine, helpArticleUrl } from "./knowledge.ts";
+export type * from "./types.ts";
+
+export interface LlmConfig {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  timeoutMs: number;
+}
+
+export function createEngineSelector(deps: { db: Database; appUrl: string; llm?: LlmConfig }): (agent: EngineAgent) => Engine {
+  const engineDeps: EngineDeps = { db: deps.db, appUrl: deps.appUrl };
+  const knowledge = createKnowledgeEngine(engineDeps);
+  const llm = deps.llm ? lazyLlmEngine(engineDeps, deps.llm) : undefined;
+  return (agent) => (agent.engine === "llm" && llm ? llm : knowledge);
+}
+
+/**
+ * The LLM engine, loaded on its first turn: the AI SDK stays out of processes (and cold starts)
+ * whose agents never use it.
+ */
+function lazyLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
+  let engine: Promise<Engine> | undefined;
+  return {
+    async run(input) {
+      engine ??= import("./llm.ts")
+        .then((module) => module.createLlmEngine(deps, config))
+        .catch((error: unknown) => {
+          engine = undefined; // try again on the next turn
+          throw error;
+        });
+      return (await engine).run(input);
+    },
+  };
+}

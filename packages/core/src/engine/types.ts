@@ -1,0 +1,71 @@
+// The agent engine interface: given the agent, the conversation so far, the message, visitor and
+// variables, produce a reply. Engines do no writes; the caller persists the turn in one transaction.
+import type { Database } from "@parley/db";
+
+export interface ToolCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** Rich content items (our shapes; the spec leaves them open). */
+export type RichContentItem =
+  | {
+      type: "articles";
+      articles: Array<{ id: string; title: string; url: string }>;
+    }
+  | {
+      type: "buttons";
+      buttons: Array<{ label: string; action: "handoff" | "url" | "message"; value?: string }>;
+    };
+
+export interface EngineAgent {
+  id: string;
+  name: string;
+  engine: "knowledge" | "llm";
+  instructions: string;
+}
+
+export interface EngineHistoryMessage {
+  role: "user" | "agent" | "human";
+  text: string;
+  toolCalls: ToolCall[];
+  /** Whether an agent message answered from the knowledge base (used for "unanswered" streaks). */
+  answered?: boolean;
+}
+
+export interface EngineVisitor {
+  email?: string;
+  name?: string;
+  phone?: string;
+}
+
+export interface EngineInput {
+  agent: EngineAgent;
+  /** Earlier messages of the conversation, oldest first. */
+  history: EngineHistoryMessage[];
+  message: string;
+  visitor: EngineVisitor;
+  /** clientVariables (HTTP API) or page variables (widget). */
+  variables: Record<string, string>;
+  /** Status before this turn. */
+  status: "active" | "escalated";
+  signal?: AbortSignal;
+}
+
+export interface EngineResult {
+  reply: string;
+  tokenUsage: number;
+  toolCalls: ToolCall[];
+  richContent: RichContentItem[];
+  handoffRequested: boolean;
+}
+
+export interface Engine {
+  run(input: EngineInput): Promise<EngineResult>;
+}
+
+/** What engines may read: the database (read only) and how to build public links. */
+export interface EngineDeps {
+  db: Database;
+  appUrl: string;
+}

@@ -1,0 +1,65 @@
+// Every error Parley returns, in one table: HTTP status and the spec's `error` text for REST,
+// the tRPC code for the panel. Core code throws AppError; adapters map it with this table.
+
+export const ERRORS = {
+  INVALID_REQUEST: { status: 400, message: "Invalid request", trpc: "BAD_REQUEST" },
+  UNAUTHORIZED: { status: 401, message: "Unauthorized", trpc: "UNAUTHORIZED" },
+  MISSING_BEARER_TOKEN: { status: 401, message: "Missing bearer token", trpc: "UNAUTHORIZED" },
+  INVALID_BEARER_TOKEN: { status: 401, message: "Invalid bearer token", trpc: "UNAUTHORIZED" },
+  KEY_NOT_CONFIGURED: { status: 401, message: "HTTP API key not configured", trpc: "UNAUTHORIZED" },
+  CONVERSATION_QUOTA_EXHAUSTED: { status: 402, message: "Monthly conversation quota exhausted", trpc: "FORBIDDEN" },
+  TOKEN_QUOTA_EXHAUSTED: { status: 402, message: "Monthly token quota exhausted", trpc: "FORBIDDEN" },
+  USAGE_LIMIT_REACHED: { status: 402, message: "Usage limit reached", trpc: "FORBIDDEN" },
+  HTTP_API_DISABLED: { status: 403, message: "HTTP API disabled for this agent", trpc: "FORBIDDEN" },
+  FORBIDDEN: { status: 403, message: "Forbidden", trpc: "FORBIDDEN" },
+  AGENT_NOT_FOUND: { status: 404, message: "Agent not found", trpc: "NOT_FOUND" },
+  CONVERSATION_NOT_FOUND: { status: 404, message: "Conversation not found", trpc: "NOT_FOUND" },
+  NOT_FOUND: { status: 404, message: "Not found", trpc: "NOT_FOUND" },
+  SOURCE_NOT_FOUND: { status: 404, message: "Source not found", trpc: "NOT_FOUND" },
+  ARTICLE_NOT_FOUND: { status: 404, message: "Article not found", trpc: "NOT_FOUND" },
+  AGENT_ID_TAKEN: { status: 409, message: "An agent with this id already exists", trpc: "CONFLICT" },
+  NOT_ESCALATED: { status: 409, message: "Only escalated conversations take a human reply", trpc: "CONFLICT" },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: "Idempotency-Key reused with a different request",
+    trpc: "CONFLICT",
+  },
+  RATE_LIMITED: { status: 429, message: "Rate limit exceeded", trpc: "TOO_MANY_REQUESTS" },
+  SIGN_IN_THROTTLED: { status: 429, message: "Too many failed sign-ins. Try again later.", trpc: "TOO_MANY_REQUESTS" },
+  INTERNAL: { status: 500, message: "Internal error", trpc: "INTERNAL_SERVER_ERROR" },
+} as const satisfies Record<string, { status: number; message: string; trpc: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The spec's error body (section 2.7). */
+export interface ErrorBody {
+  error: string;
+  details?: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: string;
+  /** Extra response headers (Retry-After, WWW-Authenticate, RateLimit...). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, options: { details?: string; headers?: Record<string, string> } = {}) {
+    super(ERRORS[code].message);
+    this.name = "AppError";
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERRORS[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    return this.details === undefined ? { error: this.message } : { error: this.message, details: this.details };
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,82 @@
+// Reading help articles (spec 2.4, 2.5, 4.3, 4.4): the full article, and the article list with
+// plain-text excerpts. Only visible articles (./visibility.ts); anything else is null / absent.
+import { type Database, Prisma } from "@parley/db";
+import { z } from "zod";
+import { AppError } from "../errors.ts";
+import { HELP_ARTICLES_PER_LIST, HELP_EXCERPT_CHARS, HELP_QUERY_MAX_CHARS } from "../limits.ts";
+import { charCount } from "../messages/schema.ts";
+import { excerpt } from "./excerpt.ts";
+import { markdownToPlainText } from "./plain-text.ts";
+import { searchVisibleArticles } from "./search.ts";
+import { articleIsVisibleSql } from "./visibility.ts";
+
+export interface HelpArticle {
+  id: string;
+  sourceId: string;
+  sourceName: string;
+  title: string;
+  /** Stored Markdown. */
+  content: string;
+  updatedAt: Date;
+}
+
+/** The article if it is visible for the agent, else null (unknown and hidden look the same). */
+export async function getVisibleArticle(db: Database, agentId: string, articleId: string): Promise<HelpArticle | null> {
+  const [article] = await db.prisma.$queryRaw<HelpArticle[]>(visibleArticleSql(agentId, articleId));
+  return article ?? null;
+}
+
+/** The statement behind getVisibleArticle (exported so tests can EXPLAIN it). */
+export function visibleArticleSql(agentId: string, articleId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT a."id", a."sourceId", s."name" AS "sourceName", a."title", a."content", a."updatedAt"
+    FROM "Article" a
+    JOIN "Source" s ON s."id" = a."sourceId"
+    WHERE a."id" = ${articleId} AND ${articleIsVisibleSql("a", agentId)}`;
+}
+
+/** Query string of the article list: `q` (trimmed; blank is no filter) and `source`. */
+export const articleListQuerySchema = z.object({
+  q: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() ?? "")
+    .refine((value) => charCount(value) <= HELP_QUERY_MAX_CHARS, `must be at most ${HELP_QUERY_MAX_CHARS} characters`),
+  source: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined),
+});
+
+export type ArticleListQuery = z.output<typeof articleListQuerySchema>;
+
+/** Parses the list's search parameters; 400 `Invalid request` naming the field and rule otherwise. */
+export function parseArticleListQuery(params: URLSearchParams): ArticleListQuery {
+  const result = articleListQuerySchema.safeParse({ q: params.get("q") ?? undefined, source: params.get("source") ?? undefined });
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => `${issue.path.map(String).join(".")}: ${issue.message}`).join("; ");
+  throw new AppError("INVALID_REQUEST", { details });
+}
+
+export interface ArticleSummary {
+  id: string;
+  sourceId: string;
+  title: string;
+  /** Plain text, about HELP_EXCERPT_CHARS long, around the match when there is a query. */
+  excerpt: string;
+}
+
+/** The JSON list (spec 4.3): at most 50 visible articles, most recently updated first. */
+export async function listArticleSummaries(db: Database, agentId: string, query: ArticleListQuery): Promise<ArticleSummary[]> {
+  const hits = await searchVisibleArticles(db, agentId, query.q, {
+    limit: HELP_ARTICLES_PER_LIST,
+    sourceId: query.source,
+    order: "recent",
+  });
+  return hits.map((hit) => ({
+    id: hit.id,
+    sourceId: hit.sourceId,
+    title: hit.title,
+    excerpt: excerpt(markdownToPlainText(hit.content), query.q, HELP_EXCERPT_CHARS),
+  }));
+}

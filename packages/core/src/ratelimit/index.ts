@@ -1,0 +1,98 @@
+// Parley's rate limits: @upstash/ratelimit's sliding window on one of three backends, chosen by
+// configuration: Upstash Redis, a real Redis shared by all app instances, or this process.
+import { Ratelimit } from "@upstash/ratelimit";
+import { z } from "zod";
+import { AppError } from "../errors.ts";
+import { FAILED_KEY_ATTEMPTS_PER_MINUTE, FAILED_SIGN_INS_PER_WINDOW, HELP_REQUESTS_PER_MINUTE, MESSAGES_PER_MINUTE } from "../limits.ts";
+import { type Backend, memoryBackend, redisBackend, upstashBackend } from "./backends.ts";
+import { rateLimitHeaders, retryAfterSeconds } from "./headers.ts";
+import type { RateLimiter, RateLimiters } from "./types.ts";
+
+export type { RateLimiter, RateLimiters, RateLimitResult } from "./types.ts";
+
+/** Every Parley key starts with this (then the caller's prefix, then the limiter's name). */
+const KEY_PREFIX = "parley:rl";
+
+const optionsSchema = z.object({
+  redisUrl: z.string().min(1).optional(),
+  upstash: z.object({ url: z.url(), token: z.string().min(1) }).optional(),
+  /** Keeps test runs (or several deployments on one Redis) apart. */
+  prefix: z.string().min(1).max(100).optional(),
+  /**
+   * Multiplies every limit. Only for the benchmark, which must not be throttled by the limits it
+   * is not measuring: callers set it explicitly, it is never read from the environment.
+   */
+  scale: z.number().positive().finite().default(1),
+});
+
+export type RateLimitersOptions = z.input<typeof optionsSchema>;
+
+/** Each limit of limits.ts once: per window of `windowSeconds`. */
+const POLICIES = {
+  messages: { name: "messages", limit: MESSAGES_PER_MINUTE, windowSeconds: 60 },
+  help: { name: "help", limit: HELP_REQUESTS_PER_MINUTE, windowSeconds: 60 },
+  failedKeys: { name: "failed-keys", limit: FAILED_KEY_ATTEMPTS_PER_MINUTE, windowSeconds: 60 },
+  signIn: { name: "sign-in", limit: FAILED_SIGN_INS_PER_WINDOW, windowSeconds: 15 * 60 },
+} as const satisfies Record<string, RateLimiter["policy"]>;
+
+function chooseBackend(options: z.output<typeof optionsSchema>): Backend {
+  if (options.upstash) return upstashBackend(options.upstash);
+  if (options.redisUrl) return redisBackend(options.redisUrl);
+  return memoryBackend();
+}
+
+function createLimiter(backend: Backend, keyPrefix: string, policy: RateLimiter["policy"]): RateLimiter {
+  const ratelimit = new Ratelimit({
+    redis: backend.redis,
+    limiter: Ratelimit.slidingWindow(policy.limit, `${policy.windowSeconds} s`),
+    prefix: `${keyPrefix}:${policy.name}`,
+    analytics: false,
+    enableTelemetry: false,
+    // The ephemeral cache remembers blocked ids in this instance until the end of the current
+    // fixed window, but the sliding window often frees a slot earlier, and other instances (or a
+    // reset) would not see it: every answer comes from the shared store instead.
+    ephemeralCache: false,
+    // No fail-open: on a timeout the library would allow the request with limit 0, which would
+    // also switch off the brute-force guards. Backend errors surface (ioredis fails fast).
+    timeout: 0,
+  });
+  return {
+    policy,
+    async limit(identifier) {
+      const { success, limit, remaining, reset } = await ratelimit.limit(identifier);
+      return { success, limit, remaining, reset };
+    },
+  };
+}
+
+export function createRateLimiters(input: RateLimitersOptions = {}): RateLimiters {
+  const options = optionsSchema.parse(input);
+  const backend = chooseBackend(options);
+  const keyPrefix = options.prefix ? `${KEY_PREFIX}:${options.prefix}` : KEY_PREFIX;
+  const scaled = (policy: RateLimiter["policy"]): RateLimiter["policy"] => ({
+    ...policy,
+    limit: Math.max(1, Math.round(policy.limit * options.scale)),
+  });
+  return {
+    messages: createLimiter(backend, keyPrefix, scaled(POLICIES.messages)),
+    help: createLimiter(backend, keyPrefix, scaled(POLICIES.help)),
+    failedKeys: createLimiter(backend, keyPrefix, scaled(POLICIES.failedKeys)),
+    signIn: createLimiter(backend, keyPrefix, scaled(POLICIES.signIn)),
+    backend: backend.kind,
+    close: () => backend.close(),
+  };
+}
+
+/**
+ * Counts one request for `identifier`. Resolves with the RateLimit-Policy / RateLimit headers
+ * when it may proceed; throws RATE_LIMITED (429) with those headers and Retry-After when not.
+ */
+export async function enforceRateLimit(limiter: RateLimiter, identifier: string): Promise<Record<string, string>> {
+  const result = await limiter.limit(identifier);
+  const now = Date.now();
+  const headers = rateLimitHeaders(limiter.policy, result, now);
+  if (result.success) return headers;
+  throw new AppError("RATE_LIMITED", {
+    headers: { ...headers, "retry-after": String(retryAfterSeconds(limiter.policy, result, now)) },
+  });
+}

@@ -1,0 +1,33 @@
+// A complete AppContext over a throwaway, migrated database for integration tests
+// (in-memory PGlite, or a fresh database on DATABASE_URL's server; a real Redis with REDIS_URL).
+import { randomBytes } from "node:crypto";
+import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import type { AppContext } from "./context.ts";
+import { createEngineSelector, type LlmConfig } from "./engine/index.ts";
+import { createRateLimiters } from "./ratelimit/index.ts";
+
+export interface TestContext extends AppContext {
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(
+  options: { llm?: LlmConfig; appUrl?: string; trustProxy?: boolean; now?: () => Date } = {},
+): Promise<TestContext> {
+  const db = await createTestDatabase();
+  const appUrl = options.appUrl ?? "http://localhost:3000";
+  // A unique key prefix keeps concurrent test files apart on a shared Redis.
+  const limiters = createRateLimiters({ redisUrl: process.env.REDIS_URL || undefined, prefix: `test:${randomBytes(6).toString("hex")}` });
+  return {
+    db,
+    limiters,
+    engineFor: createEngineSelector({ db, appUrl, llm: options.llm }),
+    appUrl,
+    trustProxy: options.trustProxy ?? false,
+    now: options.now ?? (() => new Date()),
+    close: async () => {
+      await limiters.close();
+      await db.close();
+    },
+  };
+}

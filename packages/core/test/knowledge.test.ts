@@ -1,0 +1,202 @@
+// The knowledge agent over the demo help centre (issue 2's data): answers naming the right article,
+// related links, "I don't know" with a person button, handoff detection, greetings, the token
+// count. Real database, either mode.
+import { seed } from "@parley/db";
+import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asksForHuman, bestPassage, createKnowledgeEngine, keywords } from "../src/engine/knowledge.ts";
+import type { Engine, EngineHistoryMessage, EngineInput } from "../src/engine/types.ts";
+import { countTokens } from "../src/tokens.ts";
+
+let db: TestDatabase;
+let engine: Engine;
+const APP_URL = "https://parley.example";
+const demo = { id: "demo", name: "Acme Cloud help assistant", engine: "knowledge" as const, instructions: "" };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seed(db, { adminEmail: "admin@example.com", adminPassword: "test-password-1" });
+  engine = createKnowledgeEngine({ db, appUrl: APP_URL });
+});
+
+afterAll(async () => {
+  await db.close();
+});
+
+function input(message: string, extra: Partial<EngineInput> = {}): EngineInput {
+  return { agent: demo, history: [], message, visitor: {}, variables: {}, status: "active", ...extra };
+}
+
+function articleIds(result: Awaited<ReturnType<Engine["run"]>>): string[] {
+  const item = result.richContent.find((content) => content.type === "articles");
+  return item?.type === "articles" ? item.articles.map((article) => article.id) : [];
+}
+
+describe("answers from the articles", () => {
+  it("answers the password question from the reset article, naming it", async () => {
+    const result = await engine.run(input("How do I reset my password?"));
+    expect(result.reply.startsWith("From “How to reset your password”: ")).toBe(true);
+    // The passage is the section on resetting, in whole sentences.
+    expect(result.reply).toContain("Forgot password?");
+    expect(result.toolCalls).toEqual([{ name: "search_knowledge_base", args: { query: "How do I reset my password?" } }]);
+    expect(articleIds(result)[0]).toBe("art-reset-password");
+    expect(result.richContent[0]).toMatchObject({
+      type: "articles",
+      articles: [
+        { id: "art-reset-password", title: "How to reset your password", url: `${APP_URL}/help/demo/articles/art-reset-password` },
+      ],
+    });
+    expect(result.handoffRequested).toBe(false);
+  });
+
+  it("answers refunds from the refund article", async () => {
+    const result = await engine.run(input("How can I request a refund?"));
+    expect(result.reply.startsWith("From “Refund policy and how to request a refund”: ")).toBe(true);
+    expect(result.reply).toContain("Request a refund");
+    expect(articleIds(result)[0]).toBe("art-refunds");
+  });
+
+  it("finds the article when the question has words the article lacks", async () => {
+    const result = await engine.run(input("I forgot my password and I am stuck on the dashboard, what now?"));
+    expect(articleIds(result)[0]).toBe("art-reset-password");
+  });
+
+  it("never answers from hidden articles (draft, internal, inactive source)", async () => {
+    // "single sign-on" appears only in an unpublished draft title and in the visible reset article body.
+    const sso = await engine.run(input("Storage add-on pricing"));
+    expect(articleIds(sso)).not.toContain("art-draft-only");
+    const runbook = await engine.run(input("support runbook account access"));
+    expect(articleIds(runbook)).not.toContain("art-internal");
+    const legacy = await engine.run(input("legacy v1 API tokens"));
+    expect(articleIds(legacy)).not.toContain("art-retired");
+  });
+
+  it("counts tokens of message, retrieved articles and reply with the tokenizer", async () => {
+    const message = "How do I reset my password?";
+    const result = await engine.run(input(message));
+    const articles = await db.prisma.article.findMany({ where: { id: { in: articleIds(result) } } });
+    const context = articles.reduce((sum, article) => sum + countTokens(`${article.title}\n${article.content}`), 0);
+    expect(result.tokenUsage).toBe(countTokens(message) + context + countTokens(result.reply));
+    expect(result.tokenUsage).toBeGreaterThan(100);
+  });
+});
+
+describe("when it does not know", () => {
+  it("says so plainly and offers a person", async () => {
+    const result = await engine.run(input("Do you sell garden furniture?"));
+    expect(result.reply).toContain("I don't know");
+    expect(result.richContent).toEqual([{ type: "buttons", buttons: [{ label: "Talk to a person", action: "handoff" }] }]);
+    expect(result.toolCalls).toEqual([{ name: "search_knowledge_base", args: { query: "Do you sell garden furniture?" } }]);
+    expect(result.handoffRequested).toBe(false);
+    expect(result.tokenUsage).toBe(countTokens("Do you sell garden furniture?") + countTokens(result.reply));
+  });
+
+  it("offers a person outright on the second unanswered turn in a row", async () => {
+    const first = await engine.run(input("Do you sell garden furniture?"));
+    const history: EngineHistoryMessage[] = [
+      { role: "user", text: "Do you sell garden furniture?", toolCalls: [] },
+      { role: "agent", text: first.reply, toolCalls: first.toolCalls, answered: false },
+    ];
+    const second = await engine.run(input("What about garden chairs?", { history }));
+    expect(second.reply).toContain("Would you like to talk to a person?");
+    expect(second.richContent).toEqual([{ type: "buttons", buttons: [{ label: "Talk to a person", action: "handoff" }] }]);
+    expect(second.handoffRequested).toBe(false);
+
+    // After an answered turn, the streak starts over.
+    const answered: EngineHistoryMessage[] = [{ role: "agent", text: "From ...", toolCalls: first.toolCalls, answered: true }];
+    const fresh = await engine.run(input("What about garden chairs?", { history: answered }));
+    expect(fresh.reply).not.toContain("Would you like to talk to a person?");
+    expect(fresh.reply).toContain("I don't know");
+  });
+});
+
+describe("handoff", () => {
+  it.each([
+    "Can I talk to a human?",
+    "I want to speak to a person",
+    "talk to an agent please",
+    "Please connect me with a real person",
+    "representative",
+    "Can I speak to support staff?",
+    "I need a human",
+    "human please",
+    "Operator!",
+    "let me chat with someone from your team",
+  ])("%s -> handoff", async (message) => {
+    expect(asksForHuman(message)).toBe(true);
+    const result = await engine.run(input(message));
+    expect(result.handoffRequested).toBe(true);
+    expect(result.reply).toContain("will follow up");
+    expect(result.toolCalls).toEqual([{ name: "request_human", args: { reason: "The visitor asked for a person." } }]);
+    expect(result.richContent).toEqual([]);
+  });
+
+  it.each(["How do I connect my agent to Slack?", "How do I reset my password?", "Who can request a refund?", "What is an API key?"])(
+    "%s -> no handoff",
+    (message) => {
+      expect(asksForHuman(message)).toBe(false);
+    },
+  );
+});
+
+describe("greetings", () => {
+  it("greets the visitor by name the first time", async () => {
+    const result = await engine.run(input("How do I reset my password?", { visitor: { name: "Ada" } }));
+    expect(result.reply.startsWith("Hi Ada, from “How to reset your password”: ")).toBe(true);
+    const later = await engine.run(
+      input("How do I reset my password?", {
+        visitor: { name: "Ada" },
+        history: [{ role: "agent", text: result.reply, toolCalls: result.toolCalls, answered: true }],
+      }),
+    );
+    expect(later.reply.startsWith("From “How to reset your password”: ")).toBe(true);
+  });
+
+  it("answers a greeting without searching", async () => {
+    const named = await engine.run(input("Hello!", { visitor: { name: "Ada" } }));
+    expect(named.reply).toBe("Hi Ada! How can I help you today?");
+    expect(named.toolCalls).toEqual([]);
+    const anonymous = await engine.run(input("hi"));
+    expect(anonymous.reply).toBe("Hello! How can I help you today?");
+  });
+
+  it("keeps a capital I after the greeting", async () => {
+    const result = await engine.run(input("Do you sell garden furniture?", { visitor: { name: "Ada" } }));
+    expect(result.reply.startsWith("Hi Ada, I'm sorry, I don't know the answer to that")).toBe(true);
+  });
+
+  it("greets by name in a handoff too", async () => {
+    const result = await engine.run(input("talk to a human", { visitor: { name: "Grace" } }));
+    expect(result.reply.startsWith("Hi Grace, of course.")).toBe(true);
+  });
+});
+
+describe("text helpers", () => {
+  it("keeps the words that carry the question", () => {
+    expect(keywords("How do I reset my password?")).toEqual(["reset", "password"]);
+    expect(keywords("Can't I get my money back, please?")).toEqual(["money", "back"]);
+    expect(keywords("Où est ma facture ?")).toEqual(["ou", "est", "ma", "facture"]);
+    expect(keywords("how do I?")).toEqual([]);
+  });
+
+  it("quotes the best section of an article in whole sentences", () => {
+    const markdown = [
+      "Intro about the product. It is great.",
+      "",
+      "## Billing",
+      "",
+      "Invoices are sent monthly.",
+      "",
+      "## Reset your password",
+      "",
+      "1. Open the **sign-in** page.",
+      "2. Choose [Forgot password?](https://x.example)",
+      "",
+      "| a | b |",
+      "|---|---|",
+      "| c | d |",
+    ].join("\n");
+    expect(bestPassage(markdown, "How do I reset my password?")).toBe("Open the sign-in page. Choose Forgot password? c: d.");
+    expect(bestPassage(markdown, "invoices")).toBe("Invoices are sent monthly.");
+  });
+});

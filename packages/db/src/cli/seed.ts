@@ -1,0 +1,25 @@
+// `npm run db:seed`: writes the demo data (issue 2) to the configured database, idempotently.
+// A generated admin password is printed here once; it is stored only as a hash.
+import { closeDb, getDb } from "../client.ts";
+import { env } from "../env.ts";
+import { seed } from "../seed.ts";
+
+try {
+  const { ADMIN_EMAIL, ADMIN_PASSWORD, DATABASE_URL } = env();
+  const db = await getDb();
+  const result = await seed(db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
+  console.log(`Seeded the demo data into the ${DATABASE_URL ? "PostgreSQL database" : "embedded database"}.`);
+  if (result.generatedPassword) {
+    console.log(`Admin login: ${result.adminEmail} / ${result.generatedPassword}`);
+    console.log("This password is shown only once; set ADMIN_PASSWORD and re-run the seed to change it.");
+  } else if (ADMIN_PASSWORD) {
+    console.log(`Admin login: ${result.adminEmail} (password set from ADMIN_PASSWORD)`);
+  } else {
+    console.log(`Admin login: ${result.adminEmail} (password unchanged)`);
+  }
+  await closeDb();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 1;
+  await closeDb().catch(() => {});
+}

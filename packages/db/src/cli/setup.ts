@@ -1,0 +1,31 @@
+// Start-up preparation for `npm start` / `npm run dev`: validate the environment, apply pending
+// migrations, and seed the demo data on first run (an empty database) only, so later starts never
+// overwrite what admins changed. `npm run db:seed` re-seeds on demand.
+import { closeDb, getDb } from "../client.ts";
+import { env } from "../env.ts";
+import { migrate } from "../migrate.ts";
+import { seed } from "../seed.ts";
+
+try {
+  const config = env();
+  const db = await getDb();
+  const applied = await migrate(db);
+  if (applied.length) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
+  const workspaces = await db.prisma.workspace.count();
+  if (workspaces === 0) {
+    const result = await seed(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD });
+    console.log("Seeded the demo data (agents demo, demo-disabled, demo-nokey, demo-inactive, demo-quota, demo-tokens).");
+    if (result.generatedPassword) {
+      console.log(`Admin login: ${config.ADMIN_EMAIL} / ${result.generatedPassword}  (shown once; set ADMIN_PASSWORD to choose one)`);
+    } else {
+      console.log(`Admin login: ${config.ADMIN_EMAIL} / the ADMIN_PASSWORD you set`);
+    }
+  } else {
+    console.log(`Admin login: ${config.ADMIN_EMAIL} (password as printed on first start, or ADMIN_PASSWORD)`);
+  }
+  await closeDb();
+} catch (error) {
+  console.error((error as Error).message);
+  await closeDb().catch(() => {});
+  process.exit(1);
+}

@@ -1,0 +1,6 @@
+export { closeDb, type Database, type DatabaseMode, dataDir, getDb, openDatabase, repoRoot, type SqlSession } from "./client.ts";
+export { type Env, EnvError, env, parseEnv, resetEnv } from "./env.ts";
+export * from "./generated/prisma/client.ts";
+export { MigrationError, migrate, readMigrations } from "./migrate.ts";
+export { hashPassword, verifyPassword } from "./password.ts";
+export { type SeedOptions, type SeedResult, seed } from "./seed.ts";

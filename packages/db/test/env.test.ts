@@ -1,0 +1,106 @@
+import { EnvError, env, parseEnv, resetEnv } from "@parley/db";
+import { afterEach, describe, expect, it } from "vitest";
+
+function errorOf(source: Record<string, string | undefined>): EnvError {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return error as EnvError;
+  }
+  throw new Error("parseEnv accepted an invalid environment");
+}
+
+describe("parseEnv", () => {
+  it("accepts an empty environment with the defaults", () => {
+    const parsed = parseEnv({});
+    // toMatchObject: variables added later need not be listed here to keep this test passing.
+    expect(parsed).toMatchObject({
+      NODE_ENV: "development",
+      DATA_DIR: ".data",
+      PORT: 3000,
+      ADMIN_EMAIL: "admin@example.com",
+      TRUST_PROXY: false,
+      LLM_TIMEOUT_MS: 30_000,
+      LOG_LEVEL: "info",
+    });
+    for (const name of [
+      "DATABASE_URL",
+      "APP_URL",
+      "ADMIN_PASSWORD",
+      "REDIS_URL",
+      "UPSTASH_REDIS_REST_URL",
+      "LLM_BASE_URL",
+      "LLM_API_KEY",
+    ] as const) {
+      expect(parsed[name], name).toBeUndefined();
+    }
+  });
+
+  it("treats empty strings as unset and parses valid values", () => {
+    const blank = parseEnv({ DATABASE_URL: "", REDIS_URL: "", APP_URL: "" });
+    expect([blank.DATABASE_URL, blank.REDIS_URL, blank.APP_URL]).toEqual([undefined, undefined, undefined]);
+    expect(
+      parseEnv({
+        DATABASE_URL: "postgresql://user:pw@db.internal:5432/parley",
+        PORT: "8080",
+        REDIS_URL: "redis://127.0.0.1:6379",
+        TRUST_PROXY: "1",
+        ADMIN_PASSWORD: "long enough",
+      }),
+    ).toMatchObject({
+      DATABASE_URL: "postgresql://user:pw@db.internal:5432/parley",
+      PORT: 8080,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      TRUST_PROXY: true,
+      ADMIN_PASSWORD: "long enough",
+    });
+  });
+
+  it.each([
+    ["DATABASE_URL", "mysql://x", "must be a postgres:// or postgresql:// URL"],
+    ["PORT", "abc", ""],
+    ["PORT", "70000", ""],
+    ["REDIS_URL", "notaurl", ""],
+    ["ADMIN_EMAIL", "not-an-email", ""],
+    ["ADMIN_PASSWORD", "short", "must be at least 8 characters"],
+    ["TRUST_PROXY", "yes", ""],
+    ["LOG_LEVEL", "verbose", ""],
+  ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
+    const error = errorOf({ [name]: value });
+    expect(error.message).toMatch(new RegExp(`^Invalid environment variables:\\n  ${name}: .*${reason}`));
+  });
+
+  it("names every bad variable at once", () => {
+    const lines = errorOf({ DATABASE_URL: "mysql://x", PORT: "abc", REDIS_URL: "notaurl" }).message.split("\n");
+    expect(lines[0]).toBe("Invalid environment variables:");
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.trim().split(":")[0])
+        .sort(),
+    ).toEqual(["DATABASE_URL", "PORT", "REDIS_URL"]);
+  });
+});
+
+describe("env", () => {
+  const saved = process.env.PORT;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PORT;
+    else process.env.PORT = saved;
+    resetEnv();
+  });
+
+  it("parses process.env once, until reset", () => {
+    process.env.PORT = "4100";
+    resetEnv();
+    expect(env().PORT).toBe(4100);
+    process.env.PORT = "4200";
+    expect(env().PORT).toBe(4100);
+    resetEnv();
+    expect(env().PORT).toBe(4200);
+    process.env.PORT = "abc";
+    resetEnv();
+    expect(() => env()).toThrow(/PORT/);
+  });
+});

@@ -1,0 +1,223 @@
+// Every model round-trips every field through the Prisma client, on whichever database mode the
+// run uses. Each test compares the row read back with exactly what was written, and checks the
+// written object names every column, so a field added to the schema must be added here too.
+import { AgentEngine, ConversationChannel, ConversationStatus, MessageRole, Prisma } from "@parley/db";
+import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+const t = (iso: string) => new Date(iso);
+const MAX_INT = 2_147_483_647;
+
+/** The model's scalar field names, from the generated client's own metadata. */
+function fieldsOf(model: Prisma.ModelName): string[] {
+  const scalarFields = (Prisma as unknown as Record<string, Record<string, string>>)[`${model}ScalarFieldEnum`];
+  return Object.keys(scalarFields ?? {}).sort();
+}
+
+function expectAllFields(model: Prisma.ModelName, written: object, read: object): void {
+  expect(Object.keys(written).sort()).toEqual(fieldsOf(model));
+  expect(read).toEqual(written);
+}
+
+const workspace = { id: "ws-rt", name: "Round-trip Ünïcode workspace 🚀", createdAt: t("2026-01-02T03:04:05.006Z") };
+const user = {
+  id: "user-rt",
+  workspaceId: "ws-rt",
+  email: "rt@example.com",
+  name: "Zoë O'Brien",
+  passwordHash: "$2b$12$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234",
+  createdAt: t("2026-01-02T03:04:05.007Z"),
+};
+const agent = {
+  id: "agent-rt",
+  workspaceId: "ws-rt",
+  name: "Round-trip agent",
+  active: false,
+  httpApiEnabled: true,
+  keyHash: "a".repeat(64),
+  keyLast4: "Xy_9",
+  keyCreatedAt: t("2026-02-03T04:05:06.789Z"),
+  monthlyConversationLimit: MAX_INT,
+  monthlyTokenLimit: 0,
+  usageLimit: 12,
+  engine: AgentEngine.llm,
+  instructions: "Line one\nLine \"two\" with 'quotes' and \\ backslash",
+  allowedOrigins: ["http://localhost:3000", "https://shop.example.com", "https://xn--bcher-kva.example:8443"],
+  createdAt: t("2026-02-01T00:00:00.001Z"),
+  updatedAt: t("2026-02-02T00:00:00.002Z"),
+};
+const source = {
+  id: "src-rt",
+  workspaceId: "ws-rt",
+  name: "Round-trip source",
+  active: false,
+  createdAt: t("2026-03-01T00:00:00.000Z"),
+  updatedAt: t("2026-03-02T00:00:00.000Z"),
+};
+
+describe("every model round-trips every field", () => {
+  it("Workspace, User, Agent, Source, AgentSource", async () => {
+    await db.prisma.workspace.create({ data: workspace });
+    expectAllFields("Workspace", workspace, await db.prisma.workspace.findUniqueOrThrow({ where: { id: workspace.id } }));
+
+    await db.prisma.user.create({ data: user });
+    expectAllFields("User", user, await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } }));
+
+    await db.prisma.agent.create({ data: agent });
+    expectAllFields("Agent", agent, await db.prisma.agent.findUniqueOrThrow({ where: { id: agent.id } }));
+
+    await db.prisma.source.create({ data: source });
+    expectAllFields("Source", source, await db.prisma.source.findUniqueOrThrow({ where: { id: source.id } }));
+
+    const link = { agentId: agent.id, sourceId: source.id, createdAt: t("2026-03-03T10:11:12.131Z") };
+    await db.prisma.agentSource.create({ data: link });
+    expectAllFields(
+      "AgentSource",
+      link,
+      await db.prisma.agentSource.findUniqueOrThrow({ where: { agentId_sourceId: { agentId: agent.id, sourceId: source.id } } }),
+    );
+  });
+
+  it("Article, with Markdown content and both nullable states of publishedAt", async () => {
+    const published = {
+      id: "art-rt",
+      sourceId: source.id,
+      title: "Réinitialiser le mot de passe",
+      content: "## Heading\n\n- item 1\n- item 2\n\n```bash\ncurl -H 'Authorization: Bearer x' https://api.example\n```\n",
+      published: true,
+      active: false,
+      createdAt: t("2026-04-01T00:00:00.000Z"),
+      updatedAt: t("2026-04-02T00:00:00.000Z"),
+      publishedAt: t("2026-04-01T12:00:00.000Z"),
+    };
+    const draft = { ...published, id: "art-rt-draft", published: false, active: true, publishedAt: null };
+    for (const article of [published, draft]) {
+      await db.prisma.article.create({ data: article });
+      expectAllFields("Article", article, await db.prisma.article.findUniqueOrThrow({ where: { id: article.id } }));
+    }
+  });
+
+  it("Conversation and Message, with Json fields and every enum value", async () => {
+    const conversations = Object.values(ConversationStatus).flatMap((status) =>
+      Object.values(ConversationChannel).map((channel) => ({
+        id: `conv-rt-${status}-${channel}`,
+        agentId: agent.id,
+        status,
+        channel,
+        visitorEmail: "visitor@example.com",
+        visitorName: "Visitor Ñame",
+        visitorPhone: "+33 6 12 34 56 78",
+        clientVariables: { plan: "pro", "clé spéciale": "valeur ✓", empty: "" },
+        messageCount: 3,
+        createdAt: t("2026-05-01T00:00:00.000Z"),
+        updatedAt: t("2026-05-01T00:05:00.000Z"),
+      })),
+    );
+    expect(conversations).toHaveLength(4);
+    for (const conversation of conversations) {
+      await db.prisma.conversation.create({ data: conversation });
+      expectAllFields("Conversation", conversation, await db.prisma.conversation.findUniqueOrThrow({ where: { id: conversation.id } }));
+    }
+    const anonymous = {
+      ...conversations[0]!,
+      id: "conv-rt-anon",
+      visitorEmail: null,
+      visitorName: null,
+      visitorPhone: null,
+      clientVariables: {},
+    };
+    await db.prisma.conversation.create({ data: anonymous });
+    expectAllFields("Conversation", anonymous, await db.prisma.conversation.findUniqueOrThrow({ where: { id: anonymous.id } }));
+
+    const messages = Object.values(MessageRole).map((role, sequence) => ({
+      id: `msg-rt-${role}`,
+      conversationId: conversations[0]!.id,
+      role,
+      text: `Message from ${role}: multi\nline, emoji 🎉, quotes "x" 'y'`,
+      tokens: MAX_INT - sequence,
+      toolCalls: [
+        { name: "search_knowledge_base", args: { query: "reset password", limit: 3, nested: [1, 2.5, true, null, { deep: "yes" }] } },
+      ],
+      richContent: [{ type: "buttons", buttons: [{ label: "Talk to a person", action: "handoff" }] }],
+      sequence,
+      createdAt: t(`2026-05-01T00:0${sequence}:00.000Z`),
+    }));
+    expect(messages).toHaveLength(3);
+    for (const message of messages) {
+      await db.prisma.message.create({ data: message });
+      expectAllFields("Message", message, await db.prisma.message.findUniqueOrThrow({ where: { id: message.id } }));
+    }
+  });
+
+  it("Agent with each engine value", async () => {
+    for (const engine of Object.values(AgentEngine)) {
+      const row = { ...agent, id: `agent-rt-${engine}`, engine, allowedOrigins: [] };
+      await db.prisma.agent.create({ data: row });
+      expectAllFields("Agent", row, await db.prisma.agent.findUniqueOrThrow({ where: { id: row.id } }));
+    }
+  });
+
+  it("UsageMonth and IdempotencyRecord", async () => {
+    const usage = {
+      agentId: agent.id,
+      month: "2026-11",
+      conversations: 2,
+      tokens: MAX_INT,
+      turns: 7,
+      updatedAt: t("2026-11-21T23:59:59.999Z"),
+    };
+    await db.prisma.usageMonth.create({ data: usage });
+    expectAllFields(
+      "UsageMonth",
+      usage,
+      await db.prisma.usageMonth.findUniqueOrThrow({ where: { agentId_month: { agentId: agent.id, month: "2026-11" } } }),
+    );
+
+    const record = {
+      agentId: agent.id,
+      key: "idem-key-✓-123",
+      requestHash: "b".repeat(64),
+      status: 402,
+      body: { error: "Quota exceeded", details: "2 of 2 conversations used", nested: { list: [1, "two", false, null] } },
+      createdAt: t("2026-11-21T10:00:00.000Z"),
+    };
+    await db.prisma.idempotencyRecord.create({ data: record });
+    expectAllFields(
+      "IdempotencyRecord",
+      record,
+      await db.prisma.idempotencyRecord.findUniqueOrThrow({ where: { agentId_key: { agentId: agent.id, key: record.key } } }),
+    );
+  });
+
+  it("fills the schema's defaults when optional fields are omitted", async () => {
+    const agentRow = await db.prisma.agent.create({ data: { id: "agent-defaults", workspaceId: workspace.id, name: "Defaults" } });
+    expect(agentRow).toMatchObject({
+      active: true,
+      httpApiEnabled: false,
+      keyHash: null,
+      keyLast4: null,
+      keyCreatedAt: null,
+      monthlyConversationLimit: null,
+      monthlyTokenLimit: null,
+      usageLimit: null,
+      engine: AgentEngine.knowledge,
+      instructions: "",
+      allowedOrigins: [],
+    });
+    const conversation = await db.prisma.conversation.create({ data: { id: "conv-defaults", agentId: agentRow.id } });
+    expect(conversation).toMatchObject({ status: "active", channel: "api", clientVariables: {}, messageCount: 0 });
+    const message = await db.prisma.message.create({ data: { conversationId: conversation.id, role: "user", text: "hi", sequence: 0 } });
+    expect(message).toMatchObject({ tokens: 0, toolCalls: [], richContent: [] });
+    expect(message.id).toMatch(/^c[a-z0-9]{20,}$/);
+    const usage = await db.prisma.usageMonth.create({ data: { agentId: agentRow.id, month: "2026-12" } });
+    expect(usage).toMatchObject({ conversations: 0, tokens: 0, turns: 0 });
+  });
+});

@@ -1,0 +1,23 @@
+// `npm start`: build the app (turbo restores an unchanged build from its cache), prepare the
+// database (migrate; seed the demo data on first run), then serve on PORT (default 3000).
+// With DATABASE_URL unset the embedded database lives under DATA_DIR (default .data/).
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  TURBO_TELEMETRY_DISABLED: "1",
+  UPSTASH_DISABLE_TELEMETRY: "1",
+};
+
+function run(command, args, extraEnv = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+run("npx", ["--no-install", "tsx", "packages/db/src/cli/check-env.ts"]);
+run("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/web", "--output-logs=errors-only"], { NODE_ENV: "production" });
+run("npx", ["--no-install", "tsx", "packages/db/src/cli/setup.ts"]);
+run("node", ["apps/web/server.mjs"], { NODE_ENV: "production" });

@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+// Unit and integration tests of every package and the web app. Each integration test file opens
+// its own throwaway database (packages/db/src/testing.ts): in-memory PGlite by default, or a fresh
+// database on the server named by DATABASE_URL.
+export default defineConfig({
+  resolve: { alias: { "~": new URL("./apps/web/src", import.meta.url).pathname } },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "apps/web/test/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    env: { NODE_ENV: "test", NEXT_TELEMETRY_DISABLED: "1", UPSTASH_DISABLE_TELEMETRY: "1" },
+  },
+});
