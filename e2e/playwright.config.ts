@@ -20,6 +20,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
+      // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by Playwright when it starts, never by a turbo task.
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
         "--no-sandbox",

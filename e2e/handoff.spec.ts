@@ -1,0 +1,82 @@
+// Journey 4 of issue 5: a visitor asks the demo agent for a person through the messages API; the
+// conversation shows as escalated in the panel, an admin replies and hands it back to the agent.
+import { expect, test } from "@playwright/test";
+import { closeNewKeyDialog, expectMessageResponse, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
+
+test("a handoff turn is escalated in the panel; an admin replies and hands it back", async ({ page, request }) => {
+  const visitorName = `E2E Visitor ${uniqueSuffix()}`;
+  const reply = "Hi, this is Sam from support. I have issued your refund.";
+  await signIn(page);
+
+  // The README's path: Agents → demo → Generate key (or Rotate, when an earlier attempt made one).
+  await page.getByRole("link", { name: "Acme Cloud help assistant" }).click();
+  await expect(page).toHaveURL("/panel/agents/demo");
+  const { key } = await openNewKeyDialog(page);
+  await closeNewKeyDialog(page, key);
+
+  const handoff = await expectMessageResponse(
+    await sendMessage(request, "demo", key, { message: "I want to talk to a human", visitor: { name: visitorName } }),
+  );
+  expect(handoff.handoffRequested).toBe(true);
+  expect(handoff.status).toBe("escalated");
+  expect(handoff.toolCalls.map((call) => call.name)).toContain("request_human");
+
+  // Escalated conversations: the new one is listed and marked.
+  await page.getByRole("navigation", { name: "Panel" }).getByRole("link", { name: "Conversations" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Conversations" })).toBeVisible();
+  await page.getByLabel("Status").selectOption("escalated");
+  await expect(page).toHaveURL(/\/panel\/conversations\?status=escalated$/);
+  const item = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: visitorName }) });
+  await expect(item).toContainText("Escalated");
+  await expect(item).toHaveClass(/item-escalated/);
+  // The latest message is the agent's promise that a person takes over.
+  await expect(item).toContainText("Agent:");
+  await expect(item).toContainText("asked a person from our team to take over");
+  await item.getByRole("link", { name: visitorName }).click();
+
+  // The transcript and the escalation panel.
+  await expect(page).toHaveURL(`/panel/conversations/${handoff.conversationId}`);
+  const heading = page.locator(".page-heading");
+  await expect(heading).toContainText("Escalated");
+  const transcript = page.getByRole("region", { name: "Transcript" });
+  await expect(transcript).toContainText("I want to talk to a human");
+  await expect(transcript).toContainText("request_human");
+  const escalation = page.getByRole("region", { name: "Waiting for a person" });
+  await expect(escalation).toBeVisible();
+
+  // The admin replies as a team member.
+  await escalation.getByLabel("Your reply").fill(reply);
+  await escalation.getByRole("button", { name: "Send reply" }).click();
+  await expect(escalation.getByRole("status")).toHaveText("Reply sent.");
+  await expect(escalation.getByLabel("Your reply")).toHaveValue("");
+  const teamMessage = transcript.getByRole("listitem").filter({ hasText: reply });
+  await expect(teamMessage).toContainText("Team member");
+
+  // While escalated, the visitor's messages are stored for the person and the status stays.
+  const waiting = await expectMessageResponse(
+    await sendMessage(request, "demo", key, { message: "Thanks, when will I see it?", conversationId: handoff.conversationId }),
+  );
+  expect(waiting.status).toBe("escalated");
+
+  // Hand back to the agent.
+  await escalation.getByRole("button", { name: "Hand back to agent" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Handed back to the agent" })).toBeVisible();
+  await expect(heading).toContainText("Active");
+  await expect(escalation).toBeHidden();
+
+  const back = await expectMessageResponse(
+    await sendMessage(request, "demo", key, { message: "How do I get a refund?", conversationId: handoff.conversationId }),
+  );
+  expect(back.status).toBe("active");
+  expect(back.handoffRequested).toBe(false);
+
+  // The list agrees: no longer among the escalated ones, listed as active.
+  await page.goto("/panel/conversations?status=escalated");
+  await expect(page.getByRole("heading", { level: 1, name: "Conversations" })).toBeVisible();
+  await expect(page.getByText("Loading conversations…")).toBeHidden();
+  await expect(page.getByRole("link", { name: visitorName })).toHaveCount(0);
+  await page.goto("/panel/conversations?status=active&agent=demo");
+  const active = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: visitorName }) });
+  await expect(active).toContainText("Active");
+  await expect(active).not.toHaveClass(/item-escalated/);
+});
