@@ -6,7 +6,7 @@ import type { Database } from "@parley/db";
 import { AppError } from "./errors.ts";
 
 export const AGENT_KEY_PREFIX = "pk_";
-const AGENT_KEY_RANDOM_BYTES = 32;
+export const AGENT_KEY_RANDOM_BYTES = 32;
 
 export interface GeneratedAgentKey {
   /** The full key: show it once, store it nowhere. */

@@ -3,7 +3,7 @@
 import type { AppContext } from "@parley/core/context";
 import { createEngineSelector } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
-import { env, getDb } from "@parley/db";
+import { type Env, env, getDb } from "@parley/db";
 
 const globalKey = Symbol.for("parley.appContext");
 type GlobalWithContext = typeof globalThis & { [globalKey]?: Promise<AppContext> };
@@ -11,7 +11,7 @@ type GlobalWithContext = typeof globalThis & { [globalKey]?: Promise<AppContext>
 async function build(): Promise<AppContext> {
   const config = env();
   const db = await getDb();
-  const appUrl = (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");
+  const appUrl = publicAppUrl(config);
   return {
     db,
     limiters: createRateLimiters({
@@ -20,6 +20,8 @@ async function build(): Promise<AppContext> {
         config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
           ? { url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN }
           : undefined,
+      // 1 unless the benchmark or the reliability suite sets RATE_LIMIT_SCALE explicitly.
+      scale: config.RATE_LIMIT_SCALE,
     }),
     engineFor: createEngineSelector({
       db,
@@ -33,6 +35,11 @@ async function build(): Promise<AppContext> {
     trustProxy: config.TRUST_PROXY,
     now: () => new Date(),
   };
+}
+
+/** The public base URL: APP_URL, else http://localhost:PORT; no trailing slash. Needs no database. */
+export function publicAppUrl(config: Pick<Env, "APP_URL" | "PORT"> = env()): string {
+  return (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");
 }
 
 export function getAppContext(): Promise<AppContext> {

@@ -35,17 +35,30 @@ export function visibleArticleSql(agentId: string, articleId: string): Prisma.Sq
     WHERE a."id" = ${articleId} AND ${articleIsVisibleSql("a", agentId)}`;
 }
 
+// PostgreSQL text cannot hold U+0000: a query with it would fail in the database (a 500).
+const hasNoNul = (value: string) => !value.includes("\u0000");
+const NO_NUL = "must not contain the NUL character";
+
 /** Query string of the article list: `q` (trimmed; blank is no filter) and `source`. */
 export const articleListQuerySchema = z.object({
   q: z
     .string()
+    .refine(hasNoNul, NO_NUL)
     .optional()
     .transform((value) => value?.trim() ?? "")
-    .refine((value) => charCount(value) <= HELP_QUERY_MAX_CHARS, `must be at most ${HELP_QUERY_MAX_CHARS} characters`),
+    .refine((value) => charCount(value) <= HELP_QUERY_MAX_CHARS, `must be at most ${HELP_QUERY_MAX_CHARS} characters`)
+    // For the OpenAPI document (../openapi.ts); the length is checked after trimming.
+    .meta({
+      description: `Words or part of a word to find in titles and content (at most ${HELP_QUERY_MAX_CHARS} characters after trimming; case and accents ignored).`,
+      maxLength: HELP_QUERY_MAX_CHARS,
+      param: { example: "refund" },
+    }),
   source: z
     .string()
+    .refine(hasNoNul, NO_NUL)
     .optional()
-    .transform((value) => value?.trim() || undefined),
+    .transform((value) => value?.trim() || undefined)
+    .meta({ description: "Only articles of this collection (a source id from the collections list).", param: { example: "src-billing" } }),
 });
 
 export type ArticleListQuery = z.output<typeof articleListQuerySchema>;

@@ -1,0 +1,57 @@
+// The /docs page: Swagger UI over /api/openapi.json, and above it copyable curl commands rendered
+// on the server from the document's examples (readable without JavaScript). Every asset is served
+// from our own origin (./assets.ts); no inline script or style.
+import { API_VERSION, type OpenApiDocument } from "@parley/core/openapi";
+import { OPENAPI_PATH } from "../server/routes/openapi.ts";
+import { DOCS_ASSETS_PATH } from "./assets.ts";
+import { API_KEY_VARIABLE, curlExamples, SESSION_VARIABLE } from "./curl.ts";
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export function renderDocsPage(document: OpenApiDocument): string {
+  const examples = curlExamples(document)
+    .map(
+      (example) => `      <article class="curl-example" id="${escapeHtml(example.id)}">
+        <h3>${escapeHtml(example.title)}</h3>
+        <div class="code">
+          <pre id="curl-${escapeHtml(example.id)}"><code>${escapeHtml(example.command)}</code></pre>
+          <button type="button" class="copy" data-copy="curl-${escapeHtml(example.id)}" aria-label="Copy: ${escapeHtml(example.title)}">Copy</button>
+        </div>
+      </article>`,
+    )
+    .join("\n");
+  const server = document.servers?.[0]?.url ?? "";
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Parley API reference</title>
+    <link rel="stylesheet" href="${DOCS_ASSETS_PATH}/swagger-ui.css">
+    <link rel="stylesheet" href="${DOCS_ASSETS_PATH}/docs.css">
+  </head>
+  <body>
+    <header class="docs-header">
+      <h1>Parley API reference</h1>
+      <p>Version ${escapeHtml(API_VERSION)} · Server <code>${escapeHtml(server)}</code> · <a href="${OPENAPI_PATH}">OpenAPI 3.1 document</a></p>
+    </header>
+    <main>
+      <section class="curl-examples" aria-labelledby="curl-heading">
+        <h2 id="curl-heading">Try it with curl</h2>
+        <p>Export the agent's key first (<code>export ${API_KEY_VARIABLE}=pk_...</code>, generated in the control panel); the key routes
+        take the panel's session cookie (<code>export ${SESSION_VARIABLE}=...</code>).</p>
+${examples}
+      </section>
+      <section aria-label="Reference">
+        <div id="swagger-ui" data-url="${OPENAPI_PATH}"></div>
+        <noscript><p>The interactive reference needs JavaScript; the <a href="${OPENAPI_PATH}">OpenAPI document</a> has everything.</p></noscript>
+      </section>
+    </main>
+    <script src="${DOCS_ASSETS_PATH}/swagger-ui-bundle.js"></script>
+    <script src="${DOCS_ASSETS_PATH}/docs.js"></script>
+  </body>
+</html>
+`;
+}

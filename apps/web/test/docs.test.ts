@@ -1,0 +1,169 @@
+// The /docs API reference (issue 8): an HTML page with Swagger UI loaded from our own origin and
+// copyable curl examples rendered on the server from the OpenAPI document's examples; the asset
+// routes serve Swagger UI's files from the installed package. The curl examples are then run, as
+// a reader would paste them, against the app over real HTTP, and their answers checked against the
+// document.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { generateAgentKey } from "@parley/core/keys";
+import { buildOpenApiDocument } from "@parley/core/openapi";
+import type { TestContext } from "@parley/core/testing";
+import { encode } from "next-auth/jwt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { curlExamples, shellQuote } from "~/docs/curl.ts";
+import { docsAssetRoute, docsPageRoute } from "~/server/routes/docs.ts";
+import { createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
+import { createDocumentValidator } from "../../../packages/core/test/support/openapi.ts";
+import { type AppServer, startAppServer } from "./support/app-server.ts";
+
+const APP_URL = "https://parley.example.com";
+const SESSION_SECRET = "s".repeat(40);
+
+function unescapeHtml(html: string): string {
+  return html.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+}
+
+/** The curl commands of a rendered page, as the copy buttons copy them. */
+function pageCommands(html: string): Array<{ id: string; command: string }> {
+  return [...html.matchAll(/<pre id="([^"]+)"><code>([\s\S]*?)<\/code><\/pre>\s*<button type="button" class="copy" data-copy="\1"/g)].map(
+    ([, id, code]) => ({ id: id!, command: unescapeHtml(code!) }),
+  );
+}
+
+describe("GET /docs", () => {
+  it("is an HTML page with Swagger UI and the curl examples, nothing from another origin", async () => {
+    const response = await docsPageRoute(new Request(`${APP_URL}/docs`), APP_URL);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const html = await response.text();
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toContain("<title>Parley API reference</title>");
+    expect(html).toContain('<link rel="stylesheet" href="/docs/assets/swagger-ui.css">');
+    expect(html).toContain('<script src="/docs/assets/swagger-ui-bundle.js"></script>');
+    expect(html).toContain('<script src="/docs/assets/docs.js"></script>');
+    expect(html).toContain('<div id="swagger-ui" data-url="/api/openapi.json"></div>');
+    expect(html).toContain("Version 1.0.0");
+    // Every script and stylesheet from our origin; no inline script.
+    for (const [, url] of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)) expect(url).toMatch(/^\/docs\/assets\//);
+    expect(html).not.toMatch(/<script>/);
+
+    const commands = pageCommands(html);
+    expect(commands.map(({ id }) => id)).toEqual(curlExamples(buildOpenApiDocument({ appUrl: APP_URL })).map(({ id }) => `curl-${id}`));
+    expect(commands.map(({ id }) => id)).toEqual([
+      "curl-sendMessage-start",
+      "curl-sendMessage-continue",
+      "curl-sendMessage-handoff",
+      "curl-listHelpCollections",
+      "curl-listHelpArticles",
+      "curl-getHelpArticle",
+      "curl-createHttpApiKey",
+      "curl-revokeHttpApiKey",
+    ]);
+    expect(commands[0]?.command).toBe(
+      [
+        `curl -s "${APP_URL}/api/agent/demo/messages" \\`,
+        '  -H "Authorization: Bearer $PARLEY_API_KEY" \\',
+        '  -H "Content-Type: application/json" \\',
+        `  -d '{"message":"How do I get a refund?","visitor":{"name":"Ada","email":"ada@example.com"},"clientVariables":{"plan":"pro"}}'`,
+      ].join("\n"),
+    );
+    expect(commands[4]?.command).toBe(`curl -s "${APP_URL}/api/agent/demo/help/articles?q=refund&source=src-billing"`);
+    expect(commands[6]?.command).toBe(
+      `curl -s -X POST "${APP_URL}/api/agents/demo/http-api-key" \\\n  -b "__Secure-next-auth.session-token=$PARLEY_SESSION"`,
+    );
+    expect(commands[7]?.command).toMatch(/^curl -s -X DELETE /);
+  });
+
+  it("quotes for the shell", () => {
+    expect(shellQuote(`{"message":"it's"}`)).toBe(`'{"message":"it'\\''s"}'`);
+  });
+});
+
+describe("GET /docs/assets/{file}", () => {
+  const asset = (file: string) => docsAssetRoute(new Request(`${APP_URL}/docs/assets/${file}`), { file });
+
+  it("serves Swagger UI's bundle and stylesheet from the installed swagger-ui-dist", async () => {
+    const bundle = await asset("swagger-ui-bundle.js");
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(bundle.headers.get("x-content-type-options")).toBe("nosniff");
+    const script = await bundle.text();
+    expect(Number(bundle.headers.get("content-length"))).toBe(Buffer.byteLength(script));
+    expect(script.length).toBeGreaterThan(500_000);
+    expect(script).toContain("SwaggerUIBundle");
+
+    const css = await asset("swagger-ui.css");
+    expect(css.status).toBe(200);
+    expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    expect(await css.text()).toContain(".swagger-ui");
+  });
+
+  it("serves the page's own script and style", async () => {
+    const script = await asset("docs.js");
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const source = await script.text();
+    expect(source).toContain("SwaggerUIBundle(");
+    expect(source).toContain("validatorUrl: null");
+    expect(source).toContain("navigator.clipboard");
+    expect((await asset("docs.css")).headers.get("content-type")).toBe("text/css; charset=utf-8");
+  });
+
+  it("serves nothing else", async () => {
+    for (const file of ["package.json", "../package.json", "index.html", "swagger-ui-bundle.js.map", "toString", "__proto__"]) {
+      const response = await asset(file);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: "Not found" });
+    }
+  });
+});
+
+describe("the curl examples, pasted into a shell", () => {
+  let ctx: TestContext;
+  let server: AppServer;
+
+  beforeAll(async () => {
+    ctx = await createMessagingContext();
+    server = await startAppServer(ctx, { sessionSecret: SESSION_SECRET });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await ctx?.close();
+  });
+
+  it("reach the app and get documented answers", async () => {
+    const html = await (await fetch(`${server.url}/docs`)).text();
+    const commands = pageCommands(html);
+    expect(commands).toHaveLength(8);
+    const { key } = await generateAgentKey(ctx.db, "demo");
+    const session = await encode({ token: { userId: "admin", workspaceId: "ws-demo" }, secret: SESSION_SECRET });
+    const validator = createDocumentValidator(buildOpenApiDocument({ appUrl: server.url }));
+    const examples = curlExamples(validator.document);
+
+    const statuses: number[] = [];
+    for (const [index, { command }] of commands.entries()) {
+      const { stdout } = await promisify(execFile)("bash", ["-c", `${command} -w '\\n%{http_code}'`], {
+        env: { ...process.env, http_proxy: "", HTTP_PROXY: "", PARLEY_API_KEY: key, PARLEY_SESSION: session },
+        timeout: 30_000,
+      });
+      const status = Number(stdout.slice(stdout.lastIndexOf("\n") + 1));
+      const text = stdout.slice(0, stdout.lastIndexOf("\n"));
+      statuses.push(status);
+      const [method, path] = operationOf(validator.document, examples[index]!.id);
+      expect(validator.validateBody(path, method, status, text === "" ? undefined : JSON.parse(text)).errors, command).toEqual([]);
+    }
+    // The continue and handoff examples name an example conversation: this deployment has none.
+    expect(statuses).toEqual([200, 404, 404, 200, 200, 200, 201, 204]);
+  });
+});
+
+function operationOf(document: ReturnType<typeof buildOpenApiDocument>, exampleId: string): [string, string] {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item as Record<string, { operationId?: string }>)) {
+      if (operation.operationId && (exampleId === operation.operationId || exampleId.startsWith(`${operation.operationId}-`))) {
+        return [method, path];
+      }
+    }
+  }
+  throw new Error(`no operation for ${exampleId}`);
+}

@@ -1,0 +1,173 @@
+// A real HTTP server over the app's route handlers, for tests that need the network between a
+// client and the app (the typed client, curl): node:http turns each request into a fetch Request,
+// a small router picks the same route function the Next.js route file calls, and the Response
+// goes back over the socket. Like server.mjs, it sets the client-IP header from the socket. Every
+// exchange is recorded (with Date.now(), which follows fake timers). `intercept` stands for a
+// proxy between client and app: it may rewrite a response, or drop it after the app handled the
+// request (the client then sees a network error).
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import type { AdminScope } from "@parley/core/admin/scope";
+import type { AppContext } from "@parley/core/context";
+import { ERRORS } from "@parley/core/errors";
+import { readSession } from "~/server/auth.ts";
+import { CLIENT_IP_HEADER } from "~/server/rest.ts";
+import { docsAssetRoute, docsPageRoute } from "~/server/routes/docs.ts";
+import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "~/server/routes/help.ts";
+import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";
+import { messagesRoute } from "~/server/routes/messages.ts";
+import { openApiRoute } from "~/server/routes/openapi.ts";
+
+export interface Exchange {
+  method: string;
+  path: string;
+  idempotencyKey: string | null;
+  /** Date.now() when the request arrived. */
+  at: number;
+  status?: number;
+}
+
+export type Intercept = (response: Response, exchange: Exchange) => Response | "drop" | Promise<Response | "drop">;
+
+export interface AppServer {
+  url: string;
+  exchanges: Exchange[];
+  /** Replaces the interceptor (undefined: pass everything through). */
+  intercept(next: Intercept | undefined): void;
+  close(): Promise<void>;
+}
+
+interface RouteInput {
+  ctx: AppContext;
+  request: Request;
+  params: string[];
+  session: () => Promise<AdminScope | null>;
+  /** This server's own address, as APP_URL would be for the documents. */
+  origin: string;
+}
+
+type Handler = (input: RouteInput) => Promise<Response>;
+
+const ROUTES: Array<[string, RegExp, Handler]> = [
+  [
+    "POST",
+    /^\/api\/agent\/([^/]+)\/messages$/,
+    ({ ctx, request, params: [agentId] }) => messagesRoute(ctx, request, { agentId: agentId! }),
+  ],
+  [
+    "GET",
+    /^\/api\/agent\/([^/]+)\/help$/,
+    ({ ctx, request, params: [agentId] }) => helpCollectionsRoute(ctx, request, { agentId: agentId! }),
+  ],
+  [
+    "GET",
+    /^\/api\/agent\/([^/]+)\/help\/articles$/,
+    ({ ctx, request, params: [agentId] }) => helpArticlesRoute(ctx, request, { agentId: agentId! }),
+  ],
+  [
+    "GET",
+    /^\/api\/agent\/([^/]+)\/help\/articles\/([^/]+)$/,
+    ({ ctx, request, params: [agentId, itemId] }) => helpArticleRoute(ctx, request, { agentId: agentId!, itemId: itemId! }),
+  ],
+  [
+    "POST",
+    /^\/api\/agents\/([^/]+)\/http-api-key$/,
+    async ({ ctx, request, params: [agentId], session }) => createHttpApiKey(ctx, request, { agent_id: agentId! }, await session()),
+  ],
+  [
+    "DELETE",
+    /^\/api\/agents\/([^/]+)\/http-api-key$/,
+    async ({ ctx, request, params: [agentId], session }) => revokeHttpApiKey(ctx, request, { agent_id: agentId! }, await session()),
+  ],
+  ["GET", /^\/api\/openapi\.json$/, ({ request, origin }) => openApiRoute(request, origin)],
+  ["GET", /^\/docs$/, ({ request, origin }) => docsPageRoute(request, origin)],
+  ["GET", /^\/docs\/assets\/([^/]+)$/, ({ request, params: [file] }) => docsAssetRoute(request, { file: file! })],
+];
+
+function toRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  headers.set(CLIENT_IP_HEADER, req.socket.remoteAddress ?? "unknown");
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  // Like Next.js: the request's signal aborts when the client goes away before the response.
+  const disconnected = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) disconnected.abort();
+  });
+  // Node's fetch needs `duplex` for a streamed body.
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: disconnected.signal };
+  if (hasBody) {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = "half";
+  }
+  return new Request(new URL(req.url ?? "/", origin), init);
+}
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // No keep-alive: no idle sockets (and their timers) between a test's requests.
+  headers.connection = "close";
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+export async function startAppServer(ctx: AppContext, options: { sessionSecret?: string } = {}): Promise<AppServer> {
+  const exchanges: Exchange[] = [];
+  let interceptor: Intercept | undefined;
+  let origin = "";
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const request = toRequest(req, res, origin);
+      const path = new URL(request.url).pathname;
+      const exchange: Exchange = { method: request.method, path, idempotencyKey: request.headers.get("idempotency-key"), at: Date.now() };
+      exchanges.push(exchange);
+      const route = ROUTES.find(([method, pattern]) => method === request.method && pattern.test(path));
+      const params = route ? (route[1].exec(path)?.slice(1) ?? []).map(decodeURIComponent) : [];
+      const session = async () =>
+        options.sessionSecret ? readSession(request, { secret: options.sessionSecret, secureCookie: false }) : null;
+      let response = route
+        ? await route[2]({ ctx, request, params, session, origin })
+        : Response.json({ error: ERRORS.NOT_FOUND.message }, { status: ERRORS.NOT_FOUND.status });
+      exchange.status = response.status;
+      if (interceptor) {
+        const intercepted = await interceptor(response, exchange);
+        if (intercepted === "drop") {
+          req.socket.destroy();
+          return;
+        }
+        response = intercepted;
+        exchange.status = response.status;
+      }
+      await send(res, response);
+    })().catch((error: unknown) => {
+      res.writeHead(599, { "content-type": "text/plain" });
+      res.end(`test server error: ${String(error)}`);
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: origin,
+    exchanges,
+    intercept(next) {
+      interceptor = next;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,313 @@
+// The OpenAPI document (issue 8): valid OpenAPI 3.1 by a third-party validator, versioned, served
+// for APP_URL, built from the handlers' own schemas (types asserted equal, request rules
+// answered alike by the document and by zod), every error text and limit in it, and every example
+// valid against its own schema.
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import type { IssuedAgentKey } from "../src/admin/keys.ts";
+import type { RichContentItem, ToolCall } from "../src/engine/types.ts";
+import { ERRORS, type ErrorCode } from "../src/errors.ts";
+import type { ArticleSummary, HelpArticle } from "../src/help/articles.ts";
+import type { HelpCollection } from "../src/help/collections.ts";
+import type { articleSummarySchema, helpArticleSchema, helpCollectionSchema } from "../src/help/schemas.ts";
+import {
+  CLIENT_VARIABLE_VALUE_MAX_CHARS,
+  CLIENT_VARIABLES_MAX_KEYS,
+  HELP_CACHE_CONTROL,
+  HELP_QUERY_MAX_CHARS,
+  IDEMPOTENCY_KEY_MAX_CHARS,
+  MESSAGE_MAX_CHARS,
+  VISITOR_NAME_MAX_CHARS,
+} from "../src/limits.ts";
+import type { MessageResponse } from "../src/messages/index.ts";
+import type { messageResponseSchema, richContentItemSchema, toolCallSchema } from "../src/messages/response-schema.ts";
+import { type MessageRequest, messageRequestSchema } from "../src/messages/schema.ts";
+import { API_VERSION, buildOpenApiDocument, type issuedKeyResponseSchema } from "../src/openapi.ts";
+import { createDocumentValidator, pointer } from "./support/openapi.ts";
+
+const APP_URL = "https://parley.example.com";
+const document = buildOpenApiDocument({ appUrl: APP_URL });
+const validator = createDocumentValidator(document);
+
+const MESSAGES = "/api/agent/{agentId}/messages";
+const HELP = "/api/agent/{agentId}/help";
+const ARTICLES = "/api/agent/{agentId}/help/articles";
+const ARTICLE = "/api/agent/{agentId}/help/articles/{itemId}";
+const KEY = "/api/agents/{agent_id}/http-api-key";
+
+type Operation = {
+  operationId: string;
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema: Record<string, unknown> }>;
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { content: Record<string, { schema?: unknown; examples?: Record<string, { value: unknown }> }> };
+  responses: Record<
+    string,
+    {
+      headers?: Record<string, { required?: boolean; schema: Record<string, unknown> }>;
+      content?: Record<string, { schema: Record<string, unknown>; examples?: Record<string, { value: unknown }> }>;
+    }
+  >;
+};
+
+function operation(path: string, method: string): Operation {
+  const found = (document.paths?.[path] as Record<string, Operation> | undefined)?.[method];
+  if (!found) throw new Error(`no ${method} ${path}`);
+  return found;
+}
+
+function operations(): Array<{ path: string; method: string; operation: Operation }> {
+  return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Operation>).map(([method, op]) => ({ path, method, operation: op })),
+  );
+}
+
+/** The `error` texts a response allows (its enum or const). */
+function errorTexts(path: string, method: string, status: number): string[] {
+  const schema = operation(path, method).responses[String(status)]?.content?.["application/json"]?.schema as {
+    properties: { error: { enum?: string[]; const?: string } };
+  };
+  const error = schema.properties.error;
+  return error.enum ?? [error.const!];
+}
+
+const texts = (...codes: ErrorCode[]) => codes.map((code) => ERRORS[code].message);
+
+describe("the document", () => {
+  it("is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator", async () => {
+    const result = await new Validator().validate(structuredClone(document) as unknown as Parameters<Validator["validate"]>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(document.openapi).toBe("3.1.0");
+  });
+
+  it("carries the API version and this deployment's APP_URL", () => {
+    expect(document.info.version).toBe(API_VERSION);
+    expect(API_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(document.servers).toEqual([{ url: APP_URL, description: expect.any(String) }]);
+    expect(buildOpenApiDocument({ appUrl: "http://localhost:3000/" }).servers?.[0]?.url).toBe("http://localhost:3000");
+  });
+
+  it("describes the public routes and nothing else", () => {
+    expect(operations().map(({ path, method, operation: op }) => [method, path, op.operationId])).toEqual([
+      ["post", MESSAGES, "sendMessage"],
+      ["get", HELP, "listHelpCollections"],
+      ["get", ARTICLES, "listHelpArticles"],
+      ["get", ARTICLE, "getHelpArticle"],
+      ["post", KEY, "createHttpApiKey"],
+      ["delete", KEY, "revokeHttpApiKey"],
+    ]);
+  });
+
+  it("has a bearer scheme for messages, none for help, the session cookie for keys", () => {
+    const schemes = document.components?.securitySchemes as unknown as Record<string, Record<string, unknown>>;
+    expect(schemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    // https: next-auth names its cookie with the __Secure- prefix.
+    expect(schemes.sessionCookie).toMatchObject({ type: "apiKey", in: "cookie", name: "__Secure-next-auth.session-token" });
+    const local = buildOpenApiDocument({ appUrl: "http://localhost:3000" }).components?.securitySchemes as unknown as Record<
+      string,
+      { name?: string }
+    >;
+    expect(local.sessionCookie?.name).toBe("next-auth.session-token");
+    expect(operation(MESSAGES, "post").security).toEqual([{ bearerAuth: [] }]);
+    for (const path of [HELP, ARTICLES, ARTICLE]) expect(operation(path, "get").security).toEqual([]);
+    for (const method of ["post", "delete"]) expect(operation(KEY, method).security).toEqual([{ sessionCookie: [] }]);
+  });
+});
+
+describe("errors: every status with its exact texts from errors.ts", () => {
+  it("send message", () => {
+    const statuses = Object.keys(operation(MESSAGES, "post").responses);
+    expect(statuses).toEqual(["200", "400", "401", "402", "403", "404", "409", "429", "500"]);
+    expect(errorTexts(MESSAGES, "post", 400)).toEqual(texts("INVALID_REQUEST"));
+    expect(errorTexts(MESSAGES, "post", 401)).toEqual(texts("MISSING_BEARER_TOKEN", "KEY_NOT_CONFIGURED", "INVALID_BEARER_TOKEN"));
+    expect(errorTexts(MESSAGES, "post", 402)).toEqual(
+      texts("CONVERSATION_QUOTA_EXHAUSTED", "TOKEN_QUOTA_EXHAUSTED", "USAGE_LIMIT_REACHED"),
+    );
+    expect(errorTexts(MESSAGES, "post", 403)).toEqual(texts("HTTP_API_DISABLED"));
+    expect(errorTexts(MESSAGES, "post", 404)).toEqual(texts("AGENT_NOT_FOUND", "CONVERSATION_NOT_FOUND"));
+    expect(errorTexts(MESSAGES, "post", 409)).toEqual(texts("IDEMPOTENCY_CONFLICT"));
+    expect(errorTexts(MESSAGES, "post", 429)).toEqual(texts("RATE_LIMITED"));
+    expect(errorTexts(MESSAGES, "post", 500)).toEqual(texts("INTERNAL"));
+    // The spec's own texts (section 7), verbatim.
+    expect(errorTexts(MESSAGES, "post", 401)).toEqual(
+      expect.arrayContaining(["Missing bearer token", "Invalid bearer token", "HTTP API key not configured"]),
+    );
+    expect(errorTexts(MESSAGES, "post", 403)).toEqual(["HTTP API disabled for this agent"]);
+    expect(errorTexts(MESSAGES, "post", 429)).toEqual(["Rate limit exceeded"]);
+  });
+
+  it("help routes: 404 Not found, 400 for the search, 429", () => {
+    for (const path of [HELP, ARTICLES, ARTICLE]) {
+      expect(errorTexts(path, "get", 404)).toEqual(["Not found"]);
+      expect(errorTexts(path, "get", 429)).toEqual(["Rate limit exceeded"]);
+      expect(errorTexts(path, "get", 500)).toEqual(["Internal error"]);
+    }
+    expect(Object.keys(operation(ARTICLES, "get").responses)).toEqual(["200", "400", "404", "429", "500"]);
+    expect(errorTexts(ARTICLES, "get", 400)).toEqual(["Invalid request"]);
+    expect(Object.keys(operation(HELP, "get").responses)).toEqual(["200", "404", "429", "500"]);
+  });
+
+  it("key routes", () => {
+    expect(Object.keys(operation(KEY, "post").responses)).toEqual(["201", "401", "403", "404", "500"]);
+    expect(Object.keys(operation(KEY, "delete").responses)).toEqual(["204", "401", "403", "404", "500"]);
+    expect(errorTexts(KEY, "post", 401)).toEqual(["Unauthorized"]);
+    expect(errorTexts(KEY, "delete", 403)).toEqual(["Forbidden"]);
+    expect(errorTexts(KEY, "delete", 404)).toEqual(["Agent not found"]);
+  });
+
+  it("the error body of spec 2.7 is a component", () => {
+    expect(document.components?.schemas?.Error).toMatchObject({ required: ["error"], properties: { error: { type: "string" } } });
+  });
+});
+
+describe("headers", () => {
+  const headers = (path: string, method: string, status: number) => operation(path, method).responses[String(status)]?.headers ?? {};
+  const required = (path: string, method: string, status: number) =>
+    Object.entries(headers(path, method, status))
+      .filter(([, header]) => header.required)
+      .map(([name]) => name);
+
+  it("X-Request-Id on every response", () => {
+    for (const { path, method, operation: op } of operations()) {
+      for (const status of Object.keys(op.responses)) expect(required(path, method, Number(status))).toContain("X-Request-Id");
+    }
+  });
+
+  it("send message: RateLimit headers after the limiter, Retry-After on 429, WWW-Authenticate on 401", () => {
+    expect(required(MESSAGES, "post", 200)).toEqual(["RateLimit-Policy", "RateLimit", "X-Request-Id"]);
+    expect(Object.keys(headers(MESSAGES, "post", 200))).toContain("Idempotent-Replayed");
+    expect(required(MESSAGES, "post", 401)).toEqual(["WWW-Authenticate", "X-Request-Id"]);
+    expect(required(MESSAGES, "post", 429)).toEqual(["Retry-After", "X-Request-Id"]);
+    expect(Object.keys(headers(MESSAGES, "post", 429))).toEqual(["RateLimit-Policy", "RateLimit", "Retry-After", "X-Request-Id"]);
+    expect(headers(MESSAGES, "post", 429)["Retry-After"]?.schema).toMatchObject({ type: "integer", minimum: 1 });
+  });
+
+  it("help: Cache-Control on every response, with the RateLimit headers", () => {
+    for (const path of [HELP, ARTICLES, ARTICLE]) {
+      for (const status of [200, 404, 429]) {
+        expect(required(path, "get", status)).toEqual(
+          expect.arrayContaining(["Cache-Control", "RateLimit-Policy", "RateLimit", "X-Request-Id"]),
+        );
+        expect(headers(path, "get", status)["Cache-Control"]?.schema).toMatchObject({ const: HELP_CACHE_CONTROL });
+      }
+      expect(required(path, "get", 429)).toContain("Retry-After");
+    }
+  });
+
+  it("keys: Cache-Control no-store", () => {
+    for (const [method, status] of [
+      ["post", 201],
+      ["delete", 204],
+      ["post", 401],
+      ["delete", 404],
+    ] as const) {
+      expect(headers(KEY, method, status)["Cache-Control"]).toMatchObject({ required: true, schema: { const: "no-store" } });
+    }
+  });
+
+  it("the Idempotency-Key request header with its limit", () => {
+    const parameter = operation(MESSAGES, "post").parameters?.find((p) => p.name === "Idempotency-Key");
+    expect(parameter).toMatchObject({ in: "header", schema: { minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_CHARS } });
+    expect(parameter?.required).not.toBe(true);
+  });
+});
+
+describe("limits from limits.ts", () => {
+  const body = operation(MESSAGES, "post").requestBody?.content["application/json"]?.schema as {
+    required: string[];
+    additionalProperties: unknown;
+    properties: Record<string, unknown>;
+  };
+
+  it("send-message body", () => {
+    expect(body.required).toEqual(["message"]);
+    expect(body.additionalProperties).toBe(false);
+    expect(body.properties.message).toMatchObject({ type: "string", minLength: 1, maxLength: MESSAGE_MAX_CHARS });
+    expect(body.properties.clientVariables).toMatchObject({
+      maxProperties: CLIENT_VARIABLES_MAX_KEYS,
+      additionalProperties: { type: "string", maxLength: CLIENT_VARIABLE_VALUE_MAX_CHARS },
+    });
+    expect(body.properties.visitor).toMatchObject({
+      additionalProperties: false,
+      properties: { email: { format: "email" }, name: { maxLength: VISITOR_NAME_MAX_CHARS }, phone: { pattern: expect.any(String) } },
+    });
+  });
+
+  it("help search `q`", () => {
+    const q = operation(ARTICLES, "get").parameters?.find((p) => p.name === "q");
+    expect(q).toMatchObject({ in: "query", schema: { type: "string", maxLength: HELP_QUERY_MAX_CHARS } });
+    expect(q?.required).not.toBe(true);
+  });
+});
+
+describe("the document's request schema decides like the handler's zod schema", () => {
+  const requestPointer = pointer("paths", MESSAGES, "post", "requestBody", "content", "application/json", "schema");
+  const cases: unknown[] = [
+    { message: "hi" },
+    { message: "x".repeat(MESSAGE_MAX_CHARS) },
+    { message: "😀".repeat(MESSAGE_MAX_CHARS) },
+    { message: "x".repeat(MESSAGE_MAX_CHARS + 1) },
+    { message: "" },
+    { message: "   " },
+    { message: 7 },
+    {},
+    [],
+    "hi",
+    { message: "hi", extra: true },
+    { message: "hi", conversationId: "" },
+    { message: "hi", conversationId: "c1" },
+    { message: "hi", visitor: { name: "Ada", email: "ada@example.com", phone: "+14155550100" } },
+    { message: "hi", visitor: { phone: "0123" } },
+    { message: "hi", visitor: { email: "not-an-email" } },
+    { message: "hi", visitor: { name: "x".repeat(VISITOR_NAME_MAX_CHARS + 1) } },
+    { message: "hi", visitor: { nickname: "A" } },
+    { message: "hi", clientVariables: Object.fromEntries(Array.from({ length: CLIENT_VARIABLES_MAX_KEYS }, (_, i) => [`k${i}`, "v"])) },
+    { message: "hi", clientVariables: Object.fromEntries(Array.from({ length: CLIENT_VARIABLES_MAX_KEYS + 1 }, (_, i) => [`k${i}`, "v"])) },
+    { message: "hi", clientVariables: { plan: "x".repeat(CLIENT_VARIABLE_VALUE_MAX_CHARS) } },
+    { message: "hi", clientVariables: { plan: "x".repeat(CLIENT_VARIABLE_VALUE_MAX_CHARS + 1) } },
+    { message: "hi", clientVariables: { plan: 1 } },
+  ];
+  it.each(cases.map((body, index) => [index, body]))("case %i", (_index, body) => {
+    expect(validator.validateAt(requestPointer, body).valid).toBe(messageRequestSchema.safeParse(body).success);
+  });
+});
+
+describe("examples are valid against their own schemas", () => {
+  it("request bodies", () => {
+    const examples = operation(MESSAGES, "post").requestBody?.content["application/json"]?.examples ?? {};
+    expect(Object.keys(examples).length).toBeGreaterThanOrEqual(2);
+    for (const example of Object.values(examples)) {
+      expect(messageRequestSchema.safeParse(example.value).success).toBe(true);
+    }
+  });
+
+  it("responses", () => {
+    let count = 0;
+    for (const { path, method, operation: op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        for (const [name, example] of Object.entries(response.content?.["application/json"]?.examples ?? {})) {
+          const result = validator.validateBody(path, method, Number(status), example.value);
+          expect(result.errors, `${method} ${path} ${status} ${name}`).toEqual([]);
+          count += 1;
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(20);
+  });
+});
+
+describe("the schemas infer exactly the types the code returns", () => {
+  it("compile-time checks", () => {
+    expectTypeOf<z.output<typeof messageResponseSchema>>().toEqualTypeOf<MessageResponse>();
+    expectTypeOf<z.output<typeof toolCallSchema>>().toEqualTypeOf<ToolCall>();
+    expectTypeOf<z.output<typeof richContentItemSchema>>().toEqualTypeOf<RichContentItem>();
+    expectTypeOf<z.output<typeof helpCollectionSchema>>().toEqualTypeOf<HelpCollection>();
+    expectTypeOf<z.output<typeof articleSummarySchema>>().toEqualTypeOf<ArticleSummary>();
+    // The route sends updatedAt as an ISO 8601 string.
+    type SentArticle = { [K in keyof HelpArticle]: K extends "updatedAt" ? string : HelpArticle[K] };
+    expectTypeOf<z.output<typeof helpArticleSchema>>().toEqualTypeOf<SentArticle>();
+    expectTypeOf<z.output<typeof issuedKeyResponseSchema>["data"]>().toEqualTypeOf<IssuedAgentKey>();
+    expectTypeOf<z.input<typeof messageRequestSchema>>().toEqualTypeOf<MessageRequest>();
+  });
+});
