@@ -171,6 +171,18 @@ describe("readJsonBody", () => {
     );
   });
 
+  it("rejects text PostgreSQL cannot store (NUL, lone surrogates) and names where it is", async () => {
+    expect(await readError(raw('{"message":"a\\u0000b"}'))).toBe("message: must be valid Unicode text without NUL characters");
+    expect(await readError(raw('{"message":"hi","visitor":{"name":"\\ud800"}}'))).toBe(
+      "visitor.name: must be valid Unicode text without NUL characters",
+    );
+    expect(await readError(raw('{"message":"hi","clientVariables":{"\\u0000":"x"}}'))).toBe(
+      "clientVariables (a key): must be valid Unicode text without NUL characters",
+    );
+    // A surrogate pair is a real character (an emoji), not a lone surrogate.
+    await expect(readJsonBody(raw('{"message":"\\ud83d\\ude00"}'))).resolves.toEqual({ message: "\u{1F600}" });
+  });
+
   it("trusts a declared Content-Length over the limit without reading", async () => {
     let pulled = false;
     const body = new ReadableStream<Uint8Array>(

@@ -32,11 +32,42 @@ export async function readJsonBody(raw: RawBody): Promise<unknown> {
     throw invalidRequest("body: must be UTF-8 encoded JSON");
   }
   if (text.trim() === "") throw invalidRequest("body: must be a JSON object");
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw invalidRequest("body: must be valid JSON");
   }
+  const unstorable = pathOfUnstorableText(parsed);
+  if (unstorable !== null) throw invalidRequest(`${unstorable}: must be valid Unicode text without NUL characters`);
+  return parsed;
+}
+
+/**
+ * Text PostgreSQL cannot store: U+0000, and unpaired UTF-16 surrogates (not Unicode; jsonb refuses
+ * their `\ud800` escapes). JSON can carry both as escapes, so a turn would fail in the database.
+ */
+function isUnstorable(text: string): boolean {
+  return text.includes("\u0000") || /\p{Cs}/u.test(text);
+}
+
+/** Where the first string (a value or a key) holding unstorable text is, or null. Iterative: bodies may nest deep. */
+function pathOfUnstorableText(root: unknown): string | null {
+  const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: "" }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") {
+      if (isUnstorable(value)) return path || "body";
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        // A bad key is named by where it is (it cannot be shown as it is).
+        if (isUnstorable(key)) return path ? `${path} (a key)` : "body (a key)";
+        stack.push({ value: item, path: at });
+      }
+    }
+  }
+  return null;
 }
 
 /** All bytes of the stream, or 400 as soon as more than `limit` bytes have arrived. */

@@ -1,0 +1,123 @@
+// Real app processes for the reliability suite: the production build started as production starts
+// it (`node apps/web/server.mjs`), each on its own port, in its own process group, with an explicit
+// environment (nothing leaks in from the test process) and its log in the run folder. The process
+// helpers are the benchmark's (bench/processes.ts); every started group is recorded for the global
+// teardown's safety net.
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { beforeEach, inject } from "vitest";
+import { freePort, type ServerProcess, startProcess, tail, waitForHttp } from "../../../../bench/processes.ts";
+import { REPO_ROOT, SERVER_ENTRY } from "./paths.ts";
+import { recordProcess } from "./registry.ts";
+
+export interface AppInstance {
+  name: string;
+  /** http://127.0.0.1:<port>, also its APP_URL. */
+  url: string;
+  port: number;
+  pid: number;
+  /** The last lines of its log (for failure messages). */
+  logTail(lines?: number): string;
+  /** SIGTERM (the server's graceful shutdown), SIGKILL after a grace period. */
+  stop(): Promise<void>;
+  /** SIGKILL at once: no shutdown code runs. */
+  kill(): Promise<void>;
+}
+
+export interface AppOptions {
+  name: string;
+  /** DATABASE_URL, REDIS_URL, DATA_DIR, RATE_LIMIT_SCALE, LLM_*...; an empty string leaves a variable unset. */
+  env: Record<string, string | undefined>;
+  /** NEXTAUTH_SECRET: instances of one deployment share it. */
+  authSecret?: string;
+  /** Reuse a port (a restart); a free one otherwise. */
+  port?: number;
+}
+
+const START_TIMEOUT_MS = 90_000;
+const STOP_GRACE_MS = 10_000;
+
+export function newAuthSecret(): string {
+  return randomBytes(32).toString("hex");
+}
+
+export async function startApp(options: AppOptions): Promise<AppInstance> {
+  const runDir = inject("reliabilityRunDir");
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const logFile = path.join(runDir, `${options.name}-${port}-${Date.now()}.log`);
+  const server: ServerProcess = startProcess({
+    name: options.name,
+    command: process.execPath,
+    args: [SERVER_ENTRY],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      APP_URL: url,
+      NEXTAUTH_URL: url,
+      NEXTAUTH_SECRET: options.authSecret ?? newAuthSecret(),
+      NEXT_TELEMETRY_DISABLED: "1",
+      UPSTASH_DISABLE_TELEMETRY: "1",
+      ...options.env,
+    },
+    cwd: REPO_ROOT,
+    logFile,
+  });
+  recordProcess(runDir, server.pid);
+  try {
+    await waitForHttp(`${url}/api/health`, server, START_TIMEOUT_MS);
+    const health = await fetch(`${url}/api/health`);
+    if (health.status !== 200) throw new Error(`${options.name}: /api/health answered ${health.status}: ${await health.text()}`);
+  } catch (error) {
+    await server.stop(1_000);
+    throw new Error(`${(error as Error).message}\n--- ${options.name} log ---\n${tail(logFile, 40)}`);
+  }
+  return {
+    name: options.name,
+    url,
+    port,
+    pid: server.pid,
+    logTail: (lines = 30) => tail(logFile, lines),
+    stop: () => server.stop(STOP_GRACE_MS),
+    kill: async () => {
+      try {
+        process.kill(-server.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      await server.stop(0);
+    },
+  };
+}
+
+/** Several instances of one deployment (same environment and NEXTAUTH_SECRET), started together. */
+export function startApps(count: number, options: Omit<AppOptions, "port" | "authSecret">): Promise<AppInstance[]> {
+  const authSecret = newAuthSecret();
+  return Promise.all(
+    Array.from({ length: count }, (_, index) => startApp({ ...options, name: `${options.name}-${index + 1}`, authSecret })),
+  );
+}
+
+/** Stops them all; tolerates a list with holes (a failed start). */
+export async function stopApps(apps: Array<AppInstance | undefined>): Promise<void> {
+  await Promise.all(apps.map((app) => app?.stop()));
+}
+
+/** REDIS_URL of this run (the global setup refuses to start without it). */
+export function redisUrl(): string {
+  const url = process.env.REDIS_URL;
+  if (!url) throw new Error("The reliability suite needs REDIS_URL");
+  return url;
+}
+
+/** Registers, for every test of the calling file or suite, a printout of these apps' logs if it fails. */
+export function printLogsOnFailure(apps: () => Array<AppInstance | undefined>): void {
+  beforeEach((context) => {
+    context.onTestFailed(() => {
+      for (const app of apps()) if (app) console.log(`--- ${app.name} (pid ${app.pid}) log, last lines ---\n${app.logTail(40)}`);
+    });
+  });
+}
