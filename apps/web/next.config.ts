@@ -5,7 +5,7 @@ const config: NextConfig = {
   // Workspace packages ship TypeScript source.
   transpilePackages: ["@parley/api", "@parley/core", "@parley/db"],
   // Loaded from node_modules at run time: WASM assets (PGlite) and native-ish drivers.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "ioredis-mock"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "ioredis-mock", "ws"],
   poweredByHeader: false,
   reactStrictMode: true,
   // Help pages follow the help routes' cache rule (spec 4.5.3), 404 pages included.

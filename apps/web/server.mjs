@@ -1,6 +1,8 @@
-// Parley's server entry: one Node process serves Next.js (pages, route handlers, tRPC) and, later,
-// WebSocket upgrades. It records the socket's address for rate limits keyed by client IP; a client
+// Parley's server entry: one Node process serves Next.js (pages, route handlers, tRPC) and the
+// widget's WebSocket endpoint /ws. It records the socket's address for rate limits keyed by client IP; a client
 // cannot forge that header because any incoming copy is replaced.
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,21 +14,61 @@ const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOST || "0.0.0.0";
 
-const app = next({ dev, dir, port, hostname });
+// Next attaches its own upgrade listener (dev HMR, rewrites) to `httpServer`: it gets every
+// upgrade except /ws through this emitter.
+const nextUpgrades = new EventEmitter();
+const app = next({ dev, dir, port, hostname, httpServer: nextUpgrades });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// Next answers a path it cannot percent-decode with a plain-text 500 before any route runs, and a
+// decoded NUL reaches PostgreSQL, which cannot hold it (another 500). No Parley path can contain
+// either: such a request target is a 400 with the API's error body.
+function malformedPath(url = "/") {
+  const end = url.search(/[?#]/);
+  try {
+    return decodeURIComponent(end === -1 ? url : url.slice(0, end)).includes("\0");
+  } catch {
+    return true;
+  }
+}
+
 const server = createServer((req, res) => {
+  if (malformedPath(req.url)) {
+    res.writeHead(400, { "content-type": "application/json; charset=utf-8", "x-request-id": randomUUID() });
+    res.end(JSON.stringify({ error: "Invalid request", details: "path: must be percent-encoded UTF-8 without NUL characters" }));
+    return;
+  }
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
   handle(req, res);
+});
+// /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).
+const WS_UPGRADE = Symbol.for("parley.wsUpgrade");
+server.on("upgrade", (req, socket, head) => {
+  req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+  const pathname = (req.url ?? "/").split("?")[0];
+  if (pathname !== "/ws") {
+    if (nextUpgrades.listenerCount("upgrade") > 0) nextUpgrades.emit("upgrade", req, socket, head);
+    else socket.destroy();
+    return;
+  }
+  const handleWidget = globalThis[WS_UPGRADE];
+  if (handleWidget) handleWidget(req, socket, head);
+  else socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
 });
 server.listen(port, hostname, () => {
   console.log(`Parley is listening on http://localhost:${port}`);
 });
 
-function shutdown() {
-  server.close(() => process.exit(0));
+// Hooks registered by the app (the webhook worker, src/server/webhook-worker.ts) finish their
+// work before the process exits: they run while the server stops taking connections.
+const SHUTDOWN_HOOKS = Symbol.for("parley.shutdownHooks");
+
+async function shutdown() {
   setTimeout(() => process.exit(0), 5_000).unref();
+  const hooks = [...(globalThis[SHUTDOWN_HOOKS] ?? [])];
+  await Promise.allSettled([...hooks.map((hook) => hook()), new Promise((resolve) => server.close(resolve))]);
+  process.exit(0);
 }
 process.on("SIGTERM", shutdown);
 process.on("SIGINT", shutdown);

@@ -22,7 +22,9 @@ export interface DemoAgent {
   monthlyConversationLimit: number | null;
   monthlyTokenLimit: number | null;
   instructions: string;
+  /** Widget origins; the demo agent also allows the app's own origin (SeedOptions.appOrigin). */
   allowedOrigins: string[];
+  allowsAppOrigin?: boolean;
   createdAt: Date;
 }
 
@@ -44,7 +46,7 @@ export const demoAgents: DemoAgent[] = [
     name: "Acme Cloud help assistant",
     instructions:
       "You are the help assistant of Acme Cloud. Answer from the help centre articles, cite the article you used, keep answers short, and offer to hand over to a person when you cannot help.",
-    allowedOrigins: ["http://localhost:3000"],
+    allowsAppOrigin: true,
     createdAt: new Date("2026-01-05T09:10:00.000Z"),
   },
   {

@@ -5,6 +5,7 @@ import { conversationsRouter } from "./routers/conversations.ts";
 import { keysRouter } from "./routers/keys.ts";
 import { sourcesRouter } from "./routers/sources.ts";
 import { usageRouter } from "./routers/usage.ts";
+import { webhooksRouter } from "./routers/webhooks.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
@@ -14,6 +15,7 @@ export const appRouter = createTRPCRouter({
   articles: articlesRouter,
   conversations: conversationsRouter,
   usage: usageRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

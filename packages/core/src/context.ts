@@ -3,6 +3,8 @@
 import type { Database } from "@parley/db";
 import type { Engine, EngineAgent } from "./engine/types.ts";
 import type { RateLimiters } from "./ratelimit/types.ts";
+import type { Resolver } from "./webhooks/url-guard.ts";
+import type { LiveBus } from "./widget/live.ts";
 
 export interface AppContext {
   db: Database;
@@ -14,4 +16,11 @@ export interface AppContext {
   /** Take the client IP from X-Forwarded-For (behind a trusted proxy). */
   trustProxy: boolean;
   now(): Date;
+  /**
+   * Webhook URL checks in the panel. Absent: WEBHOOKS_ALLOW_LOCAL from the environment and the
+   * system's DNS resolver.
+   */
+  webhooks?: { allowLocal: boolean; resolve?: Resolver };
+  /** Live events to connected widget visitors (admin replies, status changes). Absent: none. */
+  live?: LiveBus;
 }

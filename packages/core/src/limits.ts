@@ -56,3 +56,52 @@ export const PANEL_CONVERSATIONS_PER_PAGE = 50;
 export const PANEL_CONVERSATIONS_MAX_PER_PAGE = 100;
 export const PANEL_ARTICLES_MAX_PER_LIST = 500;
 export const USAGE_DAILY_MAX_DAYS = 90;
+
+/** Webhooks: endpoints per workspace, URL length, description length. */
+export const WEBHOOK_ENDPOINTS_MAX = 20;
+export const WEBHOOK_URL_MAX_CHARS = 2_048;
+export const WEBHOOK_DESCRIPTION_MAX_CHARS = 200;
+/** Webhooks: random bytes of a signing secret ("whsec_" + their base64). */
+export const WEBHOOK_SECRET_BYTES = 32;
+/** Webhooks: how long the secret before a roll keeps signing too, in hours. */
+export const WEBHOOK_SECRET_ROLL_HOURS = 24;
+/** Webhooks: one attempt's timeout (connection, request and response), in milliseconds. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Webhooks: the waits before each retry, in milliseconds (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then the delivery has failed). */
+export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
+/** Webhooks: each wait is randomised by up to this fraction either way (jitter). */
+export const WEBHOOK_RETRY_JITTER = 0.1;
+/** Webhooks: the longest Retry-After honoured, in milliseconds. */
+export const WEBHOOK_RETRY_AFTER_MAX_MS = 24 * 3_600_000;
+/** Webhooks: an endpoint failing for this long (no success in between) is disabled and flagged, in milliseconds. */
+export const WEBHOOK_FAILING_DISABLE_MS = 3 * 24 * 3_600_000;
+/** Webhooks: events (and their delivery log) are kept this many days. */
+export const WEBHOOK_RETENTION_DAYS = 30;
+/** Webhooks: characters of a response body kept in the delivery log. */
+export const WEBHOOK_RESPONSE_EXCERPT_CHARS = 500;
+/** Webhooks: delivery log lines per page in the panel. */
+export const WEBHOOK_DELIVERIES_PER_PAGE = 50;
+
+// Widget and SDK over WebSocket (issue 9).
+/** Largest frame a page may send (bytes); bigger frames close the connection with 1009. */
+export const WIDGET_FRAME_MAX_BYTES = 64 * 1024;
+/** The page must say hello within this time after connecting. */
+export const WIDGET_HELLO_TIMEOUT_MS = 10_000;
+/** How long a browser-side tool may take before the model gets an error result. */
+export const WIDGET_TOOL_TIMEOUT_MS = 15_000;
+/** Browser-side tools one page may register. */
+export const WIDGET_TOOLS_MAX = 20;
+export const WIDGET_TOOL_DESCRIPTION_MAX_CHARS = 1_000;
+/** Bytes of one tool's JSON Schema, and of one tool result, as JSON. */
+export const WIDGET_TOOL_SCHEMA_MAX_BYTES = 8 * 1024;
+export const WIDGET_TOOL_RESULT_MAX_BYTES = 16 * 1024;
+/** Tracking events: name length, property count and size. */
+export const TRACK_EVENT_MAX_CHARS = 100;
+export const TRACK_PROPERTIES_MAX_KEYS = 20;
+export const TRACK_PROPERTIES_MAX_BYTES = 4 * 1024;
+/** Tracking events one connection may send per minute (beyond: dropped with an error frame). */
+export const TRACK_EVENTS_PER_MINUTE = 60;
+/** How long a resume token lets a visitor come back to a conversation. */
+export const WIDGET_RESUME_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+/** Messages of the conversation sent in `ready` on resume, newest last. */
+export const WIDGET_RESUME_MESSAGES = 50;

@@ -12,7 +12,7 @@ export interface TestContext extends AppContext {
 }
 
 export async function createTestContext(
-  options: { llm?: LlmConfig; appUrl?: string; trustProxy?: boolean; now?: () => Date } = {},
+  options: { llm?: LlmConfig; appUrl?: string; trustProxy?: boolean; now?: () => Date; webhooks?: AppContext["webhooks"] } = {},
 ): Promise<TestContext> {
   const db = await createTestDatabase();
   const appUrl = options.appUrl ?? "http://localhost:3000";
@@ -25,6 +25,7 @@ export async function createTestContext(
     appUrl,
     trustProxy: options.trustProxy ?? false,
     now: options.now ?? (() => new Date()),
+    webhooks: options.webhooks,
     close: async () => {
       await limiters.close();
       await db.close();

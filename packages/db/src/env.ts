@@ -53,6 +53,11 @@ const envSchema = z.object({
   LLM_MODEL: z.string().optional(),
   LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /**
+   * Tests and local development only: webhook endpoints may use http:// and private, loopback or
+   * link-local addresses (the SSRF guard is off). Never set it in production.
+   */
+  WEBHOOKS_ALLOW_LOCAL: flag,
 });
 
 // Instances sharing a PostgreSQL database must accept each other's session cookies, so they need
@@ -85,6 +90,11 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** The public base URL: APP_URL, else http://localhost:PORT; no trailing slash. */
+export function publicAppUrl(config: Pick<Env, "APP_URL" | "PORT"> = env()): string {
+  return (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");
 }
 
 /** Forget the parsed environment (tests that change process.env). */

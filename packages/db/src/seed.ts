@@ -12,7 +12,11 @@ export interface SeedOptions {
   adminEmail: string;
   /** Sets the admin's password (created or existing). Unset: generate one for a new admin only. */
   adminPassword?: string;
+  /** The app's own origin (scheme://host[:port]), allowed to embed the demo agent's widget. */
+  appOrigin?: string;
 }
+
+const DEFAULT_APP_ORIGIN = "http://localhost:3000";
 
 export interface SeedResult {
   /** The password generated for a newly created admin; print it once, it is not stored. */
@@ -66,7 +70,9 @@ export async function seed(db: Database, options: SeedOptions): Promise<SeedResu
           usageLimit: null,
           engine: "knowledge" as const,
           instructions: agent.instructions,
-          allowedOrigins: agent.allowedOrigins,
+          allowedOrigins: agent.allowsAppOrigin
+            ? [...new Set([...agent.allowedOrigins, options.appOrigin ?? DEFAULT_APP_ORIGIN])]
+            : agent.allowedOrigins,
           createdAt: agent.createdAt,
           updatedAt: agent.createdAt,
         };

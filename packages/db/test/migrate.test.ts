@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterEach, describe, expect, it } from "vitest";
 
 const INIT = "20261122000000_init";
+const WEBHOOKS = "20261123000000_webhooks";
 const TABLES = [
   "Agent",
   "AgentSource",
@@ -16,6 +17,10 @@ const TABLES = [
   "Source",
   "UsageMonth",
   "User",
+  "WebhookAttempt",
+  "WebhookDelivery",
+  "WebhookEndpoint",
+  "WebhookEvent",
   "Workspace",
   "_prisma_migrations",
 ];
@@ -57,9 +62,12 @@ describe("migrate", () => {
     const database = await emptyDatabase();
     expect(await tableNames(database)).toEqual([]);
 
-    expect(await migrate(database)).toEqual([INIT]);
+    // Every migration folder, in order (later migrations of other features follow these two).
+    const applied = await migrate(database);
+    expect(applied).toEqual(readMigrations().map((file) => file.name));
+    expect(applied.slice(0, 2)).toEqual([INIT, WEBHOOKS]);
 
-    expect(await tableNames(database)).toEqual(TABLES);
+    expect(await tableNames(database)).toEqual(expect.arrayContaining(TABLES));
     const functions = await database.query<{ proname: string }>(
       `SELECT proname FROM pg_proc WHERE proname LIKE 'parley\\_%' ORDER BY proname`,
     );
@@ -81,18 +89,18 @@ describe("migrate", () => {
     expect(search).toEqual({ text: "creme brulee", matches: true });
 
     const rows = await migrationRows(database);
-    expect(rows).toHaveLength(1);
-    const [row] = rows;
-    expect(row).toMatchObject({
-      migration_name: INIT,
-      checksum: fileChecksum(INIT),
-      logs: null,
-      rolled_back_at: null,
-      applied_steps_count: 1,
-    });
-    expect(row?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(row?.finished_at).toBeInstanceOf(Date);
-    expect(row?.started_at).toBeInstanceOf(Date);
+    expect(rows.map((row) => row.migration_name)).toEqual(applied);
+    for (const row of rows) {
+      expect(row).toMatchObject({
+        checksum: fileChecksum(String(row.migration_name)),
+        logs: null,
+        rolled_back_at: null,
+        applied_steps_count: 1,
+      });
+      expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(row.finished_at).toBeInstanceOf(Date);
+      expect(row.started_at).toBeInstanceOf(Date);
+    }
   });
 
   it("is a no-op the second time", async () => {

@@ -134,6 +134,17 @@ describe("seed", () => {
     ]);
   });
 
+  it("lets only the demo agent's widget run on the app's own origin, given or the default", async () => {
+    const origins = async () =>
+      await db.prisma.agent.findMany({ where: { allowedOrigins: { isEmpty: false } }, select: { id: true, allowedOrigins: true } });
+
+    await seed(db, { adminEmail: ADMIN_EMAIL, appOrigin: "https://help.example.com" });
+    expect(await origins()).toEqual([{ id: "demo", allowedOrigins: ["https://help.example.com"] }]);
+
+    await seed(db, { adminEmail: ADMIN_EMAIL });
+    expect(await origins()).toEqual([{ id: "demo", allowedOrigins: ["http://localhost:3000"] }]);
+  });
+
   it("writes real Markdown articles on their topics, with distinct fixed timestamps", async () => {
     await seed(db, { adminEmail: ADMIN_EMAIL });
     const articles = await db.prisma.article.findMany();

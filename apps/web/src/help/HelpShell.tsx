@@ -2,6 +2,7 @@
 // the main landmark, footer. Server component; works without JavaScript.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { HelpWidget } from "./HelpWidget.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 import { helpPaths } from "./urls.ts";
 
@@ -30,6 +31,7 @@ export function HelpShell(props: { agentId: string; agentName: string; headerSea
           </p>
         </div>
       </footer>
+      <HelpWidget agentId={props.agentId} />
     </div>
   );
 }

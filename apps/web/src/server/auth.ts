@@ -94,6 +94,11 @@ function authConfig(): AuthConfig {
   return resolved;
 }
 
+/** The app's secret (also the root of the widget's resume-token key). */
+export function authSecret(): string {
+  return authConfig().secret;
+}
+
 const credentialsSchema = z.record(z.string(), z.unknown());
 
 /**

@@ -3,7 +3,8 @@
 import type { AppContext } from "@parley/core/context";
 import { createEngineSelector } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
-import { type Env, env, getDb } from "@parley/db";
+import { createLiveBus } from "@parley/core/widget";
+import { env, getDb, publicAppUrl } from "@parley/db";
 
 const globalKey = Symbol.for("parley.appContext");
 type GlobalWithContext = typeof globalThis & { [globalKey]?: Promise<AppContext> };
@@ -32,15 +33,14 @@ async function build(): Promise<AppContext> {
           : undefined,
     }),
     appUrl,
+    live: createLiveBus({ redisUrl: config.REDIS_URL }),
     trustProxy: config.TRUST_PROXY,
     now: () => new Date(),
   };
 }
 
-/** The public base URL: APP_URL, else http://localhost:PORT; no trailing slash. Needs no database. */
-export function publicAppUrl(config: Pick<Env, "APP_URL" | "PORT"> = env()): string {
-  return (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");
-}
+/** The public base URL (packages/db/src/env.ts); needs no database. */
+export { publicAppUrl };
 
 export function getAppContext(): Promise<AppContext> {
   const store = globalThis as GlobalWithContext;

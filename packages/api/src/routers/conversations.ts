@@ -17,8 +17,10 @@ export const conversationsRouter = createTRPCRouter({
   get: protectedProcedure
     .input(conversationIdInput)
     .query(({ ctx, input }) => getConversation(ctx.app.db, ctx.session.workspaceId, input.id)),
-  reply: protectedProcedure.input(replyInput).mutation(({ ctx, input }) => replyToConversation(ctx.app.db, ctx.session.workspaceId, input)),
+  reply: protectedProcedure
+    .input(replyInput)
+    .mutation(({ ctx, input }) => replyToConversation(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now(), ctx.app.live)),
   setStatus: protectedProcedure
     .input(setStatusInput)
-    .mutation(({ ctx, input }) => setConversationStatus(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => setConversationStatus(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now(), ctx.app.live)),
 });

@@ -4,6 +4,7 @@ import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
+import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
 import { assertSourceInWorkspace, rowId } from "./scope.ts";
 
 const titleInput = z.string().trim().min(1, "Enter a title").max(ARTICLE_TITLE_MAX_CHARS);
@@ -84,11 +85,35 @@ export async function createArticle(
 ): Promise<ArticleDetail> {
   await assertSourceInWorkspace(db, workspaceId, input.sourceId);
   const published = input.published ?? false;
-  const article = await db.prisma.article.create({
-    data: { sourceId: input.sourceId, title: input.title, content: input.content, published, publishedAt: published ? now : null },
-    select: { id: true },
+  const article = await db.prisma.$transaction(async (tx) => {
+    const created = await tx.article.create({
+      data: { sourceId: input.sourceId, title: input.title, content: input.content, published, publishedAt: published ? now : null },
+      select: { id: true },
+    });
+    if (published) await recordPublication(tx, workspaceId, created.id, true, now);
+    return created;
   });
   return getArticle(db, workspaceId, article.id);
+}
+
+/** help.article.published / unpublished, in the transaction that changed the article. */
+async function recordPublication(tx: Prisma.TransactionClient, workspaceId: string, id: string, published: boolean, now: Date) {
+  const article = await tx.article.findUniqueOrThrow({
+    where: { id },
+    select: { id: true, sourceId: true, title: true, publishedAt: true, source: { select: { agents: { select: { agentId: true } } } } },
+  });
+  const agentIds = article.source.agents.map((link) => link.agentId).sort();
+  await recordWebhookEvents(
+    tx,
+    { workspaceId, agentIds },
+    [
+      articlePublication(
+        { id: article.id, sourceId: article.sourceId, title: article.title, publishedAt: article.publishedAt, agentIds },
+        published,
+      ),
+    ],
+    now,
+  );
 }
 
 /** Updates an article of the workspace; NOT_FOUND when it is another workspace's (or missing). */
@@ -109,23 +134,34 @@ export async function updateArticle(db: Database, workspaceId: string, input: z.
   return updateInWorkspace(db, workspaceId, id, fields);
 }
 
-/** Publishing stamps publishedAt; unpublishing clears it (the article is a draft again). */
+/**
+ * Publishing stamps publishedAt; unpublishing clears it (the article is a draft again). A real
+ * change emits help.article.published or help.article.unpublished in the same transaction.
+ */
 export async function setArticlePublished(
   db: Database,
   workspaceId: string,
   input: z.infer<typeof setArticlePublishedInput>,
   now: Date,
 ): Promise<ArticleDetail> {
-  if (input.published) {
+  await db.prisma.$transaction(async (tx) => {
     // Publishing an already published article keeps its first publication time.
-    const { count } = await db.prisma.article.updateMany({
-      where: { id: input.id, source: { workspaceId }, published: false },
-      data: { published: true, publishedAt: now },
+    const { count } = await tx.article.updateMany({
+      where: { id: input.id, source: { workspaceId }, published: !input.published },
+      data: input.published ? { published: true, publishedAt: now } : { published: false, publishedAt: null },
     });
-    if (count > 0) return getArticle(db, workspaceId, input.id);
-    return updateInWorkspace(db, workspaceId, input.id, { published: true });
-  }
-  return updateInWorkspace(db, workspaceId, input.id, { published: false, publishedAt: null });
+    if (count > 0) {
+      await recordPublication(tx, workspaceId, input.id, input.published, now);
+      return;
+    }
+    // No change: the article is missing (NOT_FOUND) or already in that state (its updatedAt moves, as before).
+    const unchanged = await tx.article.updateMany({
+      where: { id: input.id, source: { workspaceId } },
+      data: { published: input.published },
+    });
+    if (unchanged.count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+  });
+  return getArticle(db, workspaceId, input.id);
 }
 
 export async function setArticleActive(

@@ -4,7 +4,13 @@ import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { MESSAGE_MAX_CHARS, PANEL_CONVERSATIONS_MAX_PER_PAGE, PANEL_CONVERSATIONS_PER_PAGE } from "../limits.ts";
+import { type ConversationRef, conversationMessage, conversationStatusChanged, recordWebhookEvents } from "../webhooks/events.ts";
+import { type LiveBus, publishLive } from "../widget/live.ts";
+import { toWireMessage } from "../widget/session.ts";
 import { rowId } from "./scope.ts";
+
+/** The latest tracking events shown with a conversation. */
+const TRACKING_EVENTS_SHOWN = 200;
 
 /** Characters of the last message shown in the list. */
 const PREVIEW_CHARS = 200;
@@ -99,14 +105,27 @@ export async function listConversations(db: Database, workspaceId: string, input
 export async function getConversation(db: Database, workspaceId: string, id: string) {
   const row = await db.prisma.conversation.findFirst({
     where: { id, agent: { workspaceId } },
-    select: { ...conversationSelect, clientVariables: true, messages: { select: messageSelect, orderBy: { sequence: "asc" } } },
+    select: {
+      ...conversationSelect,
+      clientVariables: true,
+      pageVariables: true,
+      messages: { select: messageSelect, orderBy: { sequence: "asc" } },
+      // Widget tracking events, shown in the timeline between the messages.
+      trackingEvents: {
+        select: { id: true, event: true, properties: true, createdAt: true },
+        orderBy: { createdAt: "desc" },
+        take: TRACKING_EVENTS_SHOWN,
+      },
+    },
   });
   if (!row) throw new AppError("CONVERSATION_NOT_FOUND");
-  const { messages, clientVariables, ...conversation } = row;
+  const { messages, clientVariables, pageVariables, trackingEvents, ...conversation } = row;
   return {
     ...toConversation(conversation),
     clientVariables: clientVariables as Record<string, string>,
+    pageVariables: pageVariables as Record<string, string>,
     messages: messages.map(toMessage),
+    trackingEvents: trackingEvents.reverse().map((event) => ({ ...event, properties: event.properties as Record<string, unknown> })),
   };
 }
 
@@ -124,17 +143,41 @@ function toMessage(row: MessageRow) {
 export type ConversationDetail = Awaited<ReturnType<typeof getConversation>>;
 export type ConversationMessage = ReturnType<typeof toMessage>;
 
+/** The conversation as webhook payloads describe it. */
+const eventConversationSelect = {
+  id: true,
+  agentId: true,
+  channel: true,
+  status: true,
+  visitorName: true,
+  visitorEmail: true,
+  visitorPhone: true,
+} satisfies Prisma.ConversationSelect;
+
+function eventConversation(row: Prisma.ConversationGetPayload<{ select: typeof eventConversationSelect }>): ConversationRef {
+  return {
+    id: row.id,
+    agentId: row.agentId,
+    channel: row.channel,
+    status: row.status,
+    visitor: { name: row.visitorName, email: row.visitorEmail, phone: row.visitorPhone },
+  };
+}
+
 /**
  * An admin's reply in an escalated conversation, stored as a message from a person. The
  * conversation row is updated first (taking its lock), so the sequence comes from the atomic
- * messageCount increment and concurrent turns never share one.
+ * messageCount increment and concurrent turns never share one. Emits conversation.message (also
+ * for conversations of the HTTP API: this is a panel action), in the same transaction.
  */
 export async function replyToConversation(
   db: Database,
   workspaceId: string,
   input: z.infer<typeof replyInput>,
+  now: Date = new Date(),
+  live?: LiveBus,
 ): Promise<ConversationMessage> {
-  return db.prisma.$transaction(async (tx) => {
+  const reply = await db.prisma.$transaction(async (tx) => {
     const conversation = await tx.conversation.findFirst({ where: { id: input.id, agent: { workspaceId } }, select: { status: true } });
     if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
     const { count } = await tx.conversation.updateMany({
@@ -142,21 +185,62 @@ export async function replyToConversation(
       data: { messageCount: { increment: 1 } },
     });
     if (count === 0) throw new AppError("NOT_ESCALATED");
-    const { messageCount } = await tx.conversation.findUniqueOrThrow({ where: { id: input.id }, select: { messageCount: true } });
+    const { messageCount, ...current } = await tx.conversation.findUniqueOrThrow({
+      where: { id: input.id },
+      select: { messageCount: true, ...eventConversationSelect },
+    });
     const message = await tx.message.create({
       data: { conversationId: input.id, role: "human", text: input.text, sequence: messageCount - 1 },
       select: messageSelect,
     });
+    await recordWebhookEvents(
+      tx,
+      { workspaceId, agentIds: [current.agentId] },
+      [
+        conversationMessage(eventConversation(current), [
+          { role: "human", text: message.text, sequence: message.sequence, createdAt: message.createdAt },
+        ]),
+      ],
+      now,
+    );
     return toMessage(message);
   });
+  // After the commit: a visitor connected over the widget sees the reply at once.
+  await publishLive(live, input.id, { type: "message", message: toWireMessage(reply) });
+  return reply;
 }
 
-export async function setConversationStatus(db: Database, workspaceId: string, input: z.infer<typeof setStatusInput>) {
-  const { count } = await db.prisma.conversation.updateMany({
-    where: { id: input.id, agent: { workspaceId } },
-    data: { status: input.status },
+/**
+ * Sets a conversation's status (an admin escalating it, or handing it back). A real change emits
+ * conversation.status_changed in the same transaction; the row lock orders concurrent changes.
+ */
+export async function setConversationStatus(
+  db: Database,
+  workspaceId: string,
+  input: z.infer<typeof setStatusInput>,
+  now: Date = new Date(),
+  live?: LiveBus,
+) {
+  const conversation = await db.prisma.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ status: "active" | "escalated" }>>`
+      SELECT c."status"::text AS "status"
+      FROM "Conversation" c
+      JOIN "Agent" a ON a."id" = c."agentId"
+      WHERE c."id" = ${input.id} AND a."workspaceId" = ${workspaceId}
+      FOR UPDATE OF c`;
+    const previous = locked[0];
+    if (!previous) throw new AppError("CONVERSATION_NOT_FOUND");
+    const row = await tx.conversation.update({ where: { id: input.id }, data: { status: input.status }, select: conversationSelect });
+    if (previous.status !== input.status) {
+      await recordWebhookEvents(
+        tx,
+        { workspaceId, agentIds: [row.agentId] },
+        [conversationStatusChanged(eventConversation(row), previous.status, "admin")],
+        now,
+      );
+    }
+    return toConversation(row);
   });
-  if (count === 0) throw new AppError("CONVERSATION_NOT_FOUND");
-  const row = await db.prisma.conversation.findUniqueOrThrow({ where: { id: input.id }, select: conversationSelect });
-  return toConversation(row);
+  await publishLive(live, input.id, { type: "status", status: conversation.status });
+  return conversation;
 }

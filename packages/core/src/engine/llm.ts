@@ -2,7 +2,7 @@
 // tools (knowledge search over the agent's visible articles, and a request for a human). The
 // provider's tool calls and token usage are reported as they are. Engines do no writes.
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { APICallError, generateText, stepCountIs, tool } from "ai";
+import { APICallError, generateText, jsonSchema, stepCountIs, type Tool, tool } from "ai";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { searchVisibleArticles } from "../help/search.ts";
@@ -35,7 +35,7 @@ export function createLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
       const timeout = AbortSignal.timeout(config.timeoutMs);
       const signal = AbortSignal.any([timeout, stopOnToolFailure.signal, input.signal].filter((s): s is AbortSignal => s !== undefined));
 
-      const tools = {
+      const builtInTools = {
         [SEARCH_TOOL]: tool({
           description: "Search this agent's help-centre articles. Returns the best matching articles.",
           inputSchema: z.object({ query: z.string().describe("What to search for, in a few words") }),
@@ -64,6 +64,16 @@ export function createLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
           execute: async () => ({ status: "A person has been asked to join and will follow up in this conversation." }),
         }),
       };
+      // Tools of the widget page (run in the browser); built-in names cannot be taken.
+      const tools: typeof builtInTools & Record<string, Tool> = { ...builtInTools };
+      for (const clientTool of input.clientTools ?? []) {
+        if (clientTool.name in builtInTools) continue;
+        tools[clientTool.name] = tool({
+          description: clientTool.description,
+          inputSchema: jsonSchema<Record<string, unknown>>(clientTool.parameters as Parameters<typeof jsonSchema>[0]),
+          execute: (args) => clientTool.call(asArgs(args)),
+        });
+      }
 
       const startedAt = Date.now();
       let result: Awaited<ReturnType<typeof generateText<typeof tools>>>;

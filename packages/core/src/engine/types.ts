@@ -50,6 +50,18 @@ export interface EngineInput {
   /** Status before this turn. */
   status: "active" | "escalated";
   signal?: AbortSignal;
+  /** Tools registered by the widget page; the LLM engine offers them to the model. */
+  clientTools?: ClientTool[];
+}
+
+/** A tool that runs in the visitor's browser (widget / SDK): the call goes to the page and back. */
+export interface ClientTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  parameters: Record<string, unknown>;
+  /** Runs the tool in the page; resolves with its result, or `{ error }` (never rejects). */
+  call(args: Record<string, unknown>): Promise<unknown>;
 }
 
 export interface EngineResult {

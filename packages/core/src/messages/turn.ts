@@ -1,19 +1,21 @@
 // One conversation turn, for any channel: find the conversation (of this agent only), check the
 // quotas, run the engine (no writes), then write everything in ONE transaction: the month's usage
 // (atomically within the limits), the conversation (created, or its counters, status, visitor and
-// variables updated), the user and agent messages, and the idempotency record if any. Nothing is
-// written when the engine or the database fails.
+// variables updated), the user and agent messages, the webhook events (widget channel only) and
+// the idempotency record if any. Nothing is written when the engine or the database fails.
 import type { Prisma } from "@parley/db";
 import type { AppContext } from "../context.ts";
-import type { EngineHistoryMessage, EngineResult, EngineVisitor, RichContentItem, ToolCall } from "../engine/types.ts";
+import type { ClientTool, EngineHistoryMessage, EngineResult, EngineVisitor, RichContentItem, ToolCall } from "../engine/types.ts";
 import { AppError, isAppError } from "../errors.ts";
 import { TURN_HISTORY_MESSAGES } from "../limits.ts";
 import { logger } from "../logger.ts";
 import { countTokens } from "../tokens.ts";
+import { recordWebhookEvents } from "../webhooks/events.ts";
 import type { MessagingAgent } from "./auth.ts";
 import { type StoredResponse, storeResponse } from "./idempotency.ts";
 import { assertQuotaAvailable, reserveUsage, usageMonth } from "./quotas.ts";
 import type { MessageRequest } from "./schema.ts";
+import { turnEvents } from "./turn-events.ts";
 
 /** The 200 body of spec 2.2: exactly these seven fields. */
 export interface MessageResponse {
@@ -31,6 +33,10 @@ export interface TurnOptions {
   /** Store the response under this Idempotency-Key, in the turn's transaction. */
   idempotency?: { key: string; hash: string };
   signal?: AbortSignal;
+  /** Widget: the page's variables, stored on a new conversation and given to the engine. */
+  pageVariables?: Record<string, string>;
+  /** Widget: tools the page registered, which the LLM engine may call (run in the browser). */
+  clientTools?: ClientTool[];
 }
 
 /** A concurrent request with the same Idempotency-Key committed first; answer with its response. */
@@ -61,7 +67,16 @@ export async function runTurn(
   const conversation = request.conversationId
     ? await ctx.db.prisma.conversation.findFirst({
         where: { id: request.conversationId, agentId: agent.id },
-        select: { id: true, status: true, visitorEmail: true, visitorName: true, visitorPhone: true, clientVariables: true },
+        select: {
+          id: true,
+          status: true,
+          channel: true,
+          visitorEmail: true,
+          visitorName: true,
+          visitorPhone: true,
+          clientVariables: true,
+          pageVariables: true,
+        },
       })
     : null;
   if (request.conversationId && !conversation) throw new AppError("CONVERSATION_NOT_FOUND");
@@ -75,7 +90,12 @@ export async function runTurn(
     name: request.visitor?.name?.trim() || conversation?.visitorName || undefined,
     phone: request.visitor?.phone ?? conversation?.visitorPhone ?? undefined,
   };
-  const variables = { ...asStringRecord(conversation?.clientVariables), ...request.clientVariables };
+  const variables = {
+    ...asStringRecord(conversation?.clientVariables),
+    ...asStringRecord(conversation?.pageVariables),
+    ...request.clientVariables,
+    ...options.pageVariables,
+  };
 
   const result =
     status === "escalated"
@@ -86,6 +106,7 @@ export async function runTurn(
           visitor,
           variables,
           signal: options.signal,
+          clientTools: options.clientTools,
         });
 
   const response = await ctx.db.prisma.$transaction(async (tx) => {
@@ -105,6 +126,7 @@ export async function runTurn(
           visitorName: visitor.name ?? null,
           visitorPhone: request.visitor?.phone ?? null,
           clientVariables: request.clientVariables ?? {},
+          pageVariables: options.pageVariables ?? {},
           messageCount: 2,
           createdAt: now,
           updatedAt: now,
@@ -142,6 +164,32 @@ export async function runTurn(
         },
       ],
     });
+
+    // Spec 6: the HTTP API emits no events of its own (its caller has the response); the widget
+    // and SDK channel does, in this transaction (the webhook outbox).
+    if (options.channel !== "api") {
+      await recordWebhookEvents(
+        tx,
+        { agentId: agent.id, agentIds: [agent.id] },
+        turnEvents({
+          conversation: {
+            id: conversationId,
+            agentId: agent.id,
+            channel: conversation?.channel ?? options.channel,
+            status: finalStatus,
+            visitor: { name: visitor.name ?? null, email: visitor.email ?? null, phone: visitor.phone ?? null },
+          },
+          created: conversation === null,
+          previousStatus: conversation?.status ?? null,
+          clientVariables: request.clientVariables ?? {},
+          userText: request.message,
+          result,
+          firstSequence,
+          now,
+        }),
+        now,
+      );
+    }
 
     const response: MessageResponse = {
       conversationId,
@@ -188,6 +236,7 @@ async function runEngine(
     visitor: EngineVisitor;
     variables: Record<string, string>;
     signal?: AbortSignal;
+    clientTools?: ClientTool[];
   },
 ): Promise<EngineResult> {
   const engineAgent = { id: agent.id, name: agent.name, engine: agent.engine, instructions: agent.instructions };

@@ -1,13 +1,13 @@
 // `npm run db:seed`: writes the demo data (issue 2) to the configured database, idempotently.
 // A generated admin password is printed here once; it is stored only as a hash.
 import { closeDb, getDb } from "../client.ts";
-import { env } from "../env.ts";
+import { env, publicAppUrl } from "../env.ts";
 import { seed } from "../seed.ts";
 
 try {
   const { ADMIN_EMAIL, ADMIN_PASSWORD, DATABASE_URL } = env();
   const db = await getDb();
-  const result = await seed(db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD });
+  const result = await seed(db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, appOrigin: new URL(publicAppUrl()).origin });
   console.log(`Seeded the demo data into the ${DATABASE_URL ? "PostgreSQL database" : "embedded database"}.`);
   if (result.generatedPassword) {
     console.log(`Admin login: ${result.adminEmail} / ${result.generatedPassword}`);

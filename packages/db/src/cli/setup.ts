@@ -2,7 +2,7 @@
 // migrations, and seed the demo data on first run (an empty database) only, so later starts never
 // overwrite what admins changed. `npm run db:seed` re-seeds on demand.
 import { closeDb, getDb } from "../client.ts";
-import { env } from "../env.ts";
+import { env, publicAppUrl } from "../env.ts";
 import { migrate } from "../migrate.ts";
 import { seed } from "../seed.ts";
 
@@ -13,7 +13,11 @@ try {
   if (applied.length) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
   const workspaces = await db.prisma.workspace.count();
   if (workspaces === 0) {
-    const result = await seed(db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD });
+    const result = await seed(db, {
+      adminEmail: config.ADMIN_EMAIL,
+      adminPassword: config.ADMIN_PASSWORD,
+      appOrigin: new URL(publicAppUrl(config)).origin,
+    });
     console.log("Seeded the demo data (agents demo, demo-disabled, demo-nokey, demo-inactive, demo-quota, demo-tokens).");
     if (result.generatedPassword) {
       console.log(`Admin login: ${config.ADMIN_EMAIL} / ${result.generatedPassword}  (shown once; set ADMIN_PASSWORD to choose one)`);

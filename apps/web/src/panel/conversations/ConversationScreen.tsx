@@ -57,7 +57,7 @@ export function ConversationScreen({ conversationId }: { conversationId: string 
         <div className="stack">
           <section aria-labelledby="transcript-heading" className="card">
             <h2 id="transcript-heading">Transcript</h2>
-            <Transcript messages={data.messages} />
+            <Transcript messages={data.messages} events={data.trackingEvents} />
           </section>
           <EscalationPanel conversationId={data.id} status={data.status} />
         </div>

@@ -8,6 +8,7 @@ const sections = [
   { href: "/panel/knowledge", label: "Knowledge base" },
   { href: "/panel/conversations", label: "Conversations" },
   { href: "/panel/usage", label: "Usage" },
+  { href: "/panel/webhooks", label: "Webhooks" },
 ];
 
 export function PanelNav({ email }: { email: string | null }) {

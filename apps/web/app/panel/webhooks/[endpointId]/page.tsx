@@ -1,0 +1,12 @@
+import type { Metadata } from "next";
+import { segmentId } from "~/panel/params.ts";
+import { EndpointScreen } from "~/panel/webhooks/EndpointScreen.tsx";
+import "~/panel/webhooks/webhooks.css";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Webhook endpoint" };
+
+export default async function WebhookEndpointPage({ params }: { params: Promise<{ endpointId: string }> }) {
+  const { endpointId } = await params;
+  return <EndpointScreen endpointId={segmentId(endpointId)} />;
+}

@@ -1,0 +1,131 @@
+// The widget / SDK WebSocket endpoint `/ws` (protocol parley.v1): the `ws` adapter around core's
+// WidgetSession. server.mjs hands it the HTTP upgrades of `/ws`; everything the protocol does
+// lives in @parley/core/widget.
+//
+// Wiring: the instrumentation hook (which runs inside Next's server runtime, so this module shares
+// the app's context, database and live bus with the route handlers) calls startWidgetSocket(),
+// which publishes the upgrade handler on globalThis for server.mjs.
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import type { AppContext } from "@parley/core/context";
+import { WIDGET_FRAME_MAX_BYTES } from "@parley/core/limits";
+import { logger } from "@parley/core/logger";
+import { CLOSE_CODES, createResumeTokens, type ResumeTokens, WIDGET_SUBPROTOCOL, WidgetSession } from "@parley/core/widget";
+import { type WebSocket, WebSocketServer } from "ws";
+
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface WidgetSocketServer {
+  handleUpgrade: UpgradeHandler;
+  /** Closes every connection (1001, going away) and stops accepting new ones. */
+  close(): Promise<void>;
+}
+
+export interface WidgetSocketOptions {
+  getContext: () => Promise<AppContext>;
+  /** The app's secret, read on the first connection. */
+  secret: () => string;
+  helloTimeoutMs?: number;
+  toolTimeoutMs?: number;
+  /** Ping interval; a connection that misses a pong is dropped. */
+  heartbeatMs?: number;
+}
+
+export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSocketServer {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: WIDGET_FRAME_MAX_BYTES,
+    perMessageDeflate: false,
+    // Accept the handshake without a subprotocol too, so the page learns why (close 4426).
+    handleProtocols: (protocols) => (protocols.has(WIDGET_SUBPROTOCOL) ? WIDGET_SUBPROTOCOL : false),
+  });
+  let tokens: ResumeTokens | undefined;
+  const alive = new WeakSet<WebSocket>();
+
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  }, options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+
+  function onConnection(ws: WebSocket, request: IncomingMessage): void {
+    alive.add(ws);
+    ws.on("pong", () => alive.add(ws));
+    ws.on("error", (error) => logger.debug("widget socket error", { error: error.message }));
+    if (ws.protocol !== WIDGET_SUBPROTOCOL) {
+      ws.close(CLOSE_CODES.UNSUPPORTED_PROTOCOL.code, CLOSE_CODES.UNSUPPORTED_PROTOCOL.reason);
+      return;
+    }
+    // Frames that arrive while the context loads are handed over in order once it is ready.
+    const session = options
+      .getContext()
+      .then((ctx) => {
+        tokens ??= createResumeTokens(options.secret());
+        return new WidgetSession(
+          {
+            send: (frame) => {
+              if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+            },
+            close: (code, reason) => ws.close(code, reason),
+          },
+          {
+            ctx,
+            tokens,
+            origin: typeof request.headers.origin === "string" ? request.headers.origin : null,
+            helloTimeoutMs: options.helloTimeoutMs,
+            toolTimeoutMs: options.toolTimeoutMs,
+          },
+        );
+      })
+      .catch((error: unknown) => {
+        logger.error("widget session failed to start", { error: error instanceof Error ? error.message : "unknown" });
+        ws.close(CLOSE_CODES.INTERNAL.code, CLOSE_CODES.INTERNAL.reason);
+        return null;
+      });
+    ws.on("message", (data, isBinary) => {
+      const text = isBinary ? null : data.toString();
+      void session.then((current) => {
+        if (!current) return;
+        if (text === null) current.receive("binary frames are not accepted");
+        else current.receive(text);
+      });
+    });
+    ws.on("close", () => void session.then((current) => current?.closed()));
+  }
+
+  return {
+    handleUpgrade(request, socket, head) {
+      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request));
+    },
+    async close() {
+      clearInterval(heartbeat);
+      for (const ws of wss.clients) ws.close(CLOSE_CODES.GOING_AWAY.code, CLOSE_CODES.GOING_AWAY.reason);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+const upgradeKey = Symbol.for("parley.wsUpgrade");
+const shutdownKey = Symbol.for("parley.shutdownHooks");
+type GlobalWithSocket = typeof globalThis & {
+  [upgradeKey]?: UpgradeHandler;
+  [shutdownKey]?: Set<() => Promise<void>>;
+};
+
+/** Publishes this process's `/ws` upgrade handler for server.mjs (once). */
+export async function startWidgetSocket(): Promise<void> {
+  const store = globalThis as GlobalWithSocket;
+  if (store[upgradeKey]) return;
+  const [{ getAppContext }, { authSecret }] = await Promise.all([import("./context.ts"), import("./auth.ts")]);
+  const server = createWidgetSocketServer({ getContext: getAppContext, secret: authSecret });
+  store[upgradeKey] = server.handleUpgrade;
+  store[shutdownKey] ??= new Set();
+  store[shutdownKey].add(() => server.close());
+  logger.info("widget socket ready");
+}

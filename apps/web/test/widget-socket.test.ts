@@ -1,0 +1,476 @@
+// The widget / SDK WebSocket protocol parley.v1 (issue 9), end to end over a real socket: a real
+// http server on 127.0.0.1 with the app's /ws upgrade handler, a real `ws` client, a real
+// (throwaway) database, and the fake OpenAI server for the LLM agent's browser-side tools.
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getConversation, replyToConversation, setConversationStatus } from "@parley/core/admin/conversations";
+import { ESCALATED_REPLY } from "@parley/core/messages/turn";
+import type { TestContext } from "@parley/core/testing";
+import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parley/core/widget";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { createWidgetSocketServer, type WidgetSocketServer } from "~/server/widget-socket.ts";
+import { type FakeOpenAi, startFakeOpenAi, textResponse, toolCallResponse } from "../../../packages/core/test/support/fake-openai.ts";
+import { createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
+// Relative until `npm install` links the @parley/web-sdk workspace.
+import {
+  connect as connectSdk,
+  type Message,
+  type ParleyEvents,
+  type ResumeStorage,
+  type WebSocketConstructor,
+} from "../../../packages/web-sdk/src/index.ts";
+
+const ORIGIN = "http://shop.test:8080";
+const SECRET = "widget-test-secret-0123456789abcdef0123456789";
+const TOOL_TIMEOUT_MS = 700;
+
+let ctx: TestContext;
+let fake: FakeOpenAi;
+let http: Server;
+let sockets: WidgetSocketServer;
+let url: string;
+
+async function createAgent(id: string, fields: Record<string, unknown> = {}) {
+  await ctx.db.prisma.agent.create({
+    data: {
+      id,
+      workspaceId: "ws-demo",
+      name: `Widget agent ${id}`,
+      allowedOrigins: [ORIGIN],
+      sources: { create: [{ sourceId: "src-start" }, { sourceId: "src-billing" }] },
+      ...fields,
+    },
+  });
+}
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi({ apiKey: "sk-test" });
+  ctx = await createMessagingContext({ llm: { baseUrl: fake.baseUrl, apiKey: "sk-test", model: "fake-model", timeoutMs: 10_000 } });
+  ctx.live = createMemoryLiveBus();
+  await createAgent("w-knowledge");
+  await createAgent("w-llm", { engine: "llm" });
+  await createAgent("w-inactive", { active: false });
+  await createAgent("w-quota", { monthlyConversationLimit: 0 });
+  await createAgent("w-limited");
+  await createAgent("w-other");
+  sockets = createWidgetSocketServer({
+    getContext: async () => ctx,
+    secret: () => SECRET,
+    toolTimeoutMs: TOOL_TIMEOUT_MS,
+    helloTimeoutMs: 1_000,
+  });
+  http = createServer((_request, response) => response.writeHead(404).end());
+  http.on("upgrade", (request, socket, head) => sockets.handleUpgrade(request, socket, head));
+  http.listen(0, "127.0.0.1");
+  await once(http, "listening");
+  url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/ws`;
+});
+
+afterAll(async () => {
+  await sockets?.close();
+  http?.closeAllConnections();
+  await new Promise((resolve) => http?.close(resolve));
+  await ctx?.live?.close();
+  await ctx?.close();
+  await fake?.close();
+});
+
+interface Client {
+  ws: WebSocket;
+  frames: ServerFrame[];
+  /** The next frame of this type (frames already received count). */
+  next<T extends ServerFrame["type"]>(type: T, timeoutMs?: number): Promise<Extract<ServerFrame, { type: T }>>;
+  send(frame: unknown): void;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+function connect(options: { origin?: string | null; protocol?: string | null } = {}): Promise<Client> {
+  const origin = options.origin === undefined ? ORIGIN : options.origin;
+  const protocol = options.protocol === undefined ? "parley.v1" : options.protocol;
+  const ws = new WebSocket(url, protocol === null ? [] : [protocol], origin === null ? {} : { origin });
+  const frames: ServerFrame[] = [];
+  const consumed = new Set<ServerFrame>();
+  const waiters: Array<() => void> = [];
+  ws.on("message", (data) => {
+    frames.push(JSON.parse(data.toString()) as ServerFrame);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.on("close", (code, reason) => {
+      resolve({ code, reason: reason.toString() });
+      for (const wake of waiters.splice(0)) wake();
+    });
+  });
+  const client: Client = {
+    ws,
+    frames,
+    closed,
+    send: (frame) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
+    next(type, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${type} frame; got ${JSON.stringify(frames)}`)), timeoutMs);
+        const check = () => {
+          const found = frames.find((frame) => frame.type === type && !consumed.has(frame));
+          if (found) {
+            consumed.add(found);
+            clearTimeout(timer);
+            resolve(found as Extract<ServerFrame, { type: typeof type }>);
+          } else if (ws.readyState === ws.CLOSED) {
+            clearTimeout(timer);
+            reject(new Error(`closed before a ${type} frame; got ${JSON.stringify(frames)}`));
+          } else {
+            waiters.push(check);
+          }
+        };
+        check();
+      });
+    },
+  };
+  return new Promise((resolve, reject) => {
+    ws.once("open", () => resolve(client));
+    ws.once("error", reject);
+  });
+}
+
+async function hello(agentId: string, extra: Record<string, unknown> = {}, options: Parameters<typeof connect>[0] = {}) {
+  const client = await connect(options);
+  client.send({ type: "hello", agentId, ...extra });
+  return client;
+}
+
+describe("connection checks", () => {
+  it("closes 4404 for an unknown agent and for an inactive one", async () => {
+    for (const agentId of ["no-such-agent", "w-inactive"]) {
+      const client = await hello(agentId);
+      expect(await client.closed).toEqual({ code: 4404, reason: "Agent not found" });
+    }
+  });
+
+  it("closes 4403 when the Origin is not exactly an allowed origin", async () => {
+    for (const origin of ["http://evil.test", "http://shop.test", "https://shop.test:8080", "http://shop.test:8081", null]) {
+      const client = await hello("w-knowledge", {}, { origin });
+      expect(await client.closed).toEqual({ code: 4403, reason: "Origin not allowed" });
+    }
+  });
+
+  it("closes 4426 without the parley.v1 subprotocol, 4400 for a frame before hello, 4408 without hello", async () => {
+    const noProtocol = await connect({ protocol: null });
+    expect((await noProtocol.closed).code).toBe(4426);
+
+    const early = await connect();
+    early.send({ type: "message", text: "hi" });
+    expect(await early.closed).toEqual({ code: 4400, reason: "Protocol error" });
+
+    const garbage = await connect();
+    garbage.send("not json");
+    expect((await garbage.next("error")).details).toBe("frame: must be JSON");
+    expect((await garbage.closed).code).toBe(4400);
+
+    const silent = await connect();
+    expect(await silent.closed).toEqual({ code: 4408, reason: "No hello received" });
+  });
+
+  it("never accepts an API key: unknown hello fields are refused", async () => {
+    const client = await hello("w-knowledge", { apiKey: "pk_123" });
+    expect((await client.next("error")).details).toBe("apiKey: is not a known field");
+    expect((await client.closed).code).toBe(4400);
+  });
+});
+
+describe("a conversation over the socket", () => {
+  it("answers from the knowledge base, creates the conversation on the widget channel, and resumes it", async () => {
+    const client = await hello("w-knowledge", { visitor: { name: "Ada" } });
+    const ready = await client.next("ready");
+    expect(ready).toEqual({ type: "ready", conversationId: null, resumeToken: null, status: "active", messages: [] });
+
+    client.send({ type: "message", text: "How do I reset my password?", clientMessageId: "m1" });
+    expect(await client.next("typing")).toEqual({ type: "typing", active: true });
+    const created = await client.next("ready");
+    expect(created.conversationId).toEqual(expect.any(String));
+    expect(created.resumeToken).toEqual(expect.any(String));
+    const reply = await client.next("message");
+    expect(reply).toMatchObject({ role: "agent", clientMessageId: "m1", toolCalls: [{ name: "search_knowledge_base" }] });
+    expect(reply.richContent).toEqual([
+      { type: "articles", articles: expect.arrayContaining([expect.objectContaining({ id: "art-reset-password" })]) },
+    ]);
+    expect(await client.next("typing")).toEqual({ type: "typing", active: false });
+
+    const conversationId = created.conversationId as string;
+    const row = await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    expect(row).toMatchObject({ channel: "widget", agentId: "w-knowledge", visitorName: "Ada", messageCount: 2 });
+    const stored = await ctx.db.prisma.message.findFirstOrThrow({ where: { conversationId, sequence: 1 } });
+    expect(stored.id).toBe(reply.id);
+    client.ws.close();
+    await client.closed;
+
+    // After a reload: the same conversation, with its messages.
+    const again = await hello("w-knowledge", { resumeToken: created.resumeToken });
+    const resumed = await again.next("ready");
+    expect(resumed.conversationId).toBe(conversationId);
+    expect(resumed.messages.map((message) => message.role)).toEqual(["user", "agent"]);
+    again.send({ type: "message", text: "And my invoices?" });
+    await again.next("message");
+    expect((await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } })).messageCount).toBe(4);
+    again.ws.close();
+
+    // The token is bound to its agent: another agent starts a new conversation.
+    const elsewhere = await hello("w-other", { resumeToken: created.resumeToken });
+    expect((await elsewhere.next("error")).error).toBe("Invalid resume token");
+    expect((await elsewhere.next("ready")).conversationId).toBeNull();
+    elsewhere.ws.close();
+
+    // A tampered or expired token is refused the same way.
+    const tampered = await hello("w-knowledge", { resumeToken: `${created.resumeToken}x` });
+    expect((await tampered.next("ready")).conversationId).toBeNull();
+    tampered.ws.close();
+    const expired = createResumeTokens(SECRET, 60).sign({ agentId: "w-knowledge", conversationId }, new Date(Date.now() - 120_000));
+    const late = await hello("w-knowledge", { resumeToken: expired });
+    expect((await late.next("ready")).conversationId).toBeNull();
+    late.ws.close();
+  });
+
+  it("applies the messages API's limits as error frames and keeps the connection", async () => {
+    const client = await hello("w-knowledge");
+    await client.next("ready");
+    client.send({ type: "message", text: "   ", clientMessageId: "blank" });
+    expect(await client.next("error")).toEqual({
+      type: "error",
+      error: "Invalid request",
+      details: "text: must not be empty",
+      clientMessageId: "blank",
+    });
+    client.send({ type: "message", text: "x".repeat(10_001) });
+    expect((await client.next("error")).details).toBe("text: must be at most 10000 characters");
+    client.send({ type: "page_variables", variables: { plan: 3 } });
+    expect((await client.next("error")).details).toBe("variables.plan: must be a string");
+    client.send({ type: "shout" });
+    expect((await client.next("error")).details).toBe("type: must be a known frame type");
+    expect(client.ws.readyState).toBe(client.ws.OPEN);
+    client.ws.close();
+  });
+
+  it("sends the 402 quota text and the 429 rate limit as error frames", async () => {
+    const quota = await hello("w-quota");
+    await quota.next("ready");
+    quota.send({ type: "message", text: "Hello", clientMessageId: "q" });
+    expect(await quota.next("error")).toEqual({ type: "error", error: "Monthly conversation quota exhausted", clientMessageId: "q" });
+    quota.ws.close();
+
+    for (let i = 0; i < 30; i++) await ctx.limiters.messages.limit("w-limited");
+    const limited = await hello("w-limited");
+    await limited.next("ready");
+    limited.send({ type: "message", text: "Hello" });
+    const error = await limited.next("error");
+    expect(error).toMatchObject({ error: "Rate limit exceeded", retryAfter: expect.any(Number) });
+    expect(await ctx.db.prisma.conversation.count({ where: { agentId: "w-limited" } })).toBe(0);
+    limited.ws.close();
+  });
+});
+
+describe("page variables, tracking and live replies", () => {
+  it("stores page variables on the conversation and gives them to the engine", async () => {
+    fake.enqueue(textResponse("You are on the pro plan."), textResponse("Noted."));
+    const before = fake.requests.length;
+    const client = await hello("w-llm", { pageVariables: { plan: "pro" } });
+    await client.next("ready");
+    client.send({ type: "page_variables", variables: { page: "/pricing" } });
+    client.send({ type: "message", text: "Which plan am I on?" });
+    const created = await client.next("ready");
+    expect((await client.next("message")).text).toBe("You are on the pro plan.");
+    const system = JSON.stringify(fake.requests[before]?.body.messages[0]);
+    expect(system).toContain("plan");
+    expect(system).toContain("pro");
+    expect(system).toContain("/pricing");
+
+    const conversationId = created.conversationId as string;
+    client.send({ type: "page_variables", variables: { page: "/checkout" } });
+    client.send({ type: "message", text: "And now?" });
+    await client.next("message");
+    expect(JSON.stringify(fake.requests[before + 1]?.body.messages[0])).toContain("/checkout");
+    const row = await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    expect(row.pageVariables).toEqual({ plan: "pro", page: "/checkout" });
+    client.ws.close();
+  });
+
+  it("stores tracking events and attaches them to the conversation once it exists", async () => {
+    const client = await hello("w-knowledge");
+    await client.next("ready");
+    client.send({ type: "track", event: "page_view", properties: { path: "/pricing" } });
+    client.send({ type: "message", text: "How do I reset my password?" });
+    const { conversationId } = await client.next("ready");
+    await client.next("message");
+    client.send({ type: "track", event: "clicked_article", properties: { id: "art-reset-password" } });
+    client.send({ type: "track", event: "x".repeat(101) });
+    expect((await client.next("error")).details).toBe("event: must be at most 100 characters");
+    const events = await ctx.db.prisma.trackingEvent.findMany({ where: { conversationId }, orderBy: { createdAt: "asc" } });
+    expect(events.map((event) => [event.event, event.properties])).toEqual([
+      ["page_view", { path: "/pricing" }],
+      ["clicked_article", { id: "art-reset-password" }],
+    ]);
+    // The panel's conversation timeline shows them.
+    const detail = await getConversation(ctx.db, "ws-demo", conversationId as string);
+    expect(detail.trackingEvents.map((event) => event.event)).toEqual(["page_view", "clicked_article"]);
+    client.ws.close();
+  });
+
+  it("delivers the admin's reply and status changes live", async () => {
+    const client = await hello("w-knowledge");
+    await client.next("ready");
+    client.send({ type: "message", text: "How do I reset my password?" });
+    const conversationId = (await client.next("ready")).conversationId as string;
+    await client.next("message");
+
+    await setConversationStatus(ctx.db, "ws-demo", { id: conversationId, status: "escalated" }, new Date(), ctx.live);
+    expect(await client.next("status")).toEqual({ type: "status", status: "escalated" });
+    client.send({ type: "message", text: "Hello?" });
+    expect((await client.next("message")).text).toBe(ESCALATED_REPLY);
+
+    await replyToConversation(ctx.db, "ws-demo", { id: conversationId, text: "Hi, this is Sam." }, new Date(), ctx.live);
+    const live = await client.next("message");
+    expect(live).toMatchObject({ type: "message", role: "human", text: "Hi, this is Sam." });
+    client.ws.close();
+  });
+});
+
+describe("browser-side tools", () => {
+  const cartTool = {
+    name: "get_cart",
+    description: "The visitor's shopping cart",
+    parameters: { type: "object", properties: { currency: { type: "string" } } },
+  };
+
+  it("sends tool_call to the page and gives its tool_result to the model", async () => {
+    fake.enqueue(toolCallResponse("get_cart", { currency: "EUR" }), textResponse("You have 3 items."));
+    const before = fake.requests.length;
+    const client = await hello("w-llm", { tools: [cartTool] });
+    await client.next("ready");
+    client.send({ type: "message", text: "What's in my cart?" });
+    const call = await client.next("tool_call");
+    expect(call).toMatchObject({ name: "get_cart", args: { currency: "EUR" }, callId: expect.any(String) });
+    client.send({ type: "tool_result", callId: call.callId, result: { items: 3 } });
+    const reply = await client.next("message");
+    expect(reply).toMatchObject({ text: "You have 3 items.", toolCalls: [{ name: "get_cart", args: { currency: "EUR" } }] });
+    const offered = fake.requests[before]?.body.tools.map((tool: { function: { name: string } }) => tool.function.name);
+    expect(offered).toContain("get_cart");
+    expect(JSON.stringify(fake.requests[before + 1]?.body.messages)).toContain('\\"items\\":3');
+    client.ws.close();
+  });
+
+  it("gives the model an error result when the page does not answer in time", async () => {
+    fake.enqueue(toolCallResponse("get_cart", {}), textResponse("I couldn't read your cart."));
+    const before = fake.requests.length;
+    const client = await hello("w-llm", { tools: [cartTool] });
+    await client.next("ready");
+    client.send({ type: "message", text: "What's in my cart?" });
+    const call = await client.next("tool_call");
+    expect((await client.next("message", TOOL_TIMEOUT_MS + 5_000)).text).toBe("I couldn't read your cart.");
+    expect(JSON.stringify(fake.requests[before + 1]?.body.messages)).toContain("did not answer in time");
+    // A late result is ignored.
+    client.send({ type: "tool_result", callId: call.callId, result: { items: 1 } });
+    client.send({ type: "tools", tools: [] });
+    expect(client.ws.readyState).toBe(client.ws.OPEN);
+    client.ws.close();
+  });
+});
+
+describe("the browser SDK (@parley/web-sdk) against the endpoint", () => {
+  const opened: WebSocket[] = [];
+  /** `ws` with the page's Origin, as a browser would send it. */
+  class PageWebSocket extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { origin: ORIGIN });
+      opened.push(this);
+    }
+  }
+  function memoryStorage(): ResumeStorage & { items: Map<string, string> } {
+    const items = new Map<string, string>();
+    return {
+      items,
+      getItem: (key) => items.get(key) ?? null,
+      setItem: (key, value) => void items.set(key, value),
+      removeItem: (key) => void items.delete(key),
+    };
+  }
+  function nextEvent<E extends keyof ParleyEvents>(
+    chat: ReturnType<typeof connectSdk>,
+    event: E,
+    match: (payload: ParleyEvents[E]) => boolean = () => true,
+  ) {
+    return new Promise<ParleyEvents[E]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${event} event`)), 5_000);
+      const off = chat.on(event, (payload) => {
+        if (!match(payload)) return;
+        clearTimeout(timer);
+        off();
+        resolve(payload);
+      });
+    });
+  }
+
+  it("sends, receives, reconnects with backoff and resumes the same conversation", async () => {
+    const storage = memoryStorage();
+    const base = url.replace(/^ws:/, "http:").replace(/\/ws$/, "");
+    const chat = connectSdk({
+      agentId: "w-knowledge",
+      baseUrl: base,
+      storage,
+      WebSocket: PageWebSocket as unknown as WebSocketConstructor,
+      reconnect: { initialDelayMs: 50 },
+    });
+    const typing = nextEvent(chat, "typing", (active) => active);
+    const reply = nextEvent(chat, "message");
+    const id = chat.send("How do I reset my password?"); // queued until ready
+    await typing;
+    const message: Message = await reply;
+    expect(message).toMatchObject({ role: "agent", clientMessageId: id });
+    expect(chat.conversationId).toEqual(expect.any(String));
+    expect(storage.items.get("parley:w-knowledge:resume")).toEqual(expect.any(String));
+    const conversationId = chat.conversationId;
+
+    const reopened = nextEvent(chat, "ready");
+    opened.at(-1)?.terminate(); // the network drops
+    expect((await reopened).conversationId).toBe(conversationId);
+    expect(chat.state).toBe("open");
+    chat.close();
+
+    // After a reload: a new connection with the stored token resumes too.
+    const reloaded = connectSdk({
+      agentId: "w-knowledge",
+      baseUrl: base,
+      storage,
+      WebSocket: PageWebSocket as unknown as WebSocketConstructor,
+    });
+    const ready = await nextEvent(reloaded, "ready");
+    expect(ready.conversationId).toBe(conversationId);
+    expect(ready.messages).toHaveLength(2);
+    reloaded.close();
+  });
+
+  it("runs registered tools and stops for good on a fatal close", async () => {
+    fake.enqueue(toolCallResponse("get_cart", {}), textResponse("Two items."));
+    const base = url.replace(/^ws:/, "http:").replace(/\/ws$/, "");
+    const chat = connectSdk({
+      agentId: "w-llm",
+      baseUrl: base,
+      storage: null,
+      WebSocket: PageWebSocket as unknown as WebSocketConstructor,
+    });
+    chat.registerTool({ name: "get_cart", description: "The cart", parameters: { type: "object", properties: {} } }, () => ({ items: 2 }));
+    chat.setPageVariables({ page: "/cart" });
+    const reply = nextEvent(chat, "message");
+    chat.send("What's in my cart?");
+    expect((await reply).text).toBe("Two items.");
+    chat.close();
+
+    const refused = connectSdk({
+      agentId: "w-inactive",
+      baseUrl: base,
+      storage: null,
+      WebSocket: PageWebSocket as unknown as WebSocketConstructor,
+    });
+    const closed = await nextEvent(refused, "connection", (change) => change.state === "closed");
+    expect(closed).toEqual({ state: "closed", code: 4404, reason: "Agent not found" });
+  });
+});

@@ -1,0 +1,121 @@
+// The webhook payloads as zod schemas: what every event body is, exactly (strict objects), for the
+// OpenAPI document's `webhooks` section (issue 8) and the tests, which validate every recorded
+// event against them, so the documentation cannot drift from what is sent.
+import { z } from "zod";
+import { richContentItemSchema, toolCallSchema } from "../messages/response-schema.ts";
+import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventType } from "./types.ts";
+
+const isoTimestamp = z.iso.datetime().meta({ description: "ISO 8601, UTC.", examples: ["2026-11-20T12:00:00.000Z"] });
+
+export const webhookVisitorSchema = z.strictObject({
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+});
+
+export const webhookConversationSchema = z
+  .strictObject({
+    id: z.string().meta({ examples: ["cmi0x2l5k0001"] }),
+    agentId: z.string().meta({ examples: ["demo"] }),
+    channel: z.enum(["api", "widget"]).meta({ description: "Where the conversation started." }),
+    status: z.enum(["active", "escalated"]).meta({ description: "The status after the change." }),
+    visitor: webhookVisitorSchema,
+  })
+  .meta({ id: "WebhookConversation", description: "The conversation an event is about." });
+
+export const webhookMessageSchema = z
+  .strictObject({
+    role: z.enum(["user", "agent", "human"]).meta({ description: "`user`: the visitor; `agent`: the agent's reply; `human`: an admin." }),
+    text: z.string(),
+    sequence: z.int().min(0).meta({ description: "Position in the conversation, from 0, without gaps." }),
+    createdAt: isoTimestamp,
+    tokenUsage: z.int().min(0).optional().meta({ description: "Agent replies only: the turn's token usage." }),
+    toolCalls: z
+      .array(toolCallSchema)
+      .optional()
+      .meta({ description: "Agent replies only: as `toolCalls` of the messages API." }),
+    richContent: z
+      .array(richContentItemSchema)
+      .optional()
+      .meta({ description: "Agent replies only: as `richContent` of the messages API." }),
+  })
+  .meta({ id: "WebhookMessage" });
+
+export const webhookArticleSchema = z
+  .strictObject({
+    id: z.string().meta({ examples: ["art-refunds"] }),
+    sourceId: z.string().meta({ examples: ["src-billing"] }),
+    title: z.string(),
+    published: z.boolean(),
+    publishedAt: isoTimestamp.nullable(),
+    agentIds: z.array(z.string()).meta({ description: "The agents whose help centre shows the article's source." }),
+  })
+  .meta({ id: "WebhookArticle" });
+
+function envelope<T extends string, D extends z.ZodType>(type: T, data: D, description: string) {
+  return z
+    .strictObject({
+      type: z.literal(type),
+      timestamp: isoTimestamp.meta({ description: "When the change happened." }),
+      data,
+    })
+    .meta({ description });
+}
+
+export const WEBHOOK_PAYLOAD_SCHEMAS = {
+  "conversation.created": envelope(
+    "conversation.created",
+    z.strictObject({
+      conversation: webhookConversationSchema.extend({ clientVariables: z.record(z.string(), z.string()), createdAt: isoTimestamp }),
+    }),
+    "A conversation of the widget or JS SDK started.",
+  ),
+  "conversation.message": envelope(
+    "conversation.message",
+    z.strictObject({
+      conversation: webhookConversationSchema,
+      messages: z.array(webhookMessageSchema).min(1),
+      handoffRequested: z.boolean().optional().meta({ description: "Turns only: the turn asked for a person." }),
+    }),
+    "A widget/SDK turn (the visitor's message and the agent's reply), or a message an admin wrote.",
+  ),
+  "conversation.escalated": envelope(
+    "conversation.escalated",
+    z.strictObject({ conversation: webhookConversationSchema, reason: z.literal("handoff_requested") }),
+    "A widget/SDK turn asked for a person.",
+  ),
+  "conversation.status_changed": envelope(
+    "conversation.status_changed",
+    z.strictObject({
+      conversation: webhookConversationSchema,
+      previousStatus: z.enum(["active", "escalated"]),
+      status: z.enum(["active", "escalated"]),
+      changedBy: z.enum(["turn", "admin"]),
+    }),
+    "A conversation's status changed.",
+  ),
+  "help.article.published": envelope(
+    "help.article.published",
+    z.strictObject({ article: webhookArticleSchema }),
+    "An article was published.",
+  ),
+  "help.article.unpublished": envelope(
+    "help.article.unpublished",
+    z.strictObject({ article: webhookArticleSchema }),
+    "An article was unpublished.",
+  ),
+} satisfies Record<WebhookEventType, z.ZodType>;
+
+export const webhookTestPayloadSchema = envelope(
+  WEBHOOK_TEST_EVENT_TYPE,
+  z.strictObject({ endpointId: z.string(), message: z.string() }),
+  'Sent by the panel\'s "Send test event" only.',
+);
+
+/** The Standard Webhooks request headers of every delivery. */
+export const WEBHOOK_HEADERS = {
+  "webhook-id": "The event's id (`evt_...`), the same on every retry: dedupe by it.",
+  "webhook-timestamp": "Seconds since the Unix epoch of this attempt.",
+  "webhook-signature":
+    "`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded secret after `whsec_`; two space-separated signatures during a secret roll.",
+} as const;

@@ -1,0 +1,12 @@
+// The widget / SDK channel (protocol parley.v1): frames, sessions, resume tokens and live events.
+export { createLiveBus, createMemoryLiveBus, createRedisLiveBus, type LiveBus, type LiveEvent, publishLive } from "./live.ts";
+export {
+  CLOSE_CODES,
+  type ClientFrame,
+  parseClientFrame,
+  type ServerFrame,
+  WIDGET_SUBPROTOCOL,
+  type WireMessage,
+} from "./protocol.ts";
+export { createResumeTokens, type ResumeClaims, type ResumeTokens } from "./resume.ts";
+export { isOriginAllowed, toWireMessage, WidgetSession, type WidgetSessionOptions, type WidgetTransport } from "./session.ts";

@@ -1,0 +1,150 @@
+// The widget / SDK wire protocol `parley.v1` (README, "Widget protocol"): JSON text frames, each an
+// object with a `type`. Client frames are validated here with zod, reusing the messages API's
+// field schemas (messages/schema.ts) so both channels accept exactly the same values.
+import { z } from "zod";
+import type { RichContentItem, ToolCall } from "../engine/types.ts";
+import {
+  TRACK_EVENT_MAX_CHARS,
+  TRACK_PROPERTIES_MAX_BYTES,
+  TRACK_PROPERTIES_MAX_KEYS,
+  WIDGET_TOOL_DESCRIPTION_MAX_CHARS,
+  WIDGET_TOOL_RESULT_MAX_BYTES,
+  WIDGET_TOOL_SCHEMA_MAX_BYTES,
+  WIDGET_TOOLS_MAX,
+} from "../limits.ts";
+import { messageRequestSchema } from "../messages/schema.ts";
+
+export const WIDGET_SUBPROTOCOL = "parley.v1";
+
+/** Close codes (4000-4999 are the application's): the `reason` says the same in words. */
+export const CLOSE_CODES = {
+  /** A frame that is not JSON, not an object, of an unknown type, or sent before `hello`. */
+  PROTOCOL_ERROR: { code: 4400, reason: "Protocol error" },
+  /** The `Origin` header is not one of the agent's allowed origins. */
+  ORIGIN_NOT_ALLOWED: { code: 4403, reason: "Origin not allowed" },
+  /** No such agent, or the agent is inactive. */
+  AGENT_NOT_FOUND: { code: 4404, reason: "Agent not found" },
+  /** No `hello` within 10 seconds of connecting. */
+  HELLO_TIMEOUT: { code: 4408, reason: "No hello received" },
+  /** The client did not offer the `parley.v1` subprotocol. */
+  UNSUPPORTED_PROTOCOL: { code: 4426, reason: "Use the parley.v1 subprotocol" },
+  /** The server is shutting down; reconnect (to another instance). */
+  GOING_AWAY: { code: 1001, reason: "Server shutting down" },
+  /** Unexpected server failure. */
+  INTERNAL: { code: 1011, reason: "Internal error" },
+} as const;
+
+export type CloseReason = keyof typeof CLOSE_CODES;
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+
+const fields = messageRequestSchema.shape;
+/** Same rules as the messages API's clientVariables (keys, value length). */
+export const variablesSchema = fields.clientVariables.unwrap();
+
+const toolName = z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, _ or -, starting with a letter");
+
+export const clientToolSchema = z.strictObject({
+  name: toolName,
+  description: z.string().max(WIDGET_TOOL_DESCRIPTION_MAX_CHARS, `must be at most ${WIDGET_TOOL_DESCRIPTION_MAX_CHARS} characters`),
+  parameters: z
+    .record(z.string(), z.unknown())
+    .refine((schema) => jsonBytes(schema) <= WIDGET_TOOL_SCHEMA_MAX_BYTES, `must be at most ${WIDGET_TOOL_SCHEMA_MAX_BYTES} bytes as JSON`)
+    .default({ type: "object", properties: {} }),
+});
+
+const toolsSchema = z
+  .array(clientToolSchema)
+  .max(WIDGET_TOOLS_MAX, `must have at most ${WIDGET_TOOLS_MAX} tools`)
+  .refine((tools) => new Set(tools.map((tool) => tool.name)).size === tools.length, "must have unique names");
+
+const clientMessageId = z.string().min(1, "must not be empty").max(100, "must be at most 100 characters");
+
+export const clientFrameSchema = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("hello"),
+    agentId: z.string().min(1, "must not be empty").max(100),
+    visitor: fields.visitor,
+    resumeToken: z.string().max(2_000).optional(),
+    pageVariables: variablesSchema.optional(),
+    tools: toolsSchema.optional(),
+  }),
+  z.strictObject({ type: z.literal("message"), text: fields.message, clientMessageId: clientMessageId.optional() }),
+  z.strictObject({ type: z.literal("page_variables"), variables: variablesSchema }),
+  z.strictObject({
+    type: z.literal("track"),
+    event: z.string().trim().min(1, "must not be empty").max(TRACK_EVENT_MAX_CHARS, `must be at most ${TRACK_EVENT_MAX_CHARS} characters`),
+    properties: z
+      .record(z.string(), z.unknown())
+      .refine((value) => Object.keys(value).length <= TRACK_PROPERTIES_MAX_KEYS, `must have at most ${TRACK_PROPERTIES_MAX_KEYS} keys`)
+      .refine((value) => jsonBytes(value) <= TRACK_PROPERTIES_MAX_BYTES, `must be at most ${TRACK_PROPERTIES_MAX_BYTES} bytes as JSON`)
+      .default({}),
+  }),
+  z.strictObject({ type: z.literal("tools"), tools: toolsSchema }),
+  z
+    .strictObject({
+      type: z.literal("tool_result"),
+      callId: z.string().min(1).max(100),
+      result: z.unknown().optional(),
+      error: z.string().max(1_000).optional(),
+    })
+    .refine((frame) => jsonBytes(frame.result ?? null) <= WIDGET_TOOL_RESULT_MAX_BYTES, {
+      message: `must be at most ${WIDGET_TOOL_RESULT_MAX_BYTES} bytes as JSON`,
+      path: ["result"],
+    }),
+]);
+
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+export type HelloFrame = Extract<ClientFrame, { type: "hello" }>;
+export type ClientToolDefinition = z.infer<typeof clientToolSchema>;
+
+/** A message as the widget shows it. */
+export interface WireMessage {
+  id: string;
+  role: "user" | "agent" | "human";
+  text: string;
+  richContent: RichContentItem[];
+  toolCalls: ToolCall[];
+  createdAt: string;
+}
+
+export type ServerFrame =
+  | {
+      type: "ready";
+      /** null until the first message creates the conversation (then `ready` is sent again). */
+      conversationId: string | null;
+      resumeToken: string | null;
+      status: "active" | "escalated";
+      /** On resume: the conversation's latest messages, oldest first. */
+      messages: WireMessage[];
+    }
+  | { type: "typing"; active: boolean }
+  | ({ type: "message"; clientMessageId?: string } & WireMessage)
+  | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
+  | { type: "status"; status: "active" | "escalated" }
+  | { type: "error"; error: string; details?: string; clientMessageId?: string; retryAfter?: number };
+
+export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; error: string; details: string };
+
+/** Parses one text frame; a failure names every problem like the messages API (field: rule). */
+export function parseClientFrame(text: string): ParsedFrame {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, error: "Invalid request", details: "frame: must be JSON" };
+  }
+  const result = clientFrameSchema.safeParse(data);
+  if (result.success) return { ok: true, frame: result.data };
+  return { ok: false, error: "Invalid request", details: result.error.issues.map(describeIssue).join("; ") };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") {
+    const prefix = field ? `${field}.` : "";
+    return issue.keys.map((key) => `${prefix}${key}: is not a known field`).join("; ");
+  }
+  if (issue.code === "invalid_union" && field === "type") return "type: must be a known frame type";
+  return `${field || "frame"}: ${issue.message}`;
+}

@@ -1,0 +1,448 @@
+// One widget / SDK connection (protocol `parley.v1`), independent of the WebSocket library: the
+// adapter hands over text frames and the close, and gets frames to send and a close to perform.
+// Authorised by agentId + allowed origin, never by a key. Messages go through the same turn as
+// the HTTP API (runTurn, channel "widget": quotas, persistence, webhooks) after the same
+// per-agent rate limit.
+import { randomUUID } from "node:crypto";
+import type { Prisma } from "@parley/db";
+import type { AppContext } from "../context.ts";
+import type { ClientTool, RichContentItem, ToolCall } from "../engine/types.ts";
+import { AppError, isAppError } from "../errors.ts";
+import {
+  CLIENT_VARIABLES_MAX_KEYS,
+  TRACK_EVENTS_PER_MINUTE,
+  WIDGET_HELLO_TIMEOUT_MS,
+  WIDGET_RESUME_MESSAGES,
+  WIDGET_TOOL_TIMEOUT_MS,
+} from "../limits.ts";
+import { logger } from "../logger.ts";
+import type { MessagingAgent } from "../messages/auth.ts";
+import type { Visitor } from "../messages/schema.ts";
+import { runTurn } from "../messages/turn.ts";
+import { enforceRateLimit } from "../ratelimit/index.ts";
+import type { LiveEvent } from "./live.ts";
+import {
+  CLOSE_CODES,
+  type ClientFrame,
+  type ClientToolDefinition,
+  type CloseReason,
+  type HelloFrame,
+  parseClientFrame,
+  type ServerFrame,
+  type WireMessage,
+} from "./protocol.ts";
+import type { ResumeTokens } from "./resume.ts";
+
+/** What the session needs from the socket. */
+export interface WidgetTransport {
+  send(frame: ServerFrame): void;
+  close(code: number, reason: string): void;
+}
+
+export interface WidgetSessionOptions {
+  ctx: AppContext;
+  tokens: ResumeTokens;
+  /** The `Origin` request header (null when absent: never allowed). */
+  origin: string | null;
+  helloTimeoutMs?: number;
+  toolTimeoutMs?: number;
+}
+
+interface WidgetAgent extends MessagingAgent {
+  active: boolean;
+  allowedOrigins: string[];
+}
+
+const agentSelect = {
+  id: true,
+  name: true,
+  engine: true,
+  instructions: true,
+  monthlyConversationLimit: true,
+  monthlyTokenLimit: true,
+  usageLimit: true,
+  active: true,
+  allowedOrigins: true,
+} as const;
+
+const wireMessageSelect = { id: true, role: true, text: true, richContent: true, toolCalls: true, createdAt: true } as const;
+
+type PendingToolCall = { resolve: (value: unknown) => void; timer: NodeJS.Timeout };
+
+/** Tracking events of a connection without a conversation yet, attached when it gets one. */
+const UNATTACHED_TRACKING_MAX = 100;
+
+export class WidgetSession {
+  private readonly ctx: AppContext;
+  private readonly options: WidgetSessionOptions;
+  private agent: WidgetAgent | null = null;
+  private conversationId: string | null = null;
+  private status: "active" | "escalated" = "active";
+  private visitor: Visitor | undefined;
+  /** Page variables not yet stored (before the conversation exists). */
+  private pendingVariables: Record<string, string> = {};
+  private tools: ClientToolDefinition[] = [];
+  private readonly pendingCalls = new Map<string, PendingToolCall>();
+  private unattachedTracking: string[] = [];
+  private trackWindow = { start: 0, count: 0 };
+  private unsubscribe: (() => void) | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private helloTimer: NodeJS.Timeout | null;
+  private isClosed = false;
+
+  constructor(
+    private readonly transport: WidgetTransport,
+    options: WidgetSessionOptions,
+  ) {
+    this.ctx = options.ctx;
+    this.options = options;
+    this.helloTimer = setTimeout(() => this.close("HELLO_TIMEOUT"), options.helloTimeoutMs ?? WIDGET_HELLO_TIMEOUT_MS);
+    this.helloTimer.unref?.();
+  }
+
+  /** One text frame from the page. */
+  receive(text: string): void {
+    if (this.isClosed) return;
+    const parsed = parseClientFrame(text);
+    if (!parsed.ok) {
+      if (!this.agent) {
+        this.send({ type: "error", error: parsed.error, details: parsed.details });
+        this.close("PROTOCOL_ERROR");
+      } else {
+        this.send({ type: "error", error: parsed.error, details: parsed.details, ...clientMessageIdOf(text) });
+      }
+      return;
+    }
+    const { frame } = parsed;
+    // Tool results answer a turn that is running (and holding the queue): handled at once.
+    if (frame.type === "tool_result") {
+      this.resolveToolCall(frame);
+      return;
+    }
+    this.queue = this.queue.then(() => this.handle(frame)).catch((error: unknown) => this.fail(error));
+  }
+
+  /** The socket closed (either side): forget subscriptions, fail pending tool calls. */
+  closed(): void {
+    this.isClosed = true;
+    if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    for (const [callId, pending] of this.pendingCalls) {
+      clearTimeout(pending.timer);
+      pending.resolve({ error: "The visitor's page was closed" });
+      this.pendingCalls.delete(callId);
+    }
+  }
+
+  private async handle(frame: Exclude<ClientFrame, { type: "tool_result" }>): Promise<void> {
+    if (this.isClosed) return;
+    if (frame.type === "hello") return this.hello(frame);
+    if (!this.agent) {
+      this.send({ type: "error", error: "Invalid request", details: "type: send hello first" });
+      return this.close("PROTOCOL_ERROR");
+    }
+    switch (frame.type) {
+      case "message":
+        return this.message(frame.text, frame.clientMessageId);
+      case "page_variables":
+        return this.pageVariables(frame.variables);
+      case "track":
+        return this.track(frame.event, frame.properties);
+      case "tools":
+        this.tools = frame.tools;
+        return;
+    }
+  }
+
+  private async hello(frame: HelloFrame): Promise<void> {
+    if (this.agent) {
+      this.send({ type: "error", error: "Invalid request", details: "type: hello was already sent" });
+      return this.close("PROTOCOL_ERROR");
+    }
+    if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.helloTimer = null;
+    const agent = await this.loadAgent(frame.agentId);
+    if (!agent) return;
+    this.agent = agent;
+    this.visitor = frame.visitor;
+    this.tools = frame.tools ?? [];
+
+    let messages: WireMessage[] = [];
+    if (frame.resumeToken) {
+      const claims = this.options.tokens.verify(frame.resumeToken, this.ctx.now());
+      const conversation =
+        claims && claims.agentId === agent.id
+          ? await this.ctx.db.prisma.conversation.findFirst({
+              where: { id: claims.conversationId, agentId: agent.id },
+              select: { id: true, status: true },
+            })
+          : null;
+      if (conversation) {
+        this.attach(conversation.id);
+        this.status = conversation.status;
+        messages = await this.recentMessages(conversation.id);
+      } else {
+        this.send({ type: "error", error: "Invalid resume token", details: "The token is invalid or expired; a new conversation starts." });
+      }
+    }
+    if (frame.pageVariables) await this.pageVariables(frame.pageVariables);
+    logger.info("widget connected", { agentId: agent.id, resumed: this.conversationId !== null });
+    this.sendReady(messages);
+  }
+
+  private async message(text: string, clientMessageId: string | undefined): Promise<void> {
+    const ref = clientMessageId === undefined ? {} : { clientMessageId };
+    // Read again on every turn: limits, deactivation and origins changed in the panel apply at once.
+    const agent = await this.loadAgent(this.agent?.id ?? "");
+    if (!agent) return;
+    this.agent = agent;
+    try {
+      await enforceRateLimit(this.ctx.limiters.messages, agent.id);
+    } catch (error) {
+      return this.sendError(error, ref);
+    }
+    const startsConversation = this.conversationId === null;
+    this.send({ type: "typing", active: true });
+    try {
+      const response = await runTurn(
+        this.ctx,
+        agent,
+        {
+          message: text,
+          ...(this.conversationId ? { conversationId: this.conversationId } : {}),
+          ...(this.visitor ? { visitor: this.visitor } : {}),
+        },
+        {
+          channel: "widget",
+          pageVariables: startsConversation ? this.pendingVariables : undefined,
+          clientTools: this.clientTools(),
+        },
+      );
+      if (startsConversation) {
+        this.pendingVariables = {};
+        this.attach(response.conversationId);
+        await this.attachTracking(response.conversationId);
+        this.status = response.status;
+        this.sendReady([]);
+      }
+      const stored = await this.ctx.db.prisma.message.findFirst({
+        where: { conversationId: response.conversationId, role: "agent" },
+        orderBy: { sequence: "desc" },
+        select: { id: true, createdAt: true },
+      });
+      this.send({
+        type: "message",
+        id: stored?.id ?? randomUUID(),
+        role: "agent",
+        text: response.reply,
+        richContent: response.richContent,
+        toolCalls: response.toolCalls,
+        createdAt: (stored?.createdAt ?? this.ctx.now()).toISOString(),
+        ...ref,
+      });
+      if (response.status !== this.status) {
+        this.status = response.status;
+        this.send({ type: "status", status: response.status });
+      }
+    } catch (error) {
+      this.sendError(error, ref);
+    } finally {
+      this.send({ type: "typing", active: false });
+    }
+  }
+
+  private async pageVariables(variables: Record<string, string>): Promise<void> {
+    if (this.conversationId === null) {
+      const merged = { ...this.pendingVariables, ...variables };
+      if (Object.keys(merged).length > CLIENT_VARIABLES_MAX_KEYS) {
+        this.send({ type: "error", error: "Invalid request", details: `variables: must have at most ${CLIENT_VARIABLES_MAX_KEYS} keys` });
+        return;
+      }
+      this.pendingVariables = merged;
+      return;
+    }
+    await this.ctx.db.prisma.$executeRaw`
+      UPDATE "Conversation"
+      SET "pageVariables" = "pageVariables" || ${JSON.stringify(variables)}::jsonb
+      WHERE "id" = ${this.conversationId} AND "agentId" = ${this.agent?.id ?? ""}`;
+  }
+
+  private async track(event: string, properties: Record<string, unknown>): Promise<void> {
+    const now = this.ctx.now().getTime();
+    if (now - this.trackWindow.start >= 60_000) this.trackWindow = { start: now, count: 0 };
+    if (++this.trackWindow.count > TRACK_EVENTS_PER_MINUTE) {
+      const retryAfter = Math.max(1, Math.ceil((this.trackWindow.start + 60_000 - now) / 1000));
+      this.send({ type: "error", error: "Rate limit exceeded", details: "Too many tracking events", retryAfter });
+      return;
+    }
+    const row = await this.ctx.db.prisma.trackingEvent.create({
+      data: {
+        agentId: this.agent?.id ?? "",
+        conversationId: this.conversationId,
+        event,
+        properties: properties as Prisma.InputJsonValue,
+        createdAt: this.ctx.now(),
+      },
+      select: { id: true },
+    });
+    if (this.conversationId === null) {
+      this.unattachedTracking.push(row.id);
+      if (this.unattachedTracking.length > UNATTACHED_TRACKING_MAX) this.unattachedTracking.shift();
+    }
+  }
+
+  private async attachTracking(conversationId: string): Promise<void> {
+    if (this.unattachedTracking.length === 0) return;
+    const ids = this.unattachedTracking;
+    this.unattachedTracking = [];
+    await this.ctx.db.prisma.trackingEvent.updateMany({ where: { id: { in: ids }, conversationId: null }, data: { conversationId } });
+  }
+
+  /** The page's tools as the engine calls them: a tool_call frame, then the page's tool_result. */
+  private clientTools(): ClientTool[] {
+    return this.tools.map((definition) => ({
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters,
+      call: (args) => this.callTool(definition.name, args),
+    }));
+  }
+
+  private callTool(name: string, args: Record<string, unknown>): Promise<unknown> {
+    if (this.isClosed) return Promise.resolve({ error: "The visitor's page was closed" });
+    const callId = randomUUID();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pendingCalls.delete(callId);
+        resolve({ error: "The visitor's page did not answer in time" });
+      }, this.options.toolTimeoutMs ?? WIDGET_TOOL_TIMEOUT_MS);
+      this.pendingCalls.set(callId, { resolve, timer });
+      this.send({ type: "tool_call", callId, name, args });
+    });
+  }
+
+  private resolveToolCall(frame: Extract<ClientFrame, { type: "tool_result" }>): void {
+    const pending = this.pendingCalls.get(frame.callId);
+    if (!pending) return; // late (timed out) or unknown: ignored
+    this.pendingCalls.delete(frame.callId);
+    clearTimeout(pending.timer);
+    pending.resolve(frame.error !== undefined ? { error: frame.error } : (frame.result ?? null));
+  }
+
+  /** The agent if it is active and this connection's origin is allowed; else closes and returns null. */
+  private async loadAgent(agentId: string): Promise<WidgetAgent | null> {
+    const agent = await this.ctx.db.prisma.agent.findUnique({ where: { id: agentId }, select: agentSelect });
+    if (!agent?.active) {
+      this.close("AGENT_NOT_FOUND");
+      return null;
+    }
+    if (!isOriginAllowed(this.options.origin, agent.allowedOrigins)) {
+      this.close("ORIGIN_NOT_ALLOWED");
+      return null;
+    }
+    return agent;
+  }
+
+  private attach(conversationId: string): void {
+    this.conversationId = conversationId;
+    this.unsubscribe?.();
+    this.unsubscribe = this.ctx.live?.subscribe(conversationId, (event) => this.onLive(event)) ?? null;
+  }
+
+  private onLive(event: LiveEvent): void {
+    if (this.isClosed) return;
+    if (event.type === "message") {
+      this.send({ type: "message", ...event.message });
+    } else if (event.status !== this.status) {
+      this.status = event.status;
+      this.send({ type: "status", status: event.status });
+    }
+  }
+
+  private async recentMessages(conversationId: string): Promise<WireMessage[]> {
+    const rows = await this.ctx.db.prisma.message.findMany({
+      where: { conversationId },
+      orderBy: { sequence: "desc" },
+      take: WIDGET_RESUME_MESSAGES,
+      select: wireMessageSelect,
+    });
+    return rows.reverse().map(toWireMessage);
+  }
+
+  private sendReady(messages: WireMessage[]): void {
+    const { conversationId, agent } = this;
+    this.send({
+      type: "ready",
+      conversationId,
+      resumeToken: conversationId && agent ? this.options.tokens.sign({ agentId: agent.id, conversationId }, this.ctx.now()) : null,
+      status: this.status,
+      messages,
+    });
+  }
+
+  private sendError(error: unknown, ref: { clientMessageId?: string }): void {
+    if (!isAppError(error)) {
+      this.fail(error, ref);
+      return;
+    }
+    const retryAfter = error.headers["retry-after"];
+    this.send({
+      type: "error",
+      error: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      ...(retryAfter === undefined ? {} : { retryAfter: Number(retryAfter) }),
+      ...ref,
+    });
+  }
+
+  private fail(error: unknown, ref: { clientMessageId?: string } = {}): void {
+    logger.error("widget frame failed", { error: error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : "unknown" });
+    this.send({ type: "error", error: new AppError("INTERNAL").message, ...ref });
+  }
+
+  private send(frame: ServerFrame): void {
+    if (!this.isClosed) this.transport.send(frame);
+  }
+
+  private close(reason: CloseReason): void {
+    if (this.isClosed) return;
+    const { code, reason: text } = CLOSE_CODES[reason];
+    this.transport.close(code, text);
+    this.closed();
+  }
+}
+
+/** Exact match of the page's origin (scheme, host and port) with one of the agent's. */
+export function isOriginAllowed(origin: string | null, allowedOrigins: string[]): boolean {
+  if (!origin || origin === "null") return false;
+  return allowedOrigins.includes(origin.toLowerCase());
+}
+
+export function toWireMessage(row: {
+  id: string;
+  role: "user" | "agent" | "human";
+  text: string;
+  richContent: unknown;
+  toolCalls: unknown;
+  createdAt: Date;
+}): WireMessage {
+  return {
+    id: row.id,
+    role: row.role,
+    text: row.text,
+    richContent: Array.isArray(row.richContent) ? (row.richContent as RichContentItem[]) : [],
+    toolCalls: Array.isArray(row.toolCalls) ? (row.toolCalls as ToolCall[]) : [],
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The clientMessageId of a frame that failed validation, when it has a readable one. */
+function clientMessageIdOf(text: string): { clientMessageId?: string } {
+  try {
+    const value = (JSON.parse(text) as { clientMessageId?: unknown } | null)?.clientMessageId;
+    return typeof value === "string" && value.length <= 100 ? { clientMessageId: value } : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,308 @@
+// @parley/web-sdk: chat with a Parley agent from a web page over WebSocket (protocol parley.v1).
+// No API key: the agent must list the page's origin in its allowed origins. Reconnects with
+// backoff and resumes the same conversation (the resume token is kept in localStorage).
+//
+//   const chat = connect({ agentId: "demo", baseUrl: "https://parley.example.com" });
+//   chat.on("message", (message) => render(message));
+//   chat.send("How do I reset my password?");
+import {
+  type ClientFrame,
+  type ConversationStatus,
+  type ErrorFrame,
+  FATAL_CLOSE_CODES,
+  type Message,
+  type ReadyFrame,
+  type ServerFrame,
+  SUBPROTOCOL,
+  type ToolDefinition,
+  type Visitor,
+} from "./protocol.ts";
+
+export type * from "./protocol.ts";
+export { FATAL_CLOSE_CODES, SUBPROTOCOL } from "./protocol.ts";
+
+/** What the SDK needs of `localStorage`. */
+export interface ResumeStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** The browser's WebSocket constructor (or a compatible one, e.g. `ws` in Node). */
+export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => WebSocket;
+
+export interface ConnectOptions {
+  agentId: string;
+  /** Where Parley runs, e.g. "https://parley.example.com" (its /ws endpoint is used). */
+  baseUrl: string;
+  visitor?: Visitor;
+  pageVariables?: Record<string, string>;
+  /** Where the resume token is kept; default `localStorage` (null: nowhere, no resume after reload). */
+  storage?: ResumeStorage | null;
+  WebSocket?: WebSocketConstructor;
+  /** Reconnect backoff: first delay and the cap, in ms (default 500 and 30000). */
+  reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
+}
+
+export type ConnectionState = "connecting" | "open" | "closed";
+
+/** Events and their payloads. */
+export interface ParleyEvents {
+  message: Message;
+  status: ConversationStatus;
+  typing: boolean;
+  error: ErrorFrame;
+  ready: ReadyFrame;
+  /** The socket's state; `closed` with a fatal code (origin, agent) is final. */
+  connection: { state: ConnectionState; code?: number; reason?: string };
+}
+
+export type ToolHandler = (args: Record<string, unknown>) => unknown | Promise<unknown>;
+
+export interface ParleyConnection {
+  readonly agentId: string;
+  readonly conversationId: string | null;
+  readonly status: ConversationStatus;
+  readonly state: ConnectionState;
+  /** Sends a message (queued while reconnecting); returns its clientMessageId. */
+  send(text: string): string;
+  on<E extends keyof ParleyEvents>(event: E, listener: (payload: ParleyEvents[E]) => void): () => void;
+  /** Merged into the conversation's page variables (string values). */
+  setPageVariables(variables: Record<string, string>): void;
+  track(event: string, properties?: Record<string, unknown>): void;
+  /** A tool the agent may call in this page; returns a function that unregisters it. */
+  registerTool(definition: ToolDefinition, handler: ToolHandler): () => void;
+  /** Closes for good (no reconnect). */
+  close(): void;
+}
+
+export function connect(options: ConnectOptions): ParleyConnection {
+  return new Connection(options);
+}
+
+/** `https://x` -> `wss://x/ws`. */
+export function socketUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/ws`;
+  url.search = "";
+  url.hash = "";
+  return url.toString();
+}
+
+type AnyListener = (payload: never) => void;
+
+class Connection implements ParleyConnection {
+  readonly agentId: string;
+  conversationId: string | null = null;
+  status: ConversationStatus = "active";
+  state: ConnectionState = "connecting";
+  private socket: WebSocket | null = null;
+  private readonly listeners = new Map<keyof ParleyEvents, Set<AnyListener>>();
+  private readonly tools = new Map<string, { definition: ToolDefinition; handler: ToolHandler }>();
+  private pageVariables: Record<string, string>;
+  /** Frames sent before `ready` (or while reconnecting), flushed in order. */
+  private outbox: ClientFrame[] = [];
+  private isReady = false;
+  private stopped = false;
+  private attempts = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private sequence = 0;
+  private readonly storage: ResumeStorage | null;
+  private readonly storageKey: string;
+
+  constructor(private readonly options: ConnectOptions) {
+    this.agentId = options.agentId;
+    this.pageVariables = { ...options.pageVariables };
+    this.storage = options.storage === undefined ? defaultStorage() : options.storage;
+    this.storageKey = `parley:${options.agentId}:resume`;
+    this.open();
+  }
+
+  send(text: string): string {
+    this.sequence += 1;
+    const clientMessageId = `${Date.now().toString(36)}-${this.sequence}`;
+    this.post({ type: "message", text, clientMessageId });
+    return clientMessageId;
+  }
+
+  on<E extends keyof ParleyEvents>(event: E, listener: (payload: ParleyEvents[E]) => void): () => void {
+    let set = this.listeners.get(event);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
+    set.add(listener);
+    return () => void set.delete(listener);
+  }
+
+  setPageVariables(variables: Record<string, string>): void {
+    Object.assign(this.pageVariables, variables);
+    this.post({ type: "page_variables", variables });
+  }
+
+  track(event: string, properties: Record<string, unknown> = {}): void {
+    this.post({ type: "track", event, properties });
+  }
+
+  registerTool(definition: ToolDefinition, handler: ToolHandler): () => void {
+    this.tools.set(definition.name, { definition, handler });
+    this.post({ type: "tools", tools: this.toolDefinitions() });
+    return () => {
+      if (this.tools.get(definition.name)?.handler !== handler) return;
+      this.tools.delete(definition.name);
+      this.post({ type: "tools", tools: this.toolDefinitions() });
+    };
+  }
+
+  close(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.close(1000, "Closed by the page");
+    this.setState("closed");
+  }
+
+  private open(): void {
+    if (this.stopped) return;
+    this.setState("connecting");
+    const Socket = this.options.WebSocket ?? globalThis.WebSocket;
+    const socket = new Socket(socketUrl(this.options.baseUrl), SUBPROTOCOL);
+    this.socket = socket;
+    this.isReady = false;
+    socket.addEventListener("open", () => {
+      const resumeToken = this.storage?.getItem(this.storageKey) ?? undefined;
+      this.write({
+        type: "hello",
+        agentId: this.agentId,
+        ...(this.options.visitor ? { visitor: this.options.visitor } : {}),
+        ...(resumeToken ? { resumeToken } : {}),
+        ...(Object.keys(this.pageVariables).length > 0 ? { pageVariables: this.pageVariables } : {}),
+        ...(this.tools.size > 0 ? { tools: this.toolDefinitions() } : {}),
+      });
+    });
+    socket.addEventListener("message", (event) => {
+      let frame: ServerFrame;
+      try {
+        frame = JSON.parse(String(event.data)) as ServerFrame;
+      } catch {
+        return;
+      }
+      this.receive(frame);
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.isReady = false;
+      if (this.stopped) return;
+      if (FATAL_CLOSE_CODES.has(event.code)) {
+        this.stopped = true;
+        this.setState("closed", event.code, event.reason);
+        return;
+      }
+      this.setState("connecting", event.code, event.reason);
+      this.scheduleReconnect();
+    });
+  }
+
+  private scheduleReconnect(): void {
+    const initial = this.options.reconnect?.initialDelayMs ?? 500;
+    const max = this.options.reconnect?.maxDelayMs ?? 30_000;
+    const delay = Math.min(max, initial * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
+    this.attempts += 1;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.open();
+    }, delay);
+  }
+
+  private receive(frame: ServerFrame): void {
+    switch (frame.type) {
+      case "ready": {
+        this.conversationId = frame.conversationId;
+        this.status = frame.status;
+        if (frame.resumeToken) this.storage?.setItem(this.storageKey, frame.resumeToken);
+        if (!this.isReady) {
+          this.isReady = true;
+          this.attempts = 0;
+          this.setState("open");
+          const pending = this.outbox;
+          this.outbox = [];
+          for (const queued of pending) this.write(queued);
+        }
+        this.emit("ready", frame);
+        return;
+      }
+      case "typing":
+        this.emit("typing", frame.active);
+        return;
+      case "message": {
+        const { type: _type, ...message } = frame;
+        this.emit("message", message);
+        return;
+      }
+      case "status":
+        this.status = frame.status;
+        this.emit("status", frame.status);
+        return;
+      case "tool_call":
+        void this.runTool(frame.callId, frame.name, frame.args);
+        return;
+      case "error":
+        // A refused resume token: forget it (a new conversation starts).
+        if (frame.error === "Invalid resume token") this.storage?.removeItem(this.storageKey);
+        this.emit("error", frame);
+        return;
+    }
+  }
+
+  private async runTool(callId: string, name: string, args: Record<string, unknown>): Promise<void> {
+    const tool = this.tools.get(name);
+    if (!tool) {
+      this.post({ type: "tool_result", callId, error: `Unknown tool ${name}` });
+      return;
+    }
+    try {
+      const result = await tool.handler(args);
+      this.post({ type: "tool_result", callId, result: result === undefined ? null : result });
+    } catch (error) {
+      this.post({ type: "tool_result", callId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private toolDefinitions(): ToolDefinition[] {
+    return [...this.tools.values()].map(({ definition }) => definition);
+  }
+
+  private post(frame: ClientFrame): void {
+    // Tools and page variables also travel in the next hello; sending them again is harmless.
+    if (this.isReady && this.socket) this.write(frame);
+    else this.outbox.push(frame);
+  }
+
+  private write(frame: ClientFrame): void {
+    this.socket?.send(JSON.stringify(frame));
+  }
+
+  private setState(state: ConnectionState, code?: number, reason?: string): void {
+    this.state = state;
+    this.emit("connection", { state, ...(code === undefined ? {} : { code }), ...(reason ? { reason } : {}) });
+  }
+
+  private emit<E extends keyof ParleyEvents>(event: E, payload: ParleyEvents[E]): void {
+    for (const listener of [...(this.listeners.get(event) ?? [])]) {
+      try {
+        (listener as (payload: ParleyEvents[E]) => void)(payload);
+      } catch (error) {
+        console.error("parley: listener failed", error);
+      }
+    }
+  }
+}
+
+function defaultStorage(): ResumeStorage | null {
+  try {
+    return typeof localStorage === "undefined" ? null : localStorage;
+  } catch {
+    return null; // storage blocked (e.g. third-party iframes)
+  }
+}

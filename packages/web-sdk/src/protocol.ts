@@ -1,0 +1,85 @@
+// The wire format of protocol `parley.v1` as the browser sees it (the server's definition is in
+// packages/core/src/widget/protocol.ts; the README's "Widget protocol" section documents both).
+
+export type ConversationStatus = "active" | "escalated";
+
+export type RichContentItem =
+  | { type: "articles"; articles: Array<{ id: string; title: string; url: string }> }
+  | { type: "buttons"; buttons: Array<{ label: string; action: "handoff" | "url" | "message"; value?: string }> };
+
+export interface ToolCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface Message {
+  id: string;
+  /** `user`: the visitor; `agent`: the AI agent; `human`: a person of the team (after a handoff). */
+  role: "user" | "agent" | "human";
+  text: string;
+  richContent: RichContentItem[];
+  toolCalls: ToolCall[];
+  /** ISO 8601. */
+  createdAt: string;
+  /** The id `send()` returned, on the reply to that message. */
+  clientMessageId?: string;
+}
+
+export interface Visitor {
+  name?: string;
+  email?: string;
+  phone?: string;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  parameters?: Record<string, unknown>;
+}
+
+export type ClientFrame =
+  | {
+      type: "hello";
+      agentId: string;
+      visitor?: Visitor;
+      resumeToken?: string;
+      pageVariables?: Record<string, string>;
+      tools?: ToolDefinition[];
+    }
+  | { type: "message"; text: string; clientMessageId?: string }
+  | { type: "page_variables"; variables: Record<string, string> }
+  | { type: "track"; event: string; properties?: Record<string, unknown> }
+  | { type: "tools"; tools: ToolDefinition[] }
+  | { type: "tool_result"; callId: string; result?: unknown; error?: string };
+
+export interface ReadyFrame {
+  type: "ready";
+  conversationId: string | null;
+  resumeToken: string | null;
+  status: ConversationStatus;
+  messages: Message[];
+}
+
+export interface ErrorFrame {
+  type: "error";
+  /** The same short texts as the HTTP API, e.g. "Monthly conversation quota exhausted". */
+  error: string;
+  details?: string;
+  clientMessageId?: string;
+  /** Seconds, with "Rate limit exceeded". */
+  retryAfter?: number;
+}
+
+export type ServerFrame =
+  | ReadyFrame
+  | { type: "typing"; active: boolean }
+  | ({ type: "message" } & Message)
+  | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
+  | { type: "status"; status: ConversationStatus }
+  | ErrorFrame;
+
+export const SUBPROTOCOL = "parley.v1";
+
+/** Close codes after which reconnecting cannot help. */
+export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([4400, 4403, 4404, 4426]);

@@ -1,0 +1,262 @@
+// The embeddable chat widget, built on the SDK and bundled into /widget.js (scripts/bundle-widget.mjs):
+//
+//   <script src="https://parley.example.com/widget.js" data-agent-id="demo" async></script>
+//
+// A launcher button and a chat panel in a Shadow DOM (the page's CSS cannot reach them): article
+// cards and buttons from rich content, a typing indicator, the handoff notice, keyboard and
+// screen-reader support, a full-screen layout on phones, light and dark themes.
+// Optional attributes: data-title, data-theme ("light" | "dark"; default: the visitor's setting),
+// data-page-variables (JSON object of strings). `window.parley` exposes the connection
+// (registerTool, track, setPageVariables) and open()/close().
+import { connect, type Message, type ParleyConnection, type RichContentItem } from "./index.ts";
+
+const STYLE = `
+:host { all: initial; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --accent: #0b57d0; --accent-fg: #ffffff;
+  --bubble: #f0f3f6; --mine: #0b57d0; --mine-fg: #ffffff; --notice: #fff8c5; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+:host([data-theme="dark"]) { --bg: #151b23; --fg: #f0f6fc; --muted: #9198a1; --border: #3d444d; --accent: #4493f8; --accent-fg: #0d1117;
+  --bubble: #262c36; --mine: #4493f8; --mine-fg: #0d1117; --notice: #3b2e0a; }
+@media (prefers-color-scheme: dark) { :host(:not([data-theme="light"])) { --bg: #151b23; --fg: #f0f6fc; --muted: #9198a1; --border: #3d444d;
+  --accent: #4493f8; --accent-fg: #0d1117; --bubble: #262c36; --mine: #4493f8; --mine-fg: #0d1117; --notice: #3b2e0a; } }
+* { box-sizing: border-box; }
+.launcher { position: fixed; right: 20px; bottom: 20px; z-index: 2147483646; width: 56px; height: 56px; border-radius: 50%; border: 0;
+  background: var(--accent); color: var(--accent-fg); cursor: pointer; box-shadow: 0 4px 14px rgba(0,0,0,.25); display: grid; place-items: center; }
+.launcher:focus-visible, button:focus-visible, a:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.panel { position: fixed; right: 20px; bottom: 88px; z-index: 2147483647; width: 370px; height: min(600px, calc(100vh - 110px));
+  display: flex; flex-direction: column; background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 12px;
+  box-shadow: 0 8px 30px rgba(0,0,0,.25); overflow: hidden; }
+.panel[hidden] { display: none; }
+header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; border-bottom: 1px solid var(--border); }
+header h2 { flex: 1; margin: 0; font-size: 16px; }
+.icon { background: none; border: 0; color: inherit; cursor: pointer; font-size: 20px; line-height: 1; padding: 4px 8px; border-radius: 6px; }
+.log { flex: 1; overflow-y: auto; padding: 14px; display: flex; flex-direction: column; gap: 10px; margin: 0; list-style: none; }
+.msg { max-width: 85%; padding: 8px 12px; border-radius: 12px; background: var(--bubble); white-space: pre-wrap; overflow-wrap: anywhere; }
+.msg.user { align-self: flex-end; background: var(--mine); color: var(--mine-fg); }
+.msg.human .who, .msg.agent .who { display: block; font-size: 12px; color: var(--muted); margin-bottom: 2px; }
+.notice { align-self: stretch; font-size: 13px; padding: 8px 10px; border-radius: 8px; background: var(--notice); }
+.cards { display: flex; flex-direction: column; gap: 6px; margin-top: 8px; }
+.card { display: block; padding: 8px 10px; border: 1px solid var(--border); border-radius: 8px; color: var(--accent); text-decoration: none; background: var(--bg); }
+.card:hover { text-decoration: underline; }
+.actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 8px; }
+.action { border: 1px solid var(--accent); color: var(--accent); background: transparent; border-radius: 16px; padding: 4px 12px; cursor: pointer; font: inherit; }
+.typing { padding: 0 14px 8px; color: var(--muted); font-size: 13px; min-height: 1.45em; }
+form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--border); }
+textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 8px; height: 42px; }
+.send { border: 0; border-radius: 8px; background: var(--accent); color: var(--accent-fg); padding: 0 14px; font: inherit; cursor: pointer; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (max-width: 480px) { .panel { inset: 0; width: 100%; height: 100%; border-radius: 0; border: 0; } }
+@media (prefers-reduced-motion: no-preference) { .panel { animation: rise .15s ease-out; } @keyframes rise { from { opacity: 0; transform: translateY(8px); } } }
+`;
+
+const HANDOFF_NOTICE = "A person from our team has been asked to join. They will reply here.";
+
+interface WidgetApi {
+  connection: ParleyConnection | null;
+  open(): void;
+  close(): void;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, unknown> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node: HTMLElementTagNameMap[K] = Object.assign(document.createElement(tag), props);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function start(script: HTMLScriptElement): WidgetApi {
+  const agentId = script.dataset.agentId ?? "";
+  const baseUrl = new URL(script.src, location.href).origin;
+  const title = script.dataset.title ?? "Chat with us";
+  let pageVariables: Record<string, string> = {};
+  try {
+    pageVariables = script.dataset.pageVariables ? (JSON.parse(script.dataset.pageVariables) as Record<string, string>) : {};
+  } catch {
+    console.warn("parley: data-page-variables is not JSON");
+  }
+
+  const host = element("div");
+  host.setAttribute("data-parley-widget", "");
+  if (script.dataset.theme) host.setAttribute("data-theme", script.dataset.theme);
+  const root = host.attachShadow({ mode: "open" });
+  root.append(element("style", {}, STYLE));
+
+  const launcher = element("button", { className: "launcher", type: "button" });
+  launcher.setAttribute("aria-label", "Open chat");
+  launcher.setAttribute("aria-expanded", "false");
+  launcher.setAttribute("aria-controls", "parley-panel");
+  launcher.innerHTML =
+    '<svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg>';
+
+  const panel = element("section", { className: "panel", id: "parley-panel", hidden: true });
+  panel.setAttribute("role", "dialog");
+  panel.setAttribute("aria-label", title);
+  const header = element("header");
+  const heading = element("h2", {}, title);
+  const closeButton = element("button", { className: "icon", type: "button" }, "×");
+  closeButton.setAttribute("aria-label", "Close chat");
+  header.append(heading, closeButton);
+  const log = element("ol", { className: "log" });
+  log.setAttribute("role", "log");
+  log.setAttribute("aria-live", "polite");
+  log.setAttribute("aria-label", "Conversation");
+  const typing = element("div", { className: "typing" });
+  typing.setAttribute("aria-live", "polite");
+  const form = element("form");
+  const label = element("label", { className: "sr", htmlFor: "parley-input" }, "Your message");
+  const input = element("textarea", { id: "parley-input", placeholder: "Write a message…", rows: 1, maxLength: 10_000 });
+  const send = element("button", { className: "send", type: "submit" }, "Send");
+  form.append(label, input, send);
+  panel.append(header, log, typing, form);
+  root.append(panel, launcher);
+  document.body.append(host);
+
+  let connection: ParleyConnection | null = null;
+  const shown = new Set<string>();
+  let handoffShown = false;
+
+  function scrollDown() {
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function notice(text: string) {
+    log.append(element("li", { className: "notice" }, text));
+    scrollDown();
+  }
+
+  function showHandoff() {
+    if (handoffShown) return;
+    handoffShown = true;
+    notice(HANDOFF_NOTICE);
+  }
+
+  function richContent(items: RichContentItem[]): HTMLElement[] {
+    const nodes: HTMLElement[] = [];
+    for (const item of items) {
+      if (item.type === "articles" && item.articles.length > 0) {
+        const cards = element("div", { className: "cards" });
+        for (const article of item.articles) {
+          const card = element("a", { className: "card", href: article.url, target: "_blank", rel: "noopener" }, article.title);
+          card.setAttribute("data-article-id", article.id);
+          cards.append(card);
+        }
+        nodes.push(cards);
+      } else if (item.type === "buttons" && item.buttons.length > 0) {
+        const actions = element("div", { className: "actions" });
+        for (const button of item.buttons) {
+          const action = element("button", { className: "action", type: "button" }, button.label);
+          action.addEventListener("click", () => {
+            if (button.action === "url" && button.value) window.open(button.value, "_blank", "noopener");
+            else sendText(button.value ?? (button.action === "handoff" ? "I'd like to talk to a person" : button.label));
+          });
+          actions.append(action);
+        }
+        nodes.push(actions);
+      }
+    }
+    return nodes;
+  }
+
+  function showMessage(message: Message) {
+    if (shown.has(message.id)) return;
+    shown.add(message.id);
+    const item = element("li", { className: `msg ${message.role}` });
+    if (message.role !== "user") item.append(element("span", { className: "who" }, message.role === "human" ? "Team" : "Assistant"));
+    item.append(document.createTextNode(message.text), ...richContent(message.richContent));
+    log.append(item);
+    scrollDown();
+  }
+
+  function ensureConnection(): ParleyConnection {
+    if (connection) return connection;
+    const chat = connect({ agentId, baseUrl, pageVariables });
+    connection = chat;
+    api.connection = chat;
+    let firstReady = true;
+    chat.on("ready", (ready) => {
+      // After a reconnect the visitor's own messages are on screen already (sent from here).
+      for (const message of ready.messages) if (firstReady || message.role !== "user") showMessage(message);
+      firstReady = false;
+      if (ready.status === "escalated") showHandoff();
+    });
+    chat.on("message", showMessage);
+    chat.on("typing", (active) => {
+      typing.textContent = active ? "Assistant is typing…" : "";
+    });
+    chat.on("status", (status) => {
+      if (status === "escalated") showHandoff();
+      else handoffShown = false;
+    });
+    chat.on("error", (error) => {
+      if (error.error !== "Invalid resume token")
+        notice(error.retryAfter ? `${error.error}. Try again in ${error.retryAfter} s.` : error.error);
+    });
+    chat.on("connection", (change) => {
+      if (change.state === "closed" && change.code) notice(`The chat is unavailable (${change.reason ?? change.code}).`);
+    });
+    return chat;
+  }
+
+  function sendText(text: string) {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    const chat = ensureConnection();
+    chat.send(trimmed);
+    const mine = element("li", { className: "msg user" }, trimmed);
+    log.append(mine);
+    scrollDown();
+  }
+
+  function open() {
+    ensureConnection();
+    panel.hidden = false;
+    launcher.setAttribute("aria-expanded", "true");
+    launcher.setAttribute("aria-label", "Close chat");
+    input.focus();
+  }
+
+  function close() {
+    panel.hidden = true;
+    launcher.setAttribute("aria-expanded", "false");
+    launcher.setAttribute("aria-label", "Open chat");
+    launcher.focus();
+  }
+
+  launcher.addEventListener("click", () => (panel.hidden ? open() : close()));
+  closeButton.addEventListener("click", close);
+  panel.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") close();
+  });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    sendText(input.value);
+    input.value = "";
+  });
+
+  const api: WidgetApi = { connection: null, open, close };
+  // A visitor coming back to a conversation reconnects at once (to see replies that came meanwhile).
+  try {
+    if (localStorage.getItem(`parley:${agentId}:resume`)) ensureConnection();
+  } catch {
+    // storage blocked: connect on first open
+  }
+  return api;
+}
+
+const script = document.currentScript as HTMLScriptElement | null;
+if (script?.dataset.agentId) {
+  const boot = () => {
+    (window as unknown as { parley?: WidgetApi }).parley = start(script);
+  };
+  if (document.body) boot();
+  else document.addEventListener("DOMContentLoaded", boot, { once: true });
+} else {
+  console.warn('parley: add data-agent-id="<your agent id>" to the widget script tag');
+}
