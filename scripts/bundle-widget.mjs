@@ -8,7 +8,7 @@
 //
 // apps/web/test/widget-js.test.ts fails when the generated bundle is out of date.
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -38,6 +38,7 @@ export async function bundleWidget() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { module, code } = await bundleWidget();
+  mkdirSync(path.dirname(WIDGET_MODULE), { recursive: true });
   writeFileSync(WIDGET_MODULE, module);
   console.log(`wrote ${path.relative(root, WIDGET_MODULE)} (${code.length} bytes of JavaScript)`);
 }
