@@ -112,12 +112,14 @@ test.describe("keyboard navigation", () => {
     for (let presses = 0; presses < 12; presses++) {
       await page.keyboard.press("Tab");
       const indicator = await page.evaluate(() => {
-        const element = document.activeElement;
+        // Focus inside a shadow root (the chat widget's launcher) shows on its host: look inside.
+        let element = document.activeElement;
+        while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
         if (!(element instanceof HTMLElement) || element === document.body) return { tag: "body", visible: true };
         const style = getComputedStyle(element);
         const outline = style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) > 0;
         return {
-          tag: `${element.tagName.toLowerCase()} ${element.textContent?.trim().slice(0, 40) ?? ""}`,
+          tag: `${element.tagName.toLowerCase()} ${(element.textContent?.trim() || element.getAttribute("aria-label") || "").slice(0, 40)}`,
           visible: outline || style.boxShadow !== "none",
         };
       });
