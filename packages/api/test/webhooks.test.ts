@@ -161,16 +161,17 @@ describe("endpoints", () => {
     const { endpoint } = await callerFor(ctx, a.scope).webhooks.create(newEndpoint());
     const other = callerFor(ctx, b.scope);
     expect(await other.webhooks.list()).toEqual([]);
+    // One call at a time: each starts only when the previous one has been checked.
     for (const call of [
-      other.webhooks.get({ id: endpoint.id }),
-      other.webhooks.update({ id: endpoint.id, description: "mine" }),
-      other.webhooks.setEnabled({ id: endpoint.id, enabled: false }),
-      other.webhooks.rollSecret({ id: endpoint.id }),
-      other.webhooks.sendTest({ id: endpoint.id }),
-      other.webhooks.deliveries({ endpointId: endpoint.id }),
-      other.webhooks.delete({ id: endpoint.id }),
+      () => other.webhooks.get({ id: endpoint.id }),
+      () => other.webhooks.update({ id: endpoint.id, description: "mine" }),
+      () => other.webhooks.setEnabled({ id: endpoint.id, enabled: false }),
+      () => other.webhooks.rollSecret({ id: endpoint.id }),
+      () => other.webhooks.sendTest({ id: endpoint.id }),
+      () => other.webhooks.deliveries({ endpointId: endpoint.id }),
+      () => other.webhooks.delete({ id: endpoint.id }),
     ]) {
-      expect((await trpcError(call)).code).toBe("NOT_FOUND");
+      expect((await trpcError(call())).code).toBe("NOT_FOUND");
     }
     expect((await trpcError(callerFor(ctx, null).webhooks.list())).code).toBe("UNAUTHORIZED");
     expect((await trpcError(callerFor(ctx, a.scope, { sameOrigin: false }).webhooks.create(newEndpoint()))).code).toBe("FORBIDDEN");

@@ -1,11 +1,15 @@
 // The OpenAPI document (issue 8): valid OpenAPI 3.1 by a third-party validator, versioned, served
 // for APP_URL, built from the handlers' own schemas (types asserted equal, request rules
 // answered alike by the document and by zod), every error text and limit in it, and every example
-// valid against its own schema.
+// valid against its own schema. The webhooks section: every event type of the code, and payloads
+// really recorded by the outbox valid against it.
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
+import { setArticlePublished } from "../src/admin/articles.ts";
+import { replyToConversation, setConversationStatus } from "../src/admin/conversations.ts";
 import type { IssuedAgentKey } from "../src/admin/keys.ts";
+import { createEndpoint, sendTestEvent } from "../src/admin/webhooks.ts";
 import type { RichContentItem, ToolCall } from "../src/engine/types.ts";
 import { ERRORS, type ErrorCode } from "../src/errors.ts";
 import type { ArticleSummary, HelpArticle } from "../src/help/articles.ts";
@@ -19,11 +23,19 @@ import {
   IDEMPOTENCY_KEY_MAX_CHARS,
   MESSAGE_MAX_CHARS,
   VISITOR_NAME_MAX_CHARS,
+  WEBHOOK_FAILING_DISABLE_MS,
+  WEBHOOK_RETRY_DELAYS_MS,
 } from "../src/limits.ts";
 import type { MessageResponse } from "../src/messages/index.ts";
 import type { messageResponseSchema, richContentItemSchema, toolCallSchema } from "../src/messages/response-schema.ts";
 import { type MessageRequest, messageRequestSchema } from "../src/messages/schema.ts";
+import { runTurn } from "../src/messages/turn.ts";
 import { API_VERSION, buildOpenApiDocument, type issuedKeyResponseSchema } from "../src/openapi.ts";
+import type { TestContext } from "../src/testing.ts";
+import { WEBHOOK_HEADERS } from "../src/webhooks/schemas.ts";
+import { webhookHeaders } from "../src/webhooks/signing.ts";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../src/webhooks/types.ts";
+import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 import { createDocumentValidator, pointer } from "./support/openapi.ts";
 
 const APP_URL = "https://parley.example.com";
@@ -309,5 +321,137 @@ describe("the schemas infer exactly the types the code returns", () => {
     expectTypeOf<z.output<typeof helpArticleSchema>>().toEqualTypeOf<SentArticle>();
     expectTypeOf<z.output<typeof issuedKeyResponseSchema>["data"]>().toEqualTypeOf<IssuedAgentKey>();
     expectTypeOf<z.input<typeof messageRequestSchema>>().toEqualTypeOf<MessageRequest>();
+  });
+});
+
+describe("webhooks", () => {
+  type WebhookOperation = Operation & { responses: Record<string, { description: string }> };
+  const webhooks = (document.webhooks ?? {}) as Record<string, { post?: WebhookOperation }>;
+  const webhook = (type: string) => {
+    const found = webhooks[type]?.post;
+    if (!found) throw new Error(`no webhook ${type}`);
+    return found;
+  };
+  const bodyPointer = (type: string) => pointer("webhooks", type, "post", "requestBody", "content", "application/json", "schema");
+
+  it("one POST per event type of the code, and the test event", () => {
+    expect(Object.keys(webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE].sort());
+    for (const type of Object.keys(webhooks)) {
+      expect(Object.keys(webhooks[type]!)).toEqual(["post"]);
+      expect(webhook(type).requestBody?.content["application/json"]?.schema).toBeDefined();
+    }
+    expect(new Set(Object.values(webhooks).map((item) => item.post?.operationId)).size).toBe(Object.keys(webhooks).length);
+  });
+
+  it("the Standard Webhooks headers, required, with the texts of WEBHOOK_HEADERS", () => {
+    for (const type of Object.keys(webhooks)) {
+      const parameters = webhook(type).parameters ?? [];
+      expect(parameters.map((p) => [p.name, p.in, p.required])).toEqual(Object.keys(WEBHOOK_HEADERS).map((name) => [name, "header", true]));
+      for (const parameter of parameters) {
+        expect((parameter as { description?: string }).description).toBe(WEBHOOK_HEADERS[parameter.name as keyof typeof WEBHOOK_HEADERS]);
+      }
+    }
+  });
+
+  it("responses: 2xx success within the timeout, 410 disables, the rest retried on the schedule of limits.ts", () => {
+    for (const type of Object.keys(webhooks)) {
+      const responses = webhook(type).responses;
+      expect(Object.keys(responses).sort()).toEqual(["2XX", "410", "default"]);
+      expect(responses["2XX"]!.description).toContain("10 s");
+      expect(responses["410"]!.description).toContain("disabled");
+      expect(responses.default!.description).toContain("5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h");
+      expect(responses.default!.description).toContain("3 days");
+    }
+    // The texts above follow the constants: guard against the schedule changing under them.
+    expect(WEBHOOK_RETRY_DELAYS_MS).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(WEBHOOK_FAILING_DISABLE_MS).toBe(3 * 24 * 3_600_000);
+  });
+
+  describe("payloads really recorded by the outbox validate against their documented schema (ajv)", () => {
+    const WORKSPACE = "ws-demo";
+    let ctx: TestContext;
+
+    beforeAll(async () => {
+      ctx = await createMessagingContext();
+    });
+
+    afterAll(async () => {
+      await ctx?.close();
+    });
+
+    it("every event type, and the test event with its signed headers", async () => {
+      const agent = await createAgentWithKey(ctx);
+      const messaging = {
+        id: agent.id,
+        name: "Test agent",
+        engine: "knowledge" as const,
+        instructions: "",
+        monthlyConversationLimit: null,
+        monthlyTokenLimit: null,
+        usageLimit: null,
+      };
+      const now = new Date();
+      const { endpoint, secret } = await createEndpoint(
+        ctx.db,
+        WORKSPACE,
+        {
+          url: "https://hooks.example.com/parley",
+          description: "",
+          allAgents: true,
+          agentIds: [],
+          eventTypes: [...WEBHOOK_EVENT_TYPES],
+          enabled: true,
+        },
+        { policy: { allowLocal: false, resolve: async () => ["93.184.216.34"] }, now },
+      );
+
+      // A widget turn with articles, one with buttons, one asking for a person; the panel's actions.
+      const first = await runTurn(
+        ctx,
+        messaging,
+        { message: "How do I reset my password?", visitor: { name: "Ada", email: "ada@example.com" }, clientVariables: { plan: "pro" } },
+        { channel: "widget" },
+      );
+      await runTurn(ctx, messaging, { message: "Do you ship to Mars?", conversationId: first.conversationId }, { channel: "widget" });
+      await runTurn(ctx, messaging, { message: "Can I talk to a human?", conversationId: first.conversationId }, { channel: "widget" });
+      await replyToConversation(ctx.db, WORKSPACE, { id: first.conversationId, text: "Hi Ada, a person here." });
+      await setConversationStatus(ctx.db, WORKSPACE, { id: first.conversationId, status: "active" });
+      const article = await ctx.db.prisma.article.findFirstOrThrow({ where: { sourceId: "src-start", published: true } });
+      await setArticlePublished(ctx.db, WORKSPACE, { id: article.id, published: false }, now);
+      await setArticlePublished(ctx.db, WORKSPACE, { id: article.id, published: true }, now);
+      await sendTestEvent(ctx.db, WORKSPACE, endpoint.id, now);
+
+      const rows = await ctx.db.prisma.webhookEvent.findMany({ orderBy: { id: "asc" } });
+      expect(new Set(rows.map((row) => row.type))).toEqual(new Set([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE]));
+      for (const row of rows) {
+        const payload = JSON.parse(row.payload) as { type: string };
+        expect(payload.type).toBe(row.type);
+        expect(validator.validateAt(bodyPointer(row.type), payload).errors, row.payload).toEqual([]);
+        // A payload of another type is not valid against this one's schema.
+        const other = row.type === WEBHOOK_TEST_EVENT_TYPE ? "conversation.created" : WEBHOOK_TEST_EVENT_TYPE;
+        expect(validator.validateAt(bodyPointer(other), payload).valid).toBe(false);
+
+        const headers = webhookHeaders([secret, secret], row.id, new Date(), row.payload);
+        for (const name of Object.keys(WEBHOOK_HEADERS) as Array<keyof typeof WEBHOOK_HEADERS>) {
+          const index = webhook(row.type).parameters!.findIndex((p) => p.name === name);
+          const schemaPointer = pointer("webhooks", row.type, "post", "parameters", index, "schema");
+          expect(validator.validateAt(schemaPointer, headers[name]).errors, name).toEqual([]);
+        }
+      }
+      // The agent's replies carried tool calls and both kinds of rich content, validated above.
+      type Turn = { data: { messages: Array<{ role: string; richContent?: Array<{ type: string }> }> } };
+      const replies = rows
+        .filter((row) => row.type === "conversation.message")
+        .flatMap((row) => (JSON.parse(row.payload) as Turn).data.messages)
+        .filter((message) => message.role === "agent");
+      expect(new Set(replies.flatMap((message) => message.richContent ?? []).map((item) => item.type))).toEqual(
+        new Set(["articles", "buttons"]),
+      );
+    });
+
+    it("a payload off its schema is refused", () => {
+      const bad = { type: "conversation.escalated", timestamp: "2026-11-20T12:00:00.000Z", data: { conversation: {}, reason: "x" } };
+      expect(validator.validateAt(bodyPointer("conversation.escalated"), bad).valid).toBe(false);
+    });
   });
 });

@@ -1,6 +1,8 @@
 // Every model round-trips every field through the Prisma client, on whichever database mode the
 // run uses. Each test compares the row read back with exactly what was written, and checks the
-// written object names every column, so a field added to the schema must be added here too.
+// written object names every column, so a field added to the schema must be added here too; the
+// last test checks every model of the schema was round-tripped (here or in roundtrip-webhooks.test.ts).
+import { readFileSync } from "node:fs";
 import { AgentEngine, ConversationChannel, ConversationStatus, MessageRole, Prisma } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +24,11 @@ function fieldsOf(model: Prisma.ModelName): string[] {
   return Object.keys(scalarFields ?? {}).sort();
 }
 
+/** The models this file round-tripped with every field. */
+const covered = new Set<Prisma.ModelName>();
+
 function expectAllFields(model: Prisma.ModelName, written: object, read: object): void {
+  covered.add(model);
   expect(Object.keys(written).sort()).toEqual(fieldsOf(model));
   expect(read).toEqual(written);
 }
@@ -116,6 +122,7 @@ describe("every model round-trips every field", () => {
         visitorName: "Visitor Ñame",
         visitorPhone: "+33 6 12 34 56 78",
         clientVariables: { plan: "pro", "clé spéciale": "valeur ✓", empty: "" },
+        pageVariables: { page: "/pricing?plan=pro&ref=ä", "title ✓": "Prix «annuels» 🚀", empty: "" },
         messageCount: 3,
         createdAt: t("2026-05-01T00:00:00.000Z"),
         updatedAt: t("2026-05-01T00:05:00.000Z"),
@@ -133,6 +140,7 @@ describe("every model round-trips every field", () => {
       visitorName: null,
       visitorPhone: null,
       clientVariables: {},
+      pageVariables: {},
     };
     await db.prisma.conversation.create({ data: anonymous });
     expectAllFields("Conversation", anonymous, await db.prisma.conversation.findUniqueOrThrow({ where: { id: anonymous.id } }));
@@ -154,6 +162,23 @@ describe("every model round-trips every field", () => {
     for (const message of messages) {
       await db.prisma.message.create({ data: message });
       expectAllFields("Message", message, await db.prisma.message.findUniqueOrThrow({ where: { id: message.id } }));
+    }
+  });
+
+  it("TrackingEvent, with and without a conversation, with Json properties", async () => {
+    await db.prisma.conversation.create({ data: { id: "conv-rt-tracking", agentId: agent.id } });
+    const linked = {
+      id: "track-rt",
+      agentId: agent.id,
+      conversationId: "conv-rt-tracking",
+      event: "checkout.started ✓",
+      properties: { plan: "pro", amount: 49.9, items: [1, "two", false, null, { deep: "yes" }], note: "multi\nline 🎉" },
+      createdAt: t("2026-05-02T08:09:10.111Z"),
+    };
+    const anonymous = { ...linked, id: "track-rt-anon", conversationId: null, event: "page_view", properties: {} };
+    for (const event of [linked, anonymous]) {
+      await db.prisma.trackingEvent.create({ data: event });
+      expectAllFields("TrackingEvent", event, await db.prisma.trackingEvent.findUniqueOrThrow({ where: { id: event.id } }));
     }
   });
 
@@ -213,11 +238,26 @@ describe("every model round-trips every field", () => {
       allowedOrigins: [],
     });
     const conversation = await db.prisma.conversation.create({ data: { id: "conv-defaults", agentId: agentRow.id } });
-    expect(conversation).toMatchObject({ status: "active", channel: "api", clientVariables: {}, messageCount: 0 });
+    expect(conversation).toMatchObject({ status: "active", channel: "api", clientVariables: {}, pageVariables: {}, messageCount: 0 });
     const message = await db.prisma.message.create({ data: { conversationId: conversation.id, role: "user", text: "hi", sequence: 0 } });
     expect(message).toMatchObject({ tokens: 0, toolCalls: [], richContent: [] });
     expect(message.id).toMatch(/^c[a-z0-9]{20,}$/);
     const usage = await db.prisma.usageMonth.create({ data: { agentId: agentRow.id, month: "2026-12" } });
     expect(usage).toMatchObject({ conversations: 0, tokens: 0, turns: 0 });
+    const tracking = await db.prisma.trackingEvent.create({ data: { agentId: agentRow.id, event: "opened" } });
+    expect(tracking).toMatchObject({ conversationId: null, properties: {} });
+    expect(tracking.id).toMatch(/^c[a-z0-9]{20,}$/);
+    expect(tracking.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("covers every model of the schema (a new model must be round-tripped here or in roundtrip-webhooks.test.ts)", () => {
+    const models = Object.values(Prisma.ModelName);
+    expect(models.length).toBeGreaterThan(0);
+    // The webhook models are round-tripped in their own file: check that file really does.
+    const webhooksFile = readFileSync(new URL("./roundtrip-webhooks.test.ts", import.meta.url), "utf8");
+    const elsewhere = models.filter((model) => webhooksFile.includes(`expectAllFields("${model}",`));
+    expect(elsewhere.length).toBeGreaterThan(0);
+    const missing = models.filter((model) => !covered.has(model) && !elsewhere.includes(model));
+    expect(missing).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // enforced before parsing (from Content-Length when sent, and while reading in any case), so an
 // oversized body is never buffered whole.
 import { MESSAGE_BODY_MAX_BYTES } from "../limits.ts";
+import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../text.ts";
 import { invalidRequest } from "./schema.ts";
 
 export interface RawBody {
@@ -39,35 +40,8 @@ export async function readJsonBody(raw: RawBody): Promise<unknown> {
     throw invalidRequest("body: must be valid JSON");
   }
   const unstorable = pathOfUnstorableText(parsed);
-  if (unstorable !== null) throw invalidRequest(`${unstorable}: must be valid Unicode text without NUL characters`);
+  if (unstorable !== null) throw invalidRequest(`${unstorable}: ${UNSTORABLE_TEXT_RULE}`);
   return parsed;
-}
-
-/**
- * Text PostgreSQL cannot store: U+0000, and unpaired UTF-16 surrogates (not Unicode; jsonb refuses
- * their `\ud800` escapes). JSON can carry both as escapes, so a turn would fail in the database.
- */
-function isUnstorable(text: string): boolean {
-  return text.includes("\u0000") || /\p{Cs}/u.test(text);
-}
-
-/** Where the first string (a value or a key) holding unstorable text is, or null. Iterative: bodies may nest deep. */
-function pathOfUnstorableText(root: unknown): string | null {
-  const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: "" }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (typeof value === "string") {
-      if (isUnstorable(value)) return path || "body";
-    } else if (value !== null && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) {
-        const at = path ? `${path}.${key}` : key;
-        // A bad key is named by where it is (it cannot be shown as it is).
-        if (isUnstorable(key)) return path ? `${path} (a key)` : "body (a key)";
-        stack.push({ value: item, path: at });
-      }
-    }
-  }
-  return null;
 }
 
 /** All bytes of the stream, or 400 as soon as more than `limit` bytes have arrived. */

@@ -1,21 +1,23 @@
 // The 200 body of send-message (spec 2.2) as a zod schema, for the OpenAPI document (../openapi.ts)
 // and the typed client's checks. The engine and the turn build plain objects typed by
 // ../engine/types.ts and ./turn.ts; test/openapi.test.ts asserts that these schemas infer exactly
-// those types, so neither can change without the other.
+// those types, so neither can change without the other. The item schemas are strict: the webhook
+// payloads (../webhooks/schemas.ts) reuse them, and a strict object documents the same in requests
+// and responses (one component each in the OpenAPI document).
 import { z } from "zod";
 
 export const toolCallSchema = z
-  .object({
+  .strictObject({
     name: z.string().meta({ examples: ["search_knowledge_base"] }),
     args: z.record(z.string(), z.unknown()).meta({ description: "The tool's arguments.", examples: [{ query: "refund" }] }),
   })
   .meta({ id: "ToolCall", description: "A tool the agent ran in this turn." });
 
 export const articlesContentSchema = z
-  .object({
+  .strictObject({
     type: z.literal("articles"),
     articles: z.array(
-      z.object({
+      z.strictObject({
         id: z.string().meta({ examples: ["art-refunds"] }),
         title: z.string(),
         url: z.url().meta({ description: "The article's page in the public help centre." }),
@@ -25,10 +27,10 @@ export const articlesContentSchema = z
   .meta({ id: "ArticlesContent", description: "Help-centre articles the answer came from, or related to the question." });
 
 export const buttonsContentSchema = z
-  .object({
+  .strictObject({
     type: z.literal("buttons"),
     buttons: z.array(
-      z.object({
+      z.strictObject({
         label: z.string().meta({ examples: ["Talk to a person"] }),
         action: z.enum(["handoff", "url", "message"]).meta({
           description: "`handoff`: ask for a person; `url`: open `value`; `message`: send `value` as the visitor's next message.",

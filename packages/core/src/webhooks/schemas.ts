@@ -30,10 +30,7 @@ export const webhookMessageSchema = z
     sequence: z.int().min(0).meta({ description: "Position in the conversation, from 0, without gaps." }),
     createdAt: isoTimestamp,
     tokenUsage: z.int().min(0).optional().meta({ description: "Agent replies only: the turn's token usage." }),
-    toolCalls: z
-      .array(toolCallSchema)
-      .optional()
-      .meta({ description: "Agent replies only: as `toolCalls` of the messages API." }),
+    toolCalls: z.array(toolCallSchema).optional().meta({ description: "Agent replies only: as `toolCalls` of the messages API." }),
     richContent: z
       .array(richContentItemSchema)
       .optional()

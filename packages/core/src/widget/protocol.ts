@@ -13,6 +13,7 @@ import {
   WIDGET_TOOLS_MAX,
 } from "../limits.ts";
 import { messageRequestSchema } from "../messages/schema.ts";
+import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../text.ts";
 
 export const WIDGET_SUBPROTOCOL = "parley.v1";
 
@@ -126,7 +127,10 @@ export type ServerFrame =
 
 export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; error: string; details: string };
 
-/** Parses one text frame; a failure names every problem like the messages API (field: rule). */
+/**
+ * Parses one text frame; a failure names every problem like the messages API (field: rule). Text
+ * the database cannot store is refused first, as by the messages API (text.ts).
+ */
 export function parseClientFrame(text: string): ParsedFrame {
   let data: unknown;
   try {
@@ -134,6 +138,10 @@ export function parseClientFrame(text: string): ParsedFrame {
   } catch {
     return { ok: false, error: "Invalid request", details: "frame: must be JSON" };
   }
+  // Text PostgreSQL cannot store (NUL, lone surrogates) would fail in the database: refused like the
+  // messages API's body reader does, naming where it is.
+  const unstorable = pathOfUnstorableText(data, "frame");
+  if (unstorable !== null) return { ok: false, error: "Invalid request", details: `${unstorable}: ${UNSTORABLE_TEXT_RULE}` };
   const result = clientFrameSchema.safeParse(data);
   if (result.success) return { ok: true, frame: result.data };
   return { ok: false, error: "Invalid request", details: result.error.issues.map(describeIssue).join("; ") };
