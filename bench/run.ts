@@ -116,11 +116,11 @@ function reachable(url: string): Promise<boolean> {
 }
 
 async function buildApp(): Promise<void> {
-  log("building the app (turbo run build --filter=@parley/web)");
+  log("building the app (turbo run build --filter=@parley/app)");
   const started = performance.now();
   // Next refuses to build while another build of the same folder runs: wait for it (a minute at most).
   for (let attempt = 1; ; attempt += 1) {
-    const result = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/web", "--output-logs=errors-only"], {
+    const result = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/app", "--output-logs=errors-only"], {
       cwd: root,
       encoding: "utf8",
       env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", TURBO_TELEMETRY_DISABLED: "1" },

@@ -19,6 +19,6 @@ function run(command, args, extraEnv = {}) {
 
 run("npx", ["--no-install", "tsx", "packages/db/src/cli/check-env.ts"]);
 run("node", ["scripts/bundle-widget.mjs"]);
-run("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/web", "--output-logs=errors-only"], { NODE_ENV: "production" });
+run("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/app", "--output-logs=errors-only"], { NODE_ENV: "production" });
 run("npx", ["--no-install", "tsx", "packages/db/src/cli/setup.ts"]);
 run("node", ["apps/web/server.mjs"], { NODE_ENV: "production" });

@@ -95,7 +95,7 @@ function redact(url: string): string {
 /** The production build the tests start (`node apps/web/server.mjs`), as `npm start` makes it. */
 function build(): void {
   const started = Date.now();
-  const result = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/web", "--output-logs=errors-only"], {
+  const result = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/app", "--output-logs=errors-only"], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", TURBO_TELEMETRY_DISABLED: "1" },
     encoding: "utf8",
@@ -103,7 +103,7 @@ function build(): void {
   });
   if (result.status !== 0) {
     const output = `${result.stdout ?? ""}\n${result.stderr ?? ""}`.trim().split("\n").slice(-40).join("\n");
-    throw new Error(`The production build failed (npx turbo run build --filter=@parley/web):\n${output}`);
+    throw new Error(`The production build failed (npx turbo run build --filter=@parley/app):\n${output}`);
   }
   console.log(`reliability: production build ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

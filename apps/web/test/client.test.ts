@@ -9,18 +9,6 @@
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
-import type { RichContentItem as CoreRichContentItem } from "@parley/core/engine";
-import type { ArticleSummary } from "@parley/core/help/articles";
-import type { HelpCollection as CoreHelpCollection } from "@parley/core/help/collections";
-import type { helpArticleSchema } from "@parley/core/help/schemas";
-import { generateAgentKey } from "@parley/core/keys";
-import type { MessageResponse as CoreMessageResponse } from "@parley/core/messages";
-import type { messageRequestSchema } from "@parley/core/messages/schema";
-import { buildOpenApiDocument, API_VERSION as SERVER_API_VERSION } from "@parley/core/openapi";
-import type { TestContext } from "@parley/core/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
-import type { z } from "zod";
-import { messagesRoute } from "~/server/routes/messages.ts";
 import {
   API_VERSION,
   AuthenticationError,
@@ -44,7 +32,19 @@ import {
   type SendMessageParams,
   type SendOptions,
   TimeoutError,
-} from "../../../packages/client/src/index.ts";
+} from "@parley/client";
+import type { RichContentItem as CoreRichContentItem } from "@parley/core/engine";
+import type { ArticleSummary } from "@parley/core/help/articles";
+import type { HelpCollection as CoreHelpCollection } from "@parley/core/help/collections";
+import type { helpArticleSchema } from "@parley/core/help/schemas";
+import { generateAgentKey } from "@parley/core/keys";
+import type { MessageResponse as CoreMessageResponse } from "@parley/core/messages";
+import type { messageRequestSchema } from "@parley/core/messages/schema";
+import { buildOpenApiDocument, API_VERSION as SERVER_API_VERSION } from "@parley/core/openapi";
+import type { TestContext } from "@parley/core/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
+import type { z } from "zod";
+import { messagesRoute } from "~/server/routes/messages.ts";
 import { errorResponse, type FakeOpenAi, scripts, slowResponse, startFakeOpenAi } from "../../../packages/core/test/support/fake-openai.ts";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { createDocumentValidator, type DocumentValidator } from "../../../packages/core/test/support/openapi.ts";

@@ -8,19 +8,12 @@ import { getConversation, replyToConversation, setConversationStatus } from "@pa
 import { ESCALATED_REPLY } from "@parley/core/messages/turn";
 import type { TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parley/core/widget";
+import { connect as connectSdk, type Message, type ParleyEvents, type ResumeStorage, type WebSocketConstructor } from "@parley/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createWidgetSocketServer, type WidgetSocketServer } from "~/server/widget-socket.ts";
 import { type FakeOpenAi, startFakeOpenAi, textResponse, toolCallResponse } from "../../../packages/core/test/support/fake-openai.ts";
 import { createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
-// Relative until `npm install` links the @parley/web-sdk workspace.
-import {
-  connect as connectSdk,
-  type Message,
-  type ParleyEvents,
-  type ResumeStorage,
-  type WebSocketConstructor,
-} from "../../../packages/web-sdk/src/index.ts";
 
 const ORIGIN = "http://shop.test:8080";
 const SECRET = "widget-test-secret-0123456789abcdef0123456789";
@@ -251,6 +244,37 @@ describe("a conversation over the socket", () => {
     client.ws.close();
   });
 
+  it("refuses text the database cannot store (NUL, lone surrogates) like the messages API, naming the field", async () => {
+    const RULE = "must be valid Unicode text without NUL characters";
+    const conversationsBefore = await ctx.db.prisma.conversation.count({ where: { agentId: "w-knowledge" } });
+    const trackedBefore = await ctx.db.prisma.trackingEvent.count({ where: { agentId: "w-knowledge" } });
+    const client = await hello("w-knowledge");
+    await client.next("ready");
+    client.send({ type: "message", text: "a\u0000b", clientMessageId: "nul" });
+    expect(await client.next("error")).toEqual({
+      type: "error",
+      error: "Invalid request",
+      details: `text: ${RULE}`,
+      clientMessageId: "nul",
+    });
+    client.send({ type: "page_variables", variables: { plan: "pro\ud800" } });
+    expect((await client.next("error")).details).toBe(`variables.plan: ${RULE}`);
+    client.send({ type: "track", event: "clicked", properties: { "\u0000": "x" } });
+    expect((await client.next("error")).details).toBe(`properties (a key): ${RULE}`);
+    expect(client.ws.readyState).toBe(client.ws.OPEN);
+    client.ws.close();
+    expect(await ctx.db.prisma.conversation.count({ where: { agentId: "w-knowledge" } })).toBe(conversationsBefore);
+    expect(await ctx.db.prisma.trackingEvent.count({ where: { agentId: "w-knowledge" } })).toBe(trackedBefore);
+
+    // In hello: answered like any invalid hello (error frame, then 4400), before the database is asked.
+    const badAgent = await hello("w-knowledge\u0000");
+    expect(await badAgent.next("error")).toEqual({ type: "error", error: "Invalid request", details: `agentId: ${RULE}` });
+    expect((await badAgent.closed).code).toBe(4400);
+    const badVariables = await hello("w-knowledge", { pageVariables: { "\udc00": "x" } });
+    expect((await badVariables.next("error")).details).toBe(`pageVariables (a key): ${RULE}`);
+    expect((await badVariables.closed).code).toBe(4400);
+  });
+
   it("sends the 402 quota text and the 429 rate limit as error frames", async () => {
     const quota = await hello("w-quota");
     await quota.next("ready");
@@ -375,7 +399,7 @@ describe("browser-side tools", () => {
   });
 });
 
-describe("the browser SDK (@parley/web-sdk) against the endpoint", () => {
+describe("the browser SDK (@parley/web) against the endpoint", () => {
   const opened: WebSocket[] = [];
   /** `ws` with the page's Origin, as a browser would send it. */
   class PageWebSocket extends WebSocket {

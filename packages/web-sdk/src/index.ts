@@ -1,4 +1,4 @@
-// @parley/web-sdk: chat with a Parley agent from a web page over WebSocket (protocol parley.v1).
+// @parley/web: chat with a Parley agent from a web page over WebSocket (protocol parley.v1).
 // No API key: the agent must list the page's origin in its allowed origins. Reconnects with
 // backoff and resumes the same conversation (the resume token is kept in localStorage).
 //
