@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 
 const CLIENT_IP_HEADER = "x-parley-client-ip";
+const PUBLIC_ROUTES = Symbol.for("parley.publicRoutes");
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
@@ -40,6 +41,10 @@ const server = createServer((req, res) => {
     return;
   }
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+  // The public REST routes, served by the same route functions without Next's routing
+  // (src/server/public-routes.ts, published by the instrumentation hook in production).
+  const servePublicRoute = globalThis[PUBLIC_ROUTES];
+  if (servePublicRoute?.(req, res)) return;
   handle(req, res);
 });
 // /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).

@@ -2,46 +2,28 @@
 // instances sharing the database, all answer 200 and all persist: the conversation's messages are
 // numbered 0..21 without a gap or a duplicate, each turn's user message directly followed by its
 // reply, and every message sent is stored exactly once.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppInstance, printLogsOnFailure, redisUrl, startApps, stopApps } from "./support/apps.ts";
-import { agentRows, appDatabaseUrl, createAgent, createSeededDatabase, type ServerDatabase } from "./support/database.ts";
-import { formatTally, sendTurn, tally, warmUp } from "./support/http.ts";
+import { expect, it } from "vitest";
+import { setUpTwoAppCluster } from "./support/cluster.ts";
+import { agentRows, createAgent } from "./support/database.ts";
+import { formatTally, sendTurn, tally } from "./support/http.ts";
 
-let db: ServerDatabase;
-let apps: AppInstance[] = [];
-
-beforeAll(async () => {
-  db = await createSeededDatabase();
-  apps = await startApps(2, {
-    name: "conversation",
-    env: { DATABASE_URL: appDatabaseUrl(db.url, "parley-conversation"), REDIS_URL: redisUrl() },
-  });
-  await warmUp(
-    apps.map((app) => app.url),
-    await createAgent(db, "warm-up"),
-  );
-});
-
-printLogsOnFailure(() => apps);
-
-afterAll(async () => {
-  await stopApps(apps);
-  await db?.close();
-});
+const cluster = setUpTwoAppCluster("conversation");
 
 it("10 simultaneous turns in one conversation all persist, in a consistent order, none lost", async () => {
-  const agent = await createAgent(db, "conversation");
-  const first = await sendTurn(apps[0]!.url, agent, { message: "Hello, I have a few questions." });
+  const agent = await createAgent(cluster.db, "conversation");
+  const first = await sendTurn(cluster.apps[0]!.url, agent, { message: "Hello, I have a few questions." });
   expect(first.status).toBe(200);
   const conversationId = first.body.conversationId as string;
 
   const texts = Array.from({ length: 10 }, (_, index) => `Question ${index + 1} of 10: how do I get a refund for invoice ${index + 1}?`);
-  const outcomes = await Promise.all(texts.map((message, index) => sendTurn(apps[index % 2]!.url, agent, { message, conversationId })));
+  const outcomes = await Promise.all(
+    texts.map((message, index) => sendTurn(cluster.apps[index % 2]!.url, agent, { message, conversationId })),
+  );
   const counts = tally(outcomes);
   expect(counts, formatTally(counts)).toEqual({ 200: 10 });
   for (const outcome of outcomes) expect(outcome.body.conversationId).toBe(conversationId);
 
-  const conversation = await db.prisma.conversation.findUniqueOrThrow({
+  const conversation = await cluster.db.prisma.conversation.findUniqueOrThrow({
     where: { id: conversationId },
     include: { messages: { orderBy: { sequence: "asc" } } },
   });
@@ -56,7 +38,7 @@ it("10 simultaneous turns in one conversation all persist, in a consistent order
     const at = messages.findIndex((m) => m.role === "user" && m.text === text);
     expect(messages[at + 1]?.text).toBe(outcomes[index]!.body.reply);
   });
-  const rows = await agentRows(db, agent.id);
+  const rows = await agentRows(cluster.db, agent.id);
   expect(rows.usage[0]).toMatchObject({ conversations: 1, turns: 11 });
 
   const order = texts.map((text) => messages.findIndex((m) => m.role === "user" && m.text === text) / 2);

@@ -1,42 +1,24 @@
 // Rate limit across instances: two app processes share one Redis (and one database) with the
 // limits as shipped (30 turns a minute per agent). 60 concurrent turns on one agent, 30 sent to
 // each instance: exactly 30 pass in total, so the instances share the window; the rest get 429.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppInstance, printLogsOnFailure, redisUrl, startApps, stopApps } from "./support/apps.ts";
-import { agentRows, appDatabaseUrl, createAgent, createSeededDatabase, type ServerDatabase } from "./support/database.ts";
-import { formatTally, sendTurn, sleep, tally, warmUp } from "./support/http.ts";
+import { expect, it } from "vitest";
+import { setUpTwoAppCluster } from "./support/cluster.ts";
+import { agentRows, createAgent } from "./support/database.ts";
+import { formatTally, sendTurn, sleep, tally } from "./support/http.ts";
 
-let db: ServerDatabase;
-let apps: AppInstance[] = [];
-
-beforeAll(async () => {
-  db = await createSeededDatabase();
-  apps = await startApps(2, {
-    name: "ratelimit",
-    env: { DATABASE_URL: appDatabaseUrl(db.url, "parley-ratelimit"), REDIS_URL: redisUrl() },
-  });
-  await warmUp(
-    apps.map((app) => app.url),
-    await createAgent(db, "warm-up"),
-  );
-});
-
-printLogsOnFailure(() => apps);
-
-afterAll(async () => {
-  await stopApps(apps);
-  await db?.close();
-});
+const cluster = setUpTwoAppCluster("ratelimit");
 
 it("60 concurrent turns on one agent over two instances: exactly 30 pass, 30 get 429", async () => {
-  const agent = await createAgent(db, "ratelimit");
+  const agent = await createAgent(cluster.db, "ratelimit");
   // The sliding window counts the previous minute (windows start on whole minutes) weighted by the
   // share of it still in view: a burst that straddles a boundary and lasts seconds may get a few
   // more than 30 through in total. Start it well inside a minute, so that 30 is exact.
   const intoMinute = Date.now() % 60_000;
   if (intoMinute > 54_000) await sleep(60_000 - intoMinute + 250);
   const outcomes = await Promise.all(
-    Array.from({ length: 60 }, (_, index) => sendTurn(apps[index % 2]!.url, agent, { message: `Turn ${index + 1}: how do refunds work?` })),
+    Array.from({ length: 60 }, (_, index) =>
+      sendTurn(cluster.apps[index % 2]!.url, agent, { message: `Turn ${index + 1}: how do refunds work?` }),
+    ),
   );
 
   const counts = tally(outcomes);
@@ -47,7 +29,7 @@ it("60 concurrent turns on one agent over two instances: exactly 30 pass, 30 get
     expect(outcome.body).toEqual({ error: "Rate limit exceeded" });
     expect(Number(outcome.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   }
-  const rows = await agentRows(db, agent.id);
+  const rows = await agentRows(cluster.db, agent.id);
   expect(rows.conversations).toBe(30);
   expect(rows.usage[0]).toMatchObject({ conversations: 30, turns: 30 });
 

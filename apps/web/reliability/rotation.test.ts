@@ -6,32 +6,12 @@
 // The per-agent rate limit is raised explicitly (RATE_LIMIT_SCALE) so that no 429 muddies this.
 import { performance } from "node:perf_hooks";
 import { hashAgentKey } from "@parley/core/keys";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppInstance, printLogsOnFailure, redisUrl, startApps, stopApps } from "./support/apps.ts";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, appDatabaseUrl, createAgent, createSeededDatabase, type ServerDatabase } from "./support/database.ts";
-import { formatTally, type Outcome, request, sendTurn, signIn, sleep, tally, warmUp } from "./support/http.ts";
+import { expect, it } from "vitest";
+import { setUpTwoAppCluster } from "./support/cluster.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createAgent } from "./support/database.ts";
+import { formatTally, type Outcome, request, sendTurn, signIn, sleep, tally } from "./support/http.ts";
 
-let db: ServerDatabase;
-let apps: AppInstance[] = [];
-
-beforeAll(async () => {
-  db = await createSeededDatabase();
-  apps = await startApps(2, {
-    name: "rotation",
-    env: { DATABASE_URL: appDatabaseUrl(db.url, "parley-rotation"), REDIS_URL: redisUrl(), RATE_LIMIT_SCALE: "100" },
-  });
-  await warmUp(
-    apps.map((app) => app.url),
-    await createAgent(db, "warm-up"),
-  );
-});
-
-printLogsOnFailure(() => apps);
-
-afterAll(async () => {
-  await stopApps(apps);
-  await db?.close();
-});
+const cluster = setUpTwoAppCluster("rotation", { RATE_LIMIT_SCALE: "100" });
 
 interface Sent extends Outcome {
   key: "old" | "new";
@@ -47,15 +27,15 @@ async function waitFor(what: string, done: () => boolean, timeoutMs = 60_000): P
 }
 
 it("no old-key request succeeds after the rotation response, no new-key request fails", async () => {
-  const agent = await createAgent(db, "rotation");
-  const cookie = await signIn(apps[0]!.url, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const agent = await createAgent(cluster.db, "rotation");
+  const cookie = await signIn(cluster.apps[0]!.url, ADMIN_EMAIL, ADMIN_PASSWORD);
   const sent: Sent[] = [];
   let stopped = false;
   let newKey: string | undefined;
 
   // Each worker sends one turn after another (a new conversation each) to its instance.
   const worker = async (kind: "old" | "new", index: number) => {
-    const app = apps[index % apps.length]!;
+    const app = cluster.apps[index % cluster.apps.length]!;
     while (!stopped) {
       const key = kind === "old" ? agent.key : newKey!;
       const outcome = await sendTurn(app.url, { id: agent.id, key }, { message: `Worker ${kind}-${index}: how do I reset my password?` });
@@ -71,9 +51,9 @@ it("no old-key request succeeds after the rotation response, no new-key request 
   try {
     await waitFor("20 turns with the first key", () => count((s) => s.status === 200) >= 20);
     rotationSentAt = performance.now();
-    const rotation = await request(`${apps[0]!.url}/api/agents/${agent.id}/http-api-key`, {
+    const rotation = await request(`${cluster.apps[0]!.url}/api/agents/${agent.id}/http-api-key`, {
       method: "POST",
-      headers: { cookie, origin: apps[0]!.url },
+      headers: { cookie, origin: cluster.apps[0]!.url },
     });
     rotatedAt = rotation.doneAt;
     expect(rotation.status, JSON.stringify(rotation.body)).toBe(201);
@@ -98,7 +78,7 @@ it("no old-key request succeeds after the rotation response, no new-key request 
   for (const outcome of after) expect(outcome.body).toEqual({ error: "Invalid bearer token" });
   expect(formatTally(tally(withNewKey))).toBe(`200×${withNewKey.length}`);
   for (const outcome of inFlight) expect([200, 401]).toContain(outcome.status);
-  const stored = await db.prisma.agent.findUniqueOrThrow({ where: { id: agent.id }, select: { keyHash: true } });
+  const stored = await cluster.db.prisma.agent.findUniqueOrThrow({ where: { id: agent.id }, select: { keyHash: true } });
   expect(stored.keyHash).toBe(hashAgentKey(newKey!));
 
   console.log(

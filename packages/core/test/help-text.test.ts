@@ -43,6 +43,17 @@ describe("markdownToPlainText", () => {
     expect(markdownToPlainText("")).toBe("");
     expect(markdownToPlainText("\n\n---\n")).toBe("");
   });
+
+  it("gives the same text for repeated and for edited Markdown, also after many others (remembered results)", () => {
+    const article = (n: number) => `# Article ${n}\n\nSee **[the guide](https://example.com/${n})** for step ${n}.`;
+    expect(markdownToPlainText(article(1))).toBe("Article 1. See the guide for step 1.");
+    expect(markdownToPlainText(article(1))).toBe("Article 1. See the guide for step 1.");
+    expect(markdownToPlainText(`${article(1)} Edited.`)).toBe("Article 1. See the guide for step 1. Edited.");
+    // More articles than are remembered: the oldest are forgotten and computed again, correctly.
+    for (let n = 2; n <= 5_000; n++) expect(markdownToPlainText(article(n))).toBe(`Article ${n}. See the guide for step ${n}.`);
+    expect(markdownToPlainText(article(1))).toBe("Article 1. See the guide for step 1.");
+    expect(markdownToPlainText(article(4_999))).toBe("Article 4999. See the guide for step 4999.");
+  });
 });
 
 const LONG =

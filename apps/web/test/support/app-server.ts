@@ -8,16 +8,14 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import type { AdminScope } from "@parley/core/admin/scope";
 import type { AppContext } from "@parley/core/context";
 import { ERRORS } from "@parley/core/errors";
 import { readSession } from "~/server/auth.ts";
+import { PUBLIC_ROUTES, sendFetchResponse, toFetchRequest } from "~/server/public-routes.ts";
 import { CLIENT_IP_HEADER } from "~/server/rest.ts";
 import { docsAssetRoute, docsPageRoute } from "~/server/routes/docs.ts";
-import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "~/server/routes/help.ts";
 import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";
-import { messagesRoute } from "~/server/routes/messages.ts";
 import { openApiRoute } from "~/server/routes/openapi.ts";
 
 export interface Exchange {
@@ -51,26 +49,12 @@ interface RouteInput {
 type Handler = (input: RouteInput) => Promise<Response>;
 
 const ROUTES: Array<[string, RegExp, Handler]> = [
-  [
-    "POST",
-    /^\/api\/agent\/([^/]+)\/messages$/,
-    ({ ctx, request, params: [agentId] }) => messagesRoute(ctx, request, { agentId: agentId! }),
-  ],
-  [
-    "GET",
-    /^\/api\/agent\/([^/]+)\/help$/,
-    ({ ctx, request, params: [agentId] }) => helpCollectionsRoute(ctx, request, { agentId: agentId! }),
-  ],
-  [
-    "GET",
-    /^\/api\/agent\/([^/]+)\/help\/articles$/,
-    ({ ctx, request, params: [agentId] }) => helpArticlesRoute(ctx, request, { agentId: agentId! }),
-  ],
-  [
-    "GET",
-    /^\/api\/agent\/([^/]+)\/help\/articles\/([^/]+)$/,
-    ({ ctx, request, params: [agentId, itemId] }) => helpArticleRoute(ctx, request, { agentId: agentId!, itemId: itemId! }),
-  ],
+  // The public routes exactly as the server entry serves them in production.
+  ...PUBLIC_ROUTES.map(([method, pattern, handler]): [string, RegExp, Handler] => [
+    method,
+    pattern,
+    ({ ctx, request, params }) => handler(ctx, request, params),
+  ]),
   [
     "POST",
     /^\/api\/agents\/([^/]+)\/http-api-key$/,
@@ -87,38 +71,13 @@ const ROUTES: Array<[string, RegExp, Handler]> = [
 ];
 
 function toRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  headers.set(CLIENT_IP_HEADER, req.socket.remoteAddress ?? "unknown");
-  const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  // Like Next.js: the request's signal aborts when the client goes away before the response.
-  const disconnected = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) disconnected.abort();
-  });
-  // Node's fetch needs `duplex` for a streamed body.
-  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: disconnected.signal };
-  if (hasBody) {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-    init.duplex = "half";
-  }
-  return new Request(new URL(req.url ?? "/", origin), init);
+  // As server.mjs does: the client IP from the socket, replacing any incoming copy.
+  req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+  return toFetchRequest(req, res, origin);
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  // No keep-alive: no idle sockets (and their timers) between a test's requests.
-  headers.connection = "close";
-  const body = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, headers);
-  res.end(body);
-}
+// No keep-alive: no idle sockets (and their timers) between a test's requests.
+const send = (res: ServerResponse, response: Response) => sendFetchResponse(res, response, { connection: "close" });
 
 export async function startAppServer(ctx: AppContext, options: { sessionSecret?: string } = {}): Promise<AppServer> {
   const exchanges: Exchange[] = [];
