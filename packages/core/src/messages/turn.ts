@@ -1,8 +1,8 @@
 // One conversation turn, for any channel: find the conversation (of this agent only), check the
-// quotas, run the engine (no writes), then write everything in ONE transaction: the month's usage
-// (atomically within the limits), the conversation (created, or its counters, status, visitor and
-// variables updated), the user and agent messages, the webhook events (widget channel only) and
-// the idempotency record if any. Nothing is written when the engine or the database fails.
+// quotas, run the engine (no writes), then write everything in ONE transaction: the conversation
+// (created, or its counters, status, visitor and variables updated), the user and agent messages,
+// the webhook events (widget channel only), the idempotency record if any, and last the month's
+// usage (atomically within the limits). Nothing is written when the engine or the database fails.
 import type { Prisma } from "@parley/db";
 import type { AppContext } from "../context.ts";
 import type { ClientTool, EngineHistoryMessage, EngineResult, EngineVisitor, RichContentItem, ToolCall } from "../engine/types.ts";
@@ -110,8 +110,6 @@ export async function runTurn(
         });
 
   const response = await ctx.db.prisma.$transaction(async (tx) => {
-    await reserveUsage(tx, agent, { month, startsConversation, tokens: result.tokenUsage, at: now });
-
     let conversationId: string;
     let finalStatus: MessageResponse["status"];
     let firstSequence: number;
@@ -211,6 +209,10 @@ export async function runTurn(
       });
       if (!saved) throw new IdempotentRaceLost();
     }
+    // Last: the reservation locks the agent's usage row until commit, and every turn of the agent
+    // needs that row, so concurrent turns wait only for this statement and the commit, not for the
+    // writes above. Atomic wherever it stands: a refusal rolls the whole turn back.
+    await reserveUsage(tx, agent, { month, startsConversation, tokens: result.tokenUsage, at: now });
     return response;
   }, TRANSACTION_OPTIONS);
 
