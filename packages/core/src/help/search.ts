@@ -19,7 +19,7 @@ export interface ArticleHit {
   /** Stored Markdown. */
   content: string;
   updatedAt: Date;
-  /** Full-text rank (title-weighted); 0 for substring-only matches and for lists without a query. */
+  /** Full-text rank (title-weighted) in "relevance" order; 0 for substring-only matches and in "recent" order. */
   rank: number;
 }
 
@@ -143,9 +143,10 @@ function matchingArticlesSql(
   const columns = Prisma.sql`a."id", a."sourceId", s."name" AS "sourceName", a."title", a."content", a."updatedAt"`;
 
   if (options.order === "recent") {
-    // The page's rows are the newest of the union; only they are read in full and ranked.
+    // The page's rows are the newest of the union; only they are read in full. No rank: nothing
+    // orders by it, and it would build the full-text document of every row of the page.
     return Prisma.sql`
-      SELECT ${columns}, CASE WHEN ${document} @@ ${tsquery} THEN ts_rank(${document}, ${tsquery}, 1) ELSE 0 END::float8 AS "rank"
+      SELECT ${columns}, 0::float8 AS "rank"
       FROM (
         SELECT m."id", m."updatedAt" FROM (${branch(Prisma.sql`${document} @@ ${tsquery}`, pageEnd)} ${substringBranches(pageEnd)}) m
         ORDER BY m."updatedAt" DESC, m."id"

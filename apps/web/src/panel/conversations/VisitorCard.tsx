@@ -5,6 +5,8 @@ interface VisitorFields {
   visitorEmail?: string | null;
   visitorPhone?: string | null;
   clientVariables?: unknown;
+  /** Widget conversations: the page's variables. */
+  pageVariables?: unknown;
 }
 
 export function VisitorCard({ conversation }: { conversation: VisitorFields }) {
@@ -12,10 +14,6 @@ export function VisitorCard({ conversation }: { conversation: VisitorFields }) {
   if (conversation.visitorName) fields.push(["Name", conversation.visitorName]);
   if (conversation.visitorEmail) fields.push(["Email", conversation.visitorEmail]);
   if (conversation.visitorPhone) fields.push(["Phone", conversation.visitorPhone]);
-  const variables =
-    typeof conversation.clientVariables === "object" && conversation.clientVariables !== null
-      ? Object.entries(conversation.clientVariables as Record<string, unknown>)
-      : [];
 
   return (
     <section aria-labelledby="visitor-heading" className="card">
@@ -33,20 +31,27 @@ export function VisitorCard({ conversation }: { conversation: VisitorFields }) {
         </dl>
       )}
       <h3>Client variables</h3>
-      {variables.length === 0 ? (
-        <p className="muted">None.</p>
-      ) : (
-        <dl className="details">
-          {variables.map(([name, value]) => (
-            <div key={name}>
-              <dt>
-                <code>{name}</code>
-              </dt>
-              <dd>{typeof value === "string" ? value : JSON.stringify(value)}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      <Variables values={conversation.clientVariables} />
+      <h3>Page variables</h3>
+      <Variables values={conversation.pageVariables} />
     </section>
+  );
+}
+
+/** A string map as a definition list ("None." when empty). */
+function Variables({ values }: { values: unknown }) {
+  const entries = typeof values === "object" && values !== null ? Object.entries(values as Record<string, unknown>) : [];
+  if (entries.length === 0) return <p className="muted">None.</p>;
+  return (
+    <dl className="details">
+      {entries.map(([name, value]) => (
+        <div key={name}>
+          <dt>
+            <code>{name}</code>
+          </dt>
+          <dd>{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
