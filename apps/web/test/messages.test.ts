@@ -4,7 +4,7 @@
 // set) and the failed-key guard, X-Request-Id, and the exact 200 shape.
 import { generateAgentKey, revokeAgentKey } from "@parley/core/keys";
 import type { TestContext } from "@parley/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { messagesRoute } from "~/server/routes/messages.ts";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 
@@ -315,6 +315,16 @@ async function awayFromWindowEdge(): Promise<void> {
 }
 
 describe("rate limits", () => {
+  // The limiter's windows start on whole minutes, and a burst that straddles one is counted partly
+  // in each, so a 31st request could pass. The clock stands one second into a minute instead.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.UTC(2030, 0, 1, 0, 0, 1));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("the 31st request in a minute for an agent is 429 with Retry-After", async () => {
     // With REDIS_URL set the test context's limiters run on that Redis.
     expect(ctx.limiters.backend).toBe(process.env.REDIS_URL ? "redis" : "memory");
