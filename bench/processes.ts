@@ -203,3 +203,28 @@ export class RssSampler {
     for (const timer of this.timers) clearInterval(timer);
   }
 }
+
+/**
+ * The environment of a production app process (apps/web/server.mjs) on 127.0.0.1:`port`, its own
+ * URL as APP_URL, telemetry off; `extra` adds or overrides (database, Redis, limits...).
+ */
+export function productionAppEnv(
+  port: number,
+  authSecret: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    APP_URL: url,
+    NEXTAUTH_URL: url,
+    NEXTAUTH_SECRET: authSecret,
+    NEXT_TELEMETRY_DISABLED: "1",
+    UPSTASH_DISABLE_TELEMETRY: "1",
+    ...extra,
+  };
+}

@@ -20,7 +20,7 @@ import { p99Chart } from "./chart.ts";
 import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, loadArticles, readableArticleIds } from "./data.ts";
 import { compareResponses } from "./equivalence.ts";
 import { type LoadResult, measure } from "./load.ts";
-import { freePort, RssSampler, type ServerProcess, startProcess, tail, waitForHttp } from "./processes.ts";
+import { freePort, productionAppEnv, RssSampler, type ServerProcess, startProcess, tail, waitForHttp } from "./processes.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 import { type DetailedRow, formatVerdicts, markdownTable, toResultRow, verdicts } from "./report.ts";
 import { SCENARIOS, type ScenarioName, scenarioRequests } from "./scenarios.ts";
@@ -164,22 +164,12 @@ async function startApp(databaseUrl: string, redisUrl: string): Promise<{ url: s
     name: "app",
     command: process.execPath,
     args: [...(args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), path.join(appDir, "server.mjs")],
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      APP_URL: url,
-      NEXTAUTH_URL: url,
-      NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
+    env: productionAppEnv(port, randomBytes(32).toString("hex"), {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       // The explicit bench setting (packages/db/src/env.ts): limits are never raised otherwise.
       RATE_LIMIT_SCALE,
-      NEXT_TELEMETRY_DISABLED: "1",
-      UPSTASH_DISABLE_TELEMETRY: "1",
-    },
+    }),
     cwd: root,
     logFile: path.join(resultsDir, "app.log"),
   });

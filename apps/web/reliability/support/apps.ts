@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { beforeEach, inject } from "vitest";
-import { freePort, type ServerProcess, startProcess, tail, waitForHttp } from "../../../../bench/processes.ts";
+import { freePort, productionAppEnv, type ServerProcess, startProcess, tail, waitForHttp } from "../../../../bench/processes.ts";
 import { REPO_ROOT, SERVER_ENTRY } from "./paths.ts";
 import { recordProcess } from "./registry.ts";
 
@@ -50,19 +50,7 @@ export async function startApp(options: AppOptions): Promise<AppInstance> {
     name: options.name,
     command: process.execPath,
     args: [SERVER_ENTRY],
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      APP_URL: url,
-      NEXTAUTH_URL: url,
-      NEXTAUTH_SECRET: options.authSecret ?? newAuthSecret(),
-      NEXT_TELEMETRY_DISABLED: "1",
-      UPSTASH_DISABLE_TELEMETRY: "1",
-      ...options.env,
-    },
+    env: productionAppEnv(port, options.authSecret ?? newAuthSecret(), options.env),
     cwd: REPO_ROOT,
     logFile,
   });
