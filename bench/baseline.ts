@@ -55,25 +55,36 @@ export const RECENT = `
   JOIN "Article" a ON a.id = page.id
   ORDER BY page."updatedAt" DESC, page.id`;
 
-// One branch of a search: visible articles ($1 agent, $2 source or null) matching `condition`.
-// "(published AND active) IS TRUE" keeps the planner from AND-ing in a bitmap of every visible
-// article (the partial index), which costs more than filtering the few matched rows.
+// Searches look at a window of the newest visible articles first and widen it only when it holds
+// too few matches (as the app): the GIN indexes lead with "updatedAt", so the time bound $5 (null:
+// no bound) is answered in the index with the match. A window of n articles starts at the latest
+// of each source's k-th newest update time, k = n / sources ($3 and $4 = n of the two windows).
+const windowStart = (rows: string) => `(
+  SELECT max(n."updatedAt") FROM vs CROSS JOIN LATERAL (
+    SELECT a."updatedAt" FROM "Article" a WHERE a."sourceId" = vs.id AND a.published AND a.active
+    ORDER BY a."updatedAt" DESC, a.id OFFSET (SELECT ceil(${rows}::float8 / count(*))::int - 1 FROM vs) LIMIT 1) n)`;
+export const WINDOW_STARTS = `
+  WITH vs AS MATERIALIZED (SELECT v.id FROM (${VISIBLE_SOURCES}) v WHERE $2::text IS NULL OR v.id = $2)
+  SELECT ${windowStart("$3")} AS narrow, ${windowStart("$4")} AS wide`;
+export const WINDOW_FACTORS = [40, 400];
+
+// One branch of a search: visible articles ($1 agent, $2 source or null) in the window ($5)
+// matching `condition`. With a custom plan, "$5 IS NULL" folds away and the bound reaches the index.
 function visibleMatching(condition: string): string {
   return `SELECT a.id, a."updatedAt" FROM "Article" a
-    WHERE (a.published AND a.active) IS TRUE
+    WHERE a.published AND a.active
       AND a."sourceId" IN (SELECT v.id FROM (${VISIBLE_SOURCES}) v WHERE $2::text IS NULL OR v.id = $2)
+      AND ($5::timestamp IS NULL OR a."updatedAt" >= $5::timestamp)
       AND ${condition}`;
 }
 
-const DOCUMENT = `parley_article_document(a.title, a.content)`;
-const WORDS = `${DOCUMENT} @@ websearch_to_tsquery('english', parley_unaccent($3))`;
-const TITLE_CONTAINS = `parley_search_text(a.title) LIKE '%' || parley_search_text($4) || '%'`;
-const CONTENT_CONTAINS = `parley_search_text(a.content) LIKE '%' || parley_search_text($4) || '%'`;
+const WORDS = `a."searchDocument" @@ websearch_to_tsquery('english', parley_unaccent($3))`;
+const TITLE_CONTAINS = `a."searchTitle" LIKE '%' || parley_search_text($4) || '%'`;
+const CONTENT_CONTAINS = `a."searchContent" LIKE '%' || parley_search_text($4) || '%'`;
 
 // Search, most recent first: the same match as the app (words OR substring of title OR substring
 // of content), written as one branch per index so that each bitmap heap scan re-checks only its
-// own (cheap or exact) condition instead of every expensive expression for every candidate.
-// $3 = query, $4 = query as a LIKE literal, or null when too short for trigrams.
+// own condition. $3 = query, $4 = query as a LIKE literal, or null when too short for trigrams.
 export const SEARCH_RECENT = `
   SELECT a.id, a."sourceId", a.title, a.content
   FROM (
@@ -90,29 +101,29 @@ export const SEARCH_RECENT = `
   ORDER BY page."updatedAt" DESC, page.id`;
 
 // Knowledge search, by relevance, with the app's semantics: the newest RANK_CANDIDATES word
-// matches (found by the full-text index alone, no document computed), ranked (the document computed
-// once per candidate), title matches breaking ties. `tsquery` is SQL over $3 (the keywords).
+// matches, ranked over the stored document, title matches breaking ties. `tsquery` is SQL over
+// $3 (the keywords); "candidates" tells whether the window held enough of them.
 function rankedWords(tsquery: string, limit: string): string {
   return `
-  SELECT r.id, r.title, r.content FROM (
-    SELECT a.id, a.title, a.content, a."updatedAt", ts_rank(${DOCUMENT}, ${tsquery}, 1) AS rank,
+  WITH c AS MATERIALIZED (${visibleMatching(`a."searchDocument" @@ ${tsquery}`)} ORDER BY a."updatedAt" DESC, a.id LIMIT ${RANK_CANDIDATES})
+  SELECT r.id, r.title, r.content, (SELECT count(*)::int FROM c) AS candidates FROM (
+    SELECT a.id, a.title, a.content, a."updatedAt", ts_rank(a."searchDocument", ${tsquery}, 1) AS rank,
            ($4::text IS NOT NULL AND ${TITLE_CONTAINS}) AS in_title
-    FROM (${visibleMatching(`${DOCUMENT} @@ ${tsquery}`)} ORDER BY a."updatedAt" DESC, a.id LIMIT ${RANK_CANDIDATES}) c
-    JOIN "Article" a ON a.id = c.id
+    FROM c JOIN "Article" a ON a.id = c.id
   ) r
   ORDER BY r.rank DESC, r.in_title DESC, r."updatedAt" DESC, r.id LIMIT ${limit}`;
 }
 
 export const RANKED_ALL_WORDS = rankedWords(`websearch_to_tsquery('english', parley_unaccent($3))`, String(KNOWLEDGE_RESULTS));
-// At least one word: the lexemes joined with OR (as the app's "any" match); $5 = limit.
-export const RANKED_ANY_WORD = rankedWords(`replace(plainto_tsquery('english', parley_unaccent($3))::text, ' & ', ' | ')::tsquery`, "$5");
+// At least one word: the lexemes joined with OR (as the app's "any" match); $6 = limit.
+export const RANKED_ANY_WORD = rankedWords(`replace(plainto_tsquery('english', parley_unaccent($3))::text, ' & ', ' | ')::tsquery`, "$6");
 
 // Substring-only matches rank 0, so they are fetched only when fewer than KNOWLEDGE_RESULTS
-// articles matched the words; those few are excluded by id ($5).
+// articles matched the words; those few are excluded by id ($6).
 export const SUBSTRING_ONLY = `
   SELECT a.id, a.title, a.content FROM "Article" a
   WHERE a.id IN (SELECT u.id FROM ((${visibleMatching(TITLE_CONTAINS)}) UNION (${visibleMatching(CONTENT_CONTAINS)})) u)
-    AND a.id <> ALL ($5::text[]) AND $3::text IS NOT NULL
+    AND a.id <> ALL ($6::text[]) AND $3::text IS NOT NULL
   ORDER BY (${TITLE_CONTAINS}) DESC, a."updatedAt" DESC, a.id LIMIT ${KNOWLEDGE_RESULTS}`;
 
 export const ARTICLE = `
@@ -219,9 +230,13 @@ async function articles(pool: pg.Pool, agentId: string, params: URLSearchParams)
   const q = (params.get("q") ?? "").trim();
   const source = params.get("source")?.trim() || null;
   if ([...q].length > QUERY_MAX_CHARS) throw new HttpError(400, "Invalid request");
-  const { rows } = q
-    ? await pool.query<ArticleRow>(SEARCH_RECENT, [agentId, source, q, [...q].length >= 3 ? escapeLike(q) : null])
-    : await pool.query<ArticleRow>(RECENT, [agentId, source]);
+  const pattern = [...q].length >= 3 ? escapeLike(q) : null;
+  const rows = q
+    ? await inWindows(pool, agentId, source, LIST_LIMIT, async (start) => {
+        const found = (await pool.query<ArticleRow>(SEARCH_RECENT, [agentId, source, q, pattern, start])).rows;
+        return { rows: found, complete: found.length >= LIST_LIMIT };
+      })
+    : (await pool.query<ArticleRow>(RECENT, [agentId, source])).rows;
   await assertHelpAgent(pool, agentId, rows.length);
   return {
     data: { articles: rows.map((row) => ({ id: row.id, sourceId: row.sourceId, title: row.title, excerpt: excerpt(row.content, q) })) },
@@ -267,17 +282,44 @@ function newId(): string {
   return `c${randomBytes(12).toString("hex")}`;
 }
 
+/** `search` in the narrow window, then the wide one, then everywhere, until a window is complete. */
+async function inWindows<Row>(
+  pool: pg.Pool,
+  agentId: string,
+  source: string | null,
+  needed: number,
+  search: (start: Date | null) => Promise<{ rows: Row[]; complete: boolean }>,
+): Promise<Row[]> {
+  const [narrow, wide] = WINDOW_FACTORS.map((factor) => factor * needed);
+  const { rows } = await pool.query<{ narrow: Date | null; wide: Date | null }>(WINDOW_STARTS, [agentId, source, narrow, wide]);
+  const starts: Array<Date | null> = [rows[0]?.narrow ?? null, rows[0]?.wide ?? null].filter((value) => value !== null);
+  for (const start of [...starts, null]) {
+    const result = await search(start);
+    if (start === null || result.complete) return result.rows;
+  }
+  return [];
+}
+
+async function rankedSearch(pool: pg.Pool, agentId: string, sql: string, params: unknown[]): Promise<ArticleRow[]> {
+  return inWindows(pool, agentId, null, RANK_CANDIDATES, async (start) => {
+    const found = (
+      await pool.query<ArticleRow & { candidates: number }>(sql, [agentId, null, ...params.slice(0, 2), start, ...params.slice(2)])
+    ).rows;
+    return { rows: found, complete: (found[0]?.candidates ?? 0) >= RANK_CANDIDATES };
+  });
+}
+
 async function knowledgeSearch(pool: pg.Pool, agentId: string, words: string[]): Promise<ArticleRow[]> {
   const query = words.join(" ");
   const pattern = [...query].length >= 3 ? escapeLike(query) : null;
-  let hits = (await pool.query<ArticleRow>(RANKED_ALL_WORDS, [agentId, null, query, pattern])).rows;
+  let hits = await rankedSearch(pool, agentId, RANKED_ALL_WORDS, [query, pattern]);
   if (hits.length < KNOWLEDGE_RESULTS && pattern) {
-    const more = await pool.query<ArticleRow>(SUBSTRING_ONLY, [agentId, null, query, pattern, hits.map((hit) => hit.id)]);
+    const more = await pool.query<ArticleRow>(SUBSTRING_ONLY, [agentId, null, query, pattern, null, hits.map((hit) => hit.id)]);
     hits = [...hits, ...more.rows].slice(0, KNOWLEDGE_RESULTS);
   }
   if (hits.length === 0 && words.length >= 3) {
     // As the app: a few OR-matched candidates, kept when they contain more than half of the words.
-    const candidates = (await pool.query<ArticleRow>(RANKED_ANY_WORD, [agentId, null, query, null, KNOWLEDGE_RESULTS * 4])).rows;
+    const candidates = await rankedSearch(pool, agentId, RANKED_ANY_WORD, [query, null, KNOWLEDGE_RESULTS * 4]);
     const needed = Math.floor(words.length / 2) + 1;
     hits = candidates
       .map((hit, position) => {

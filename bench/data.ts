@@ -159,7 +159,8 @@ function generateBatch(from: number, to: number): ArticleBatch {
     const topic = random() < 0.8 ? source.topics[Math.floor(random() * source.topics.length)]! : Math.floor(random() * TOPICS.length);
     const article = generateArticle(random, topic);
     const created = NEWEST - Math.floor(random() * 730 * DAY_MS);
-    const updated = Math.min(NEWEST, created + Math.floor(random() * 120 * DAY_MS));
+    // Updated up to 120 days after creation, never after NEWEST (no pile of identical times).
+    const updated = created + Math.floor(random() * Math.min(120 * DAY_MS, NEWEST - created));
     // About 82% published and 86% active: about 70% of all articles are visible.
     const published = random() < 0.82;
     batch.id.push(cuidLike(random));

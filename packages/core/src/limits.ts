@@ -36,7 +36,7 @@ export const HELP_CACHE_CONTROL = `private, max-age=${HELP_CACHE_SECONDS}`;
 /** Length of a help excerpt, in characters (about). */
 export const HELP_EXCERPT_CHARS = 200;
 /** Relevance search ranks at most this many word matches (the newest), so a common word costs a bounded amount. */
-export const HELP_RANK_CANDIDATES = 500;
+export const HELP_RANK_CANDIDATES = 100;
 /** Articles listed in one help sitemap (the sitemap protocol's maximum). */
 export const HELP_SITEMAP_MAX_URLS = 50_000;
 

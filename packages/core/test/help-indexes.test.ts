@@ -6,7 +6,13 @@ import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleArticleSql } from "../src/help/articles.ts";
 import { collectionsSql } from "../src/help/collections.ts";
-import { searchVisibleArticles, searchVisibleArticlesSql, visibleArticleDatesSql } from "../src/help/search.ts";
+import {
+  type SearchOptions,
+  searchVisibleArticles,
+  searchVisibleArticlesSql,
+  searchWindowStarts,
+  visibleArticleDatesSql,
+} from "../src/help/search.ts";
 
 const ARTICLES = 20_000;
 const SOURCES = 20;
@@ -84,20 +90,64 @@ describe(`help statements on ${ARTICLES} articles`, () => {
 
   it("finds words with the full-text index, by recency and by relevance", async () => {
     for (const order of ["recent", "relevance"] as const) {
-      expectIndexed(await plan(searchVisibleArticlesSql(AGENT, "zephyrine", { limit: 50, order })), ["Article_document_idx"]);
-      expectIndexed(await plan(searchVisibleArticlesSql(AGENT, "Brûlée", { limit: 50, order })), ["Article_document_idx"]);
+      expectIndexed(await plan(searchVisibleArticlesSql(AGENT, "zephyrine", { limit: 50, order })), ["Article_visible_document_idx"]);
+      expectIndexed(await plan(searchVisibleArticlesSql(AGENT, "Brûlée", { limit: 50, order })), ["Article_visible_document_idx"]);
     }
     expectIndexed(await plan(searchVisibleArticlesSql(AGENT, "zephyrine tiramisu", { limit: 3, order: "relevance", match: "any" })), [
-      "Article_document_idx",
+      "Article_visible_document_idx",
     ]);
   });
 
   it("finds substrings with the trigram indexes", async () => {
     for (const order of ["recent", "relevance"] as const) {
       expectIndexed(await plan(searchVisibleArticlesSql(AGENT, "ephyri", { limit: 50, order })), [
-        "Article_title_trgm_idx",
-        "Article_content_trgm_idx",
+        "Article_visible_title_trgm_idx",
+        "Article_visible_content_trgm_idx",
       ]);
+    }
+  });
+
+  it("bounds a search window by update time, read from an index", async () => {
+    // A first page of 10: a window of 400 of the 8,000 visible articles.
+    const options: SearchOptions = { limit: 10, order: "recent" };
+    const [start] = await searchWindowStarts(db, AGENT, options);
+    expect(start).toBeInstanceOf(Date);
+    const text = await plan(searchVisibleArticlesSql(AGENT, "invoice", options, start));
+    expectIndexed(text, []);
+    // Each of the three branches (words, title, content) reads only the window.
+    expect(text.match(/"updatedAt" >= '/g)?.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("answers from the narrowest window that holds the whole answer, as a search of every article would", async () => {
+    // A common word fills the first window; a rare one needs every article.
+    const recent: SearchOptions = { limit: 50, order: "recent" };
+    const [narrow] = await searchWindowStarts(db, AGENT, recent);
+    const [first] = await db.prisma.$queryRaw<Array<{ complete: boolean }>>(searchVisibleArticlesSql(AGENT, "invoice", recent, narrow));
+    expect(first?.complete).toBe(true);
+    const [rare] = await db.prisma.$queryRaw<Array<{ complete: boolean }>>(searchVisibleArticlesSql(AGENT, "zephyrine", recent, narrow));
+    expect(rare?.complete).toBe(false);
+
+    const cases: Array<[string, SearchOptions]> = [
+      ["invoice", recent],
+      ["refund plan", recent],
+      ["zephyrine", recent],
+      ["voic", recent],
+      ["ephyri", recent],
+      ["invoice", { limit: 50, order: "recent", sourceId: "bulk-src-5" }],
+      ["invoice", { limit: 20, offset: 40, order: "recent" }],
+      ["invoice", { limit: 3, order: "relevance" }],
+      ["zephyrine", { limit: 3, order: "relevance" }],
+      ["invoice zephyrine tiramisu", { limit: 12, order: "relevance", match: "any" }],
+    ];
+    for (const [query, options] of cases) {
+      const everything = await db.prisma.$queryRaw<Array<{ id: string | null }>>(searchVisibleArticlesSql(AGENT, query, options, null));
+      const expected = everything.filter((row) => row.id !== null).map((row) => row.id);
+      const found = await searchVisibleArticles(db, AGENT, query, options);
+      expect(
+        found.map((hit) => hit.id),
+        `${query} ${JSON.stringify(options)}`,
+      ).toEqual(expected);
+      if (!["zephyrine", "ephyri"].includes(query)) expect(expected.length).toBeGreaterThan(0);
     }
   });
 

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -44,7 +45,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir ? { dataDir, extensions: { pg_trgm, unaccent } } : { extensions: { pg_trgm, unaccent } });
+  const extensions = { btree_gin, pg_trgm, unaccent };
+  const pglite = await PGlite.create(dataDir ? { dataDir, extensions } : { extensions });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const session: SqlSession = {
     execScript: async (sql) => {

@@ -76,9 +76,13 @@ describe("migrate", () => {
       `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'Article' ORDER BY indexname`,
     );
     const byName = Object.fromEntries(indexes.map((row) => [row.indexname, row.indexdef]));
-    expect(byName.Article_document_idx).toContain("USING gin (parley_article_document(title, content))");
-    expect(byName.Article_title_trgm_idx).toContain("USING gin (parley_search_text(title) gin_trgm_ops)");
-    expect(byName.Article_content_trgm_idx).toContain("USING gin (parley_search_text(content) gin_trgm_ops)");
+    expect(byName.Article_visible_document_idx).toContain(`USING gin ("updatedAt", "searchDocument") WHERE (published AND active)`);
+    expect(byName.Article_visible_title_trgm_idx).toContain(
+      `USING gin ("updatedAt", "searchTitle" gin_trgm_ops) WHERE (published AND active)`,
+    );
+    expect(byName.Article_visible_content_trgm_idx).toContain(
+      `USING gin ("updatedAt", "searchContent" gin_trgm_ops) WHERE (published AND active)`,
+    );
     expect(byName.Article_visible_recent_idx).toContain("WHERE (published AND active)");
 
     // The search functions work, accents and case folded.
@@ -87,6 +91,17 @@ describe("migrate", () => {
               parley_article_document('Resetting passwords', 'Use the link') @@ plainto_tsquery('english', 'reset password') AS matches`,
     );
     expect(search).toEqual({ text: "creme brulee", matches: true });
+
+    // The search columns are generated from title and content, also on update.
+    await database.execScript(`
+      INSERT INTO "Workspace" ("id", "name") VALUES ('w', 'W');
+      INSERT INTO "Source" ("id", "workspaceId", "name", "updatedAt") VALUES ('s', 'w', 'S', now());
+      INSERT INTO "Article" ("id", "sourceId", "title", "content", "updatedAt") VALUES ('a', 's', 'Crème', 'Résumé', now());
+      UPDATE "Article" SET "content" = 'Resetting passwords' WHERE "id" = 'a';`);
+    const [columns] = await database.query<{ searchTitle: string; searchContent: string; matches: boolean }>(
+      `SELECT "searchTitle", "searchContent", "searchDocument" @@ plainto_tsquery('english', 'reset password') AS matches FROM "Article"`,
+    );
+    expect(columns).toEqual({ searchTitle: "creme", searchContent: "resetting passwords", matches: true });
 
     const rows = await migrationRows(database);
     expect(rows.map((row) => row.migration_name)).toEqual(applied);

@@ -1,15 +1,15 @@
 // Help-centre article search over visible articles only (./visibility.ts). One function serves
 // the JSON list (recent first), the rendered search page and the agents' knowledge search
 // (relevance). Matching is Postgres full-text search (words, stemmed, title weighted above
-// content) OR a trigram-indexed substring match, both case- and accent-insensitive through the
-// migration's parley_* functions, written as the index expressions so the GIN indexes answer
-// them (one UNION branch per index; see matchingArticlesSql). Lists without a query read the
-// partial index "Article_visible_recent_idx" per visible source (top N each) and merge: a few
-// index entries per source instead of sorting every visible article. Every statement is built
+// content) OR a trigram-indexed substring match, both case- and accent-insensitive, against the
+// columns the database generates from title and content ("searchDocument", "searchTitle",
+// "searchContent"), one UNION branch per GIN index. Lists without a query read the partial index
+// "Article_visible_recent_idx" per visible source (top N each) and merge: a few index entries per
+// source instead of sorting every visible article. Every statement is built
 // with Prisma.sql, so user input only ever travels as a bound parameter.
 import { type Database, Prisma } from "@parley/db";
 import { HELP_RANK_CANDIDATES } from "../limits.ts";
-import { articleIsPublishedSql, articleIsVisibleSql, visibleSourcesSql } from "./visibility.ts";
+import { articleIsPublishedSql, visibleSourcesSql } from "./visibility.ts";
 
 export interface ArticleHit {
   id: string;
@@ -44,22 +44,88 @@ export interface SearchOptions {
 const SUBSTRING_MIN_CHARS = 3;
 
 /**
+ * A search looks at the newest visible articles first: a window of SEARCH_WINDOW_FACTORS[0] times
+ * the rows it needs (the page, or the candidates to rank), then a wider one, then all of them,
+ * until the window holds the whole answer. A window is "updated since" a time, and the GIN
+ * indexes lead with "updatedAt", so a window's matches are found without reading older ones: a
+ * common word costs the same in 1k or 100k articles, and a rare one has few matches to read.
+ */
+const SEARCH_WINDOW_FACTORS = [40, 400] as const;
+
+/**
  * Visible articles of `agentId` matching `query` (trimmed; blank lists every visible article).
  * "recent": most recently updated first. "relevance": word matches by full-text rank (the newest
  * HELP_RANK_CANDIDATES of them are ranked), then substring-only matches (title before content),
  * recency breaking ties. The id breaks the last ties, so the order is total.
  */
 export async function searchVisibleArticles(db: Database, agentId: string, query: string, options: SearchOptions): Promise<ArticleHit[]> {
-  return db.prisma.$queryRaw<ArticleHit[]>(searchVisibleArticlesSql(agentId, query, options));
+  const starts = query.trim() ? await searchWindowStarts(db, agentId, options) : [];
+  for (const start of [...starts, null]) {
+    const rows = await db.prisma.$queryRaw<Array<ArticleHit & { complete?: boolean }>>(
+      searchVisibleArticlesSql(agentId, query, options, start),
+    );
+    if (start === null || rows[0]?.complete) {
+      return rows
+        .filter((row) => row.id !== null)
+        .map(({ id, sourceId, sourceName, title, content, updatedAt, rank }) => ({
+          id,
+          sourceId,
+          sourceName,
+          title,
+          content,
+          updatedAt,
+          rank,
+        }));
+    }
+  }
+  throw new Error("unreachable: the last search window holds every article");
 }
 
-/** The statement searchVisibleArticles runs (exported so tests can EXPLAIN it). */
-export function searchVisibleArticlesSql(agentId: string, query: string, options: SearchOptions): Prisma.Sql {
-  const limit = positiveInt(options.limit, "limit");
-  const offset = options.offset === undefined ? 0 : positiveInt(options.offset, "offset", 0);
+/**
+ * The statement searchVisibleArticles runs for one window (exported so tests can EXPLAIN it):
+ * the articles updated since `windowStart`, or all of them when null.
+ */
+export function searchVisibleArticlesSql(
+  agentId: string,
+  query: string,
+  options: SearchOptions,
+  windowStart: Date | null = null,
+): Prisma.Sql {
+  const page = pageOf(options);
   const q = query.trim();
-  if (!q) return recentArticlesSql(agentId, { limit, offset, sourceId: options.sourceId });
-  return matchingArticlesSql(agentId, q, { limit, offset, sourceId: options.sourceId, order: options.order, match: options.match });
+  if (!q) return recentArticlesSql(agentId, { ...page, sourceId: options.sourceId });
+  return matchingArticlesSql(agentId, q, { ...page, sourceId: options.sourceId, order: options.order, match: options.match }, windowStart);
+}
+
+/**
+ * The starts of the bounded search windows, narrowest first; a window that would hold every
+ * visible article is left out. A window of n articles starts at the latest of each visible
+ * source's k-th newest update time, k = n / (visible sources): one index probe per source, and
+ * the window holds at least k and at most n articles.
+ */
+export async function searchWindowStarts(db: Database, agentId: string, options: SearchOptions): Promise<Date[]> {
+  const { limit, offset } = pageOf(options);
+  const needed = options.order === "relevance" ? Math.max(HELP_RANK_CANDIDATES, offset + limit) : offset + limit;
+  const sourceFilter = options.sourceId === undefined ? Prisma.empty : Prisma.sql`WHERE v."id" = ${options.sourceId}`;
+  const start = (rows: number) => Prisma.sql`(
+    SELECT max(nth."updatedAt")
+    FROM vs CROSS JOIN LATERAL (
+      SELECT a."updatedAt" FROM "Article" a
+      WHERE a."sourceId" = vs."id" AND ${articleIsPublishedSql("a")}
+      ORDER BY a."updatedAt" DESC, a."id"
+      OFFSET (SELECT ceil(${rows}::float8 / count(*))::int - 1 FROM vs) LIMIT 1
+    ) nth)`;
+  const [row] = await db.prisma.$queryRaw<Array<{ starts: Array<Date | null> }>>(Prisma.sql`
+    WITH vs AS MATERIALIZED (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter})
+    SELECT ARRAY[${Prisma.join(SEARCH_WINDOW_FACTORS.map((factor) => start(factor * needed)))}]::timestamp(3)[] AS "starts"`);
+  return (row?.starts ?? []).filter((value): value is Date => value !== null);
+}
+
+function pageOf(options: SearchOptions): { limit: number; offset: number } {
+  return {
+    limit: positiveInt(options.limit, "limit"),
+    offset: options.offset === undefined ? 0 : positiveInt(options.offset, "offset", 0),
+  };
 }
 
 export interface ArticleDate {
@@ -111,50 +177,73 @@ function recentArticlesSql(agentId: string, page: { limit: number; offset: numbe
     ORDER BY r."updatedAt" DESC, r."id"`;
 }
 
-function matchingArticlesSql(
-  agentId: string,
-  q: string,
-  options: { limit: number; offset: number; sourceId?: string; order: "relevance" | "recent"; match?: "all" | "any" },
-): Prisma.Sql {
-  const document = Prisma.sql`parley_article_document(a."title", a."content")`;
-  // "any": the query's lexemes (stemmed, stop words dropped) joined with OR instead of AND.
+interface MatchOptions {
+  limit: number;
+  offset: number;
+  sourceId?: string;
+  order: "relevance" | "recent";
+  match?: "all" | "any";
+}
+
+/**
+ * One window of a search (see SEARCH_WINDOW_FACTORS): the page, each row with "complete", true
+ * when the window held the whole answer. With no match at all, one row of nulls carries it.
+ * The start is a bound parameter, so the planner sees how small the window is.
+ */
+function matchingArticlesSql(agentId: string, q: string, options: MatchOptions, windowStart: Date | null): Prisma.Sql {
   const tsquery =
     options.match === "any"
-      ? Prisma.sql`replace(plainto_tsquery('english', parley_unaccent(${q}))::text, ' & ', ' | ')::tsquery`
+      ? // The query's lexemes (stemmed, stop words dropped) joined with OR instead of AND.
+        Prisma.sql`replace(plainto_tsquery('english', parley_unaccent(${q}))::text, ' & ', ' | ')::tsquery`
       : Prisma.sql`websearch_to_tsquery('english', parley_unaccent(${q}))`;
+  const wordMatch = Prisma.sql`a."searchDocument" @@ ${tsquery}`;
   const useSubstring = options.match !== "any" && [...q].length >= SUBSTRING_MIN_CHARS;
   const pattern = Prisma.sql`'%' || parley_search_text(${escapeLike(q)}) || '%'`;
-  const titleContains = Prisma.sql`parley_search_text(a."title") LIKE ${pattern}`;
-  const contentContains = Prisma.sql`parley_search_text(a."content") LIKE ${pattern}`;
-  const visible = articleIsVisibleSql("a", agentId, { sourceId: options.sourceId, notByPartialIndex: true });
+  const titleContains = Prisma.sql`a."searchTitle" LIKE ${pattern}`;
+  const contentContains = Prisma.sql`a."searchContent" LIKE ${pattern}`;
   const pageEnd = options.offset + options.limit;
+  const sourceFilter = options.sourceId === undefined ? Prisma.empty : Prisma.sql`WHERE v."id" = ${options.sourceId}`;
 
-  // One branch per index, each the newest `n` visible rows matching one condition. A bitmap heap
-  // scan then re-checks only its own condition: exact for the full-text index (no document is
-  // computed), lower(unaccent()) of the matched rows for a trigram index. An OR of the three in
-  // one scan would compute the costly document of every substring candidate.
+  // One branch per GIN index, each the newest `n` visible rows matching one condition, so each
+  // bitmap scan re-checks only its own condition. In a bounded window the index also takes the
+  // time range, and only the window's matches are read from the table.
+  const inWindow = windowStart === null ? Prisma.empty : Prisma.sql`AND a."updatedAt" >= ${windowStart}`;
   const branch = (condition: Prisma.Sql, n: number) => Prisma.sql`(
     SELECT a."id", a."updatedAt" FROM "Article" a
-    WHERE ${visible} AND ${condition}
+    WHERE ${articleIsPublishedSql("a")} AND a."sourceId" IN (SELECT vs."id" FROM vs) ${inWindow}
+      AND ${condition}
     ORDER BY a."updatedAt" DESC, a."id"
     LIMIT ${n})`;
-  const substringBranches = (n: number) =>
-    useSubstring ? Prisma.sql`UNION ${branch(titleContains, n)} UNION ${branch(contentContains, n)}` : Prisma.empty;
+  // The newest `n` rows matching any of `conditions`, within the window.
+  const matches = (conditions: Prisma.Sql[], n: number) =>
+    Prisma.sql`SELECT u."id", u."updatedAt" FROM (${Prisma.join(
+      conditions.map((condition) => branch(condition, n)),
+      " UNION ",
+    )}) u`;
   const columns = Prisma.sql`a."id", a."sourceId", s."name" AS "sourceName", a."title", a."content", a."updatedAt"`;
+  const scope = Prisma.sql`vs AS MATERIALIZED (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter})`;
+  // Whether the window held the whole answer: it holds every article, or enough matches.
+  const complete = (found: Prisma.Sql, wanted: number) =>
+    windowStart === null ? Prisma.sql`true AS "complete"` : Prisma.sql`(${found}) >= ${wanted} AS "complete"`;
 
   if (options.order === "recent") {
     // The page's rows are the newest of the union; only they are read in full. No rank: nothing
-    // orders by it, and it would build the full-text document of every row of the page.
+    // orders by it, and it would read the full-text document of every row of the page.
+    const conditions = useSubstring ? [wordMatch, titleContains, contentContains] : [wordMatch];
     return Prisma.sql`
-      SELECT ${columns}, 0::float8 AS "rank"
-      FROM (
-        SELECT m."id", m."updatedAt" FROM (${branch(Prisma.sql`${document} @@ ${tsquery}`, pageEnd)} ${substringBranches(pageEnd)}) m
-        ORDER BY m."updatedAt" DESC, m."id"
-        LIMIT ${options.limit} OFFSET ${options.offset}
-      ) page
-      JOIN "Article" a ON a."id" = page."id"
-      JOIN "Source" s ON s."id" = a."sourceId"
-      ORDER BY page."updatedAt" DESC, page."id"`;
+      WITH ${scope},
+      m AS MATERIALIZED (
+        SELECT n."id", n."updatedAt" FROM (${matches(conditions, pageEnd)}) n
+        ORDER BY n."updatedAt" DESC, n."id"
+        LIMIT ${pageEnd})
+      SELECT c."complete", p.* FROM (SELECT ${complete(Prisma.sql`SELECT count(*) FROM m`, pageEnd)}) c
+      LEFT JOIN LATERAL (
+        SELECT ${columns}, 0::float8 AS "rank"
+        FROM (SELECT m."id", m."updatedAt" FROM m ORDER BY m."updatedAt" DESC, m."id" LIMIT ${options.limit} OFFSET ${options.offset}) page
+        JOIN "Article" a ON a."id" = page."id"
+        JOIN "Source" s ON s."id" = a."sourceId"
+      ) p ON true
+      ORDER BY p."updatedAt" DESC, p."id"`;
   }
 
   // Relevance: word matches by rank (title weighted), then substring-only matches (rank 0).
@@ -166,21 +255,27 @@ function matchingArticlesSql(
   const substringOnly = useSubstring
     ? Prisma.sql`
       UNION ALL
-      SELECT t."id", false FROM (${branch(titleContains, pageEnd)} UNION ${branch(contentContains, pageEnd)}) t
+      SELECT t."id", false FROM (${matches([titleContains, contentContains], pageEnd)}) t
       WHERE (SELECT count(*) FROM words) < ${pageEnd} AND t."id" NOT IN (SELECT w."id" FROM words w)`
     : Prisma.empty;
   return Prisma.sql`
-    WITH words AS MATERIALIZED ${branch(Prisma.sql`${document} @@ ${tsquery}`, candidates)},
+    WITH ${scope},
+    words AS MATERIALIZED (${matches([wordMatch], candidates)}),
     hits AS (
       SELECT w."id", true AS "wordMatch" FROM words w
       ${substringOnly}
     )
-    SELECT ${columns}, CASE WHEN h."wordMatch" THEN ts_rank(${document}, ${tsquery}, 1) ELSE 0 END::float8 AS "rank"
-    FROM hits h
-    JOIN "Article" a ON a."id" = h."id"
-    JOIN "Source" s ON s."id" = a."sourceId"
-    ORDER BY h."wordMatch" DESC, "rank" DESC, ${useSubstring ? Prisma.sql`(${titleContains}) DESC,` : Prisma.empty} a."updatedAt" DESC, a."id"
-    LIMIT ${options.limit} OFFSET ${options.offset}`;
+    SELECT c."complete", p.* FROM (SELECT ${complete(Prisma.sql`SELECT count(*) FROM words`, candidates)}) c
+    LEFT JOIN LATERAL (
+      SELECT ${columns}, CASE WHEN h."wordMatch" THEN ts_rank(a."searchDocument", ${tsquery}, 1) ELSE 0 END::float8 AS "rank",
+             h."wordMatch", ${useSubstring ? titleContains : Prisma.sql`false`} AS "titleMatch"
+      FROM hits h
+      JOIN "Article" a ON a."id" = h."id"
+      JOIN "Source" s ON s."id" = a."sourceId"
+      ORDER BY h."wordMatch" DESC, "rank" DESC, "titleMatch" DESC, a."updatedAt" DESC, a."id"
+      LIMIT ${options.limit} OFFSET ${options.offset}
+    ) p ON true
+    ORDER BY p."wordMatch" DESC, p."rank" DESC, p."titleMatch" DESC, p."updatedAt" DESC, p."id"`;
 }
 
 /** `value` as a literal LIKE pattern: its wildcards and the escape character match themselves. */
