@@ -225,6 +225,8 @@ export function productionAppEnv(
     NEXTAUTH_SECRET: authSecret,
     NEXT_TELEMETRY_DISABLED: "1",
     UPSTASH_DISABLE_TELEMETRY: "1",
+    // As `npm start` runs it (scripts/start.mjs): the old generation capped.
+    NODE_OPTIONS: "--max-old-space-size=256",
     ...extra,
   };
 }

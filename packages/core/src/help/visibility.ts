@@ -25,22 +25,9 @@ export function articleIsPublishedSql(alias: string): Prisma.Sql {
   return Prisma.sql`${column(alias, "published")} AND ${column(alias, "active")}`;
 }
 
-export interface VisibleArticleOptions {
-  /** Only this source's articles. */
-  sourceId?: string;
-  /**
-   * For statements driven by another index (search): the same predicate in a form that does not
-   * match the partial index, so the planner does not AND a bitmap of every visible article into
-   * the few rows the search index found (checking those rows is cheaper).
-   */
-  notByPartialIndex?: boolean;
-}
-
 /** The whole rule for an "Article" row aliased `alias`: published, active, in a visible source. */
-export function articleIsVisibleSql(alias: string, agentId: string, options: VisibleArticleOptions = {}): Prisma.Sql {
-  const published = options.notByPartialIndex ? Prisma.sql`(${articleIsPublishedSql(alias)}) IS TRUE` : articleIsPublishedSql(alias);
-  const sourceFilter = options.sourceId === undefined ? Prisma.empty : Prisma.sql`WHERE v."id" = ${options.sourceId}`;
-  return Prisma.sql`(${published} AND ${column(alias, "sourceId")} IN (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter}))`;
+export function articleIsVisibleSql(alias: string, agentId: string): Prisma.Sql {
+  return Prisma.sql`(${articleIsPublishedSql(alias)} AND ${column(alias, "sourceId")} IN (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v))`;
 }
 
 export interface HelpAgent {
