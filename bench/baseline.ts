@@ -58,14 +58,12 @@ export const RECENT = `
 // Searches look at a window of the newest visible articles first and widen it only when it holds
 // too few matches (as the app): the GIN indexes lead with "updatedAt", so the time bound $5 (null:
 // no bound) is answered in the index with the match. A window of n articles starts at the latest
-// of each source's k-th newest update time, k = n / sources ($3 and $4 = n of the two windows).
-const windowStart = (rows: string) => `(
-  SELECT max(n."updatedAt") FROM vs CROSS JOIN LATERAL (
-    SELECT a."updatedAt" FROM "Article" a WHERE a."sourceId" = vs.id AND a.published AND a.active
-    ORDER BY a."updatedAt" DESC, a.id OFFSET (SELECT ceil(${rows}::float8 / count(*))::int - 1 FROM vs) LIMIT 1) n)`;
-export const WINDOW_STARTS = `
+// of each source's k-th newest update time, k = n / sources ($3 = n); null: it would hold them all.
+export const WINDOW_START = `
   WITH vs AS MATERIALIZED (SELECT v.id FROM (${VISIBLE_SOURCES}) v WHERE $2::text IS NULL OR v.id = $2)
-  SELECT ${windowStart("$3")} AS narrow, ${windowStart("$4")} AS wide`;
+  SELECT max(n."updatedAt") AS start FROM vs CROSS JOIN LATERAL (
+    SELECT a."updatedAt" FROM "Article" a WHERE a."sourceId" = vs.id AND a.published AND a.active
+    ORDER BY a."updatedAt" DESC, a.id OFFSET (SELECT ceil($3::float8 / count(*))::int - 1 FROM vs) LIMIT 1) n`;
 export const WINDOW_FACTORS = [40, 400];
 
 // One branch of a search: visible articles ($1 agent, $2 source or null) in the window ($5)
@@ -290,14 +288,14 @@ async function inWindows<Row>(
   needed: number,
   search: (start: Date | null) => Promise<{ rows: Row[]; complete: boolean }>,
 ): Promise<Row[]> {
-  const [narrow, wide] = WINDOW_FACTORS.map((factor) => factor * needed);
-  const { rows } = await pool.query<{ narrow: Date | null; wide: Date | null }>(WINDOW_STARTS, [agentId, source, narrow, wide]);
-  const starts: Array<Date | null> = [rows[0]?.narrow ?? null, rows[0]?.wide ?? null].filter((value) => value !== null);
-  for (const start of [...starts, null]) {
+  for (const factor of WINDOW_FACTORS) {
+    const { rows } = await pool.query<{ start: Date | null }>(WINDOW_START, [agentId, source, factor * needed]);
+    const start = rows[0]?.start ?? null;
+    if (start === null) break;
     const result = await search(start);
-    if (start === null || result.complete) return result.rows;
+    if (result.complete) return result.rows;
   }
-  return [];
+  return (await search(null)).rows;
 }
 
 async function rankedSearch(pool: pg.Pool, agentId: string, sql: string, params: unknown[]): Promise<ArticleRow[]> {

@@ -10,7 +10,7 @@ import {
   type SearchOptions,
   searchVisibleArticles,
   searchVisibleArticlesSql,
-  searchWindowStarts,
+  searchWindowStart,
   visibleArticleDatesSql,
 } from "../src/help/search.ts";
 
@@ -110,7 +110,7 @@ describe(`help statements on ${ARTICLES} articles`, () => {
   it("bounds a search window by update time, read from an index", async () => {
     // A first page of 10: a window of 400 of the 8,000 visible articles.
     const options: SearchOptions = { limit: 10, order: "recent" };
-    const [start] = await searchWindowStarts(db, AGENT, options);
+    const start = await searchWindowStart(db, AGENT, options);
     expect(start).toBeInstanceOf(Date);
     const text = await plan(searchVisibleArticlesSql(AGENT, "invoice", options, start));
     expectIndexed(text, []);
@@ -121,7 +121,7 @@ describe(`help statements on ${ARTICLES} articles`, () => {
   it("answers from the narrowest window that holds the whole answer, as a search of every article would", async () => {
     // A common word fills the first window; a rare one needs every article.
     const recent: SearchOptions = { limit: 50, order: "recent" };
-    const [narrow] = await searchWindowStarts(db, AGENT, recent);
+    const narrow = await searchWindowStart(db, AGENT, recent);
     const [first] = await db.prisma.$queryRaw<Array<{ complete: boolean }>>(searchVisibleArticlesSql(AGENT, "invoice", recent, narrow));
     expect(first?.complete).toBe(true);
     const [rare] = await db.prisma.$queryRaw<Array<{ complete: boolean }>>(searchVisibleArticlesSql(AGENT, "zephyrine", recent, narrow));

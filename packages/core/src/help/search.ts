@@ -59,26 +59,33 @@ const SEARCH_WINDOW_FACTORS = [40, 400] as const;
  * recency breaking ties. The id breaks the last ties, so the order is total.
  */
 export async function searchVisibleArticles(db: Database, agentId: string, query: string, options: SearchOptions): Promise<ArticleHit[]> {
-  const starts = query.trim() ? await searchWindowStarts(db, agentId, options) : [];
-  for (const start of [...starts, null]) {
-    const rows = await db.prisma.$queryRaw<Array<ArticleHit & { complete?: boolean }>>(
-      searchVisibleArticlesSql(agentId, query, options, start),
-    );
-    if (start === null || rows[0]?.complete) {
-      return rows
-        .filter((row) => row.id !== null)
-        .map(({ id, sourceId, sourceName, title, content, updatedAt, rank }) => ({
-          id,
-          sourceId,
-          sourceName,
-          title,
-          content,
-          updatedAt,
-          rank,
-        }));
+  if (query.trim()) {
+    for (const factor of SEARCH_WINDOW_FACTORS) {
+      // A window's start is read only when the narrower window fell short.
+      const start = await searchWindowStart(db, agentId, options, factor);
+      if (start === null) break; // This window would hold every visible article.
+      const rows = await db.prisma.$queryRaw<WindowRow[]>(searchVisibleArticlesSql(agentId, query, options, start));
+      if (rows[0]?.complete) return hitsOf(rows);
     }
   }
-  throw new Error("unreachable: the last search window holds every article");
+  return hitsOf(await db.prisma.$queryRaw<WindowRow[]>(searchVisibleArticlesSql(agentId, query, options, null)));
+}
+
+type WindowRow = ArticleHit & { complete?: boolean };
+
+/** The hits of a window's rows (no row of nulls, no window column). */
+function hitsOf(rows: WindowRow[]): ArticleHit[] {
+  return rows
+    .filter((row) => row.id !== null)
+    .map(({ id, sourceId, sourceName, title, content, updatedAt, rank }) => ({
+      id,
+      sourceId,
+      sourceName,
+      title,
+      content,
+      updatedAt,
+      rank,
+    }));
 }
 
 /**
@@ -98,27 +105,30 @@ export function searchVisibleArticlesSql(
 }
 
 /**
- * The starts of the bounded search windows, narrowest first; a window that would hold every
- * visible article is left out. A window of n articles starts at the latest of each visible
- * source's k-th newest update time, k = n / (visible sources): one index probe per source, and
- * the window holds at least k and at most n articles.
+ * The start of the search window of `factor` times the rows needed, or null when that window
+ * would hold every visible article. A window of n articles starts at the latest of each visible
+ * source's k-th newest update time, k = n / (visible sources): one index probe per source, and the
+ * window holds at least k and at most n articles.
  */
-export async function searchWindowStarts(db: Database, agentId: string, options: SearchOptions): Promise<Date[]> {
+export async function searchWindowStart(
+  db: Database,
+  agentId: string,
+  options: SearchOptions,
+  factor: number = SEARCH_WINDOW_FACTORS[0],
+): Promise<Date | null> {
   const { limit, offset } = pageOf(options);
   const needed = options.order === "relevance" ? Math.max(HELP_RANK_CANDIDATES, offset + limit) : offset + limit;
   const sourceFilter = options.sourceId === undefined ? Prisma.empty : Prisma.sql`WHERE v."id" = ${options.sourceId}`;
-  const start = (rows: number) => Prisma.sql`(
-    SELECT max(nth."updatedAt")
+  const [row] = await db.prisma.$queryRaw<Array<{ start: Date | null }>>(Prisma.sql`
+    WITH vs AS MATERIALIZED (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter})
+    SELECT max(nth."updatedAt") AS "start"
     FROM vs CROSS JOIN LATERAL (
       SELECT a."updatedAt" FROM "Article" a
       WHERE a."sourceId" = vs."id" AND ${articleIsPublishedSql("a")}
       ORDER BY a."updatedAt" DESC, a."id"
-      OFFSET (SELECT ceil(${rows}::float8 / count(*))::int - 1 FROM vs) LIMIT 1
-    ) nth)`;
-  const [row] = await db.prisma.$queryRaw<Array<{ starts: Array<Date | null> }>>(Prisma.sql`
-    WITH vs AS MATERIALIZED (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter})
-    SELECT ARRAY[${Prisma.join(SEARCH_WINDOW_FACTORS.map((factor) => start(factor * needed)))}]::timestamp(3)[] AS "starts"`);
-  return (row?.starts ?? []).filter((value): value is Date => value !== null);
+      OFFSET (SELECT ceil(${factor * needed}::float8 / count(*))::int - 1 FROM vs) LIMIT 1
+    ) nth`);
+  return row?.start ?? null;
 }
 
 function pageOf(options: SearchOptions): { limit: number; offset: number } {
