@@ -2,7 +2,9 @@ import { defineConfig } from "@playwright/test";
 
 // Journeys against the production build on the embedded database, in Debian's Chromium
 // (never `playwright install`: this network cannot download browsers).
-export const E2E_PORT = 3100;
+// E2E_PORT lets two checkouts run their suites side by side on one machine.
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: read by Playwright when it starts, never by a turbo task.
+export const E2E_PORT = Number(process.env.E2E_PORT || 3100);
 export const E2E_ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
 
 export default defineConfig({
