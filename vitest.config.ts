@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": new URL("./apps/web/src", import.meta.url).pathname } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/web/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "apps/web/test/**/*.test.ts", "eval/test/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

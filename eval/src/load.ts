@@ -1,0 +1,65 @@
+// Loads the corpus into a database: one workspace, one source per collection, every article
+// published, and one agent per engine linked to every source. Fixed ids and timestamps, so two
+// runs build the same data.
+
+import type { MessagingAgent } from "@parley/core/messages/auth";
+import type { Database } from "@parley/db";
+import type { Article, Collection } from "./corpus.ts";
+
+export type EngineName = "knowledge" | "llm";
+
+const WORKSPACE_ID = "ws-eval";
+const CREATED_AT = new Date("2026-01-05T09:00:00.000Z");
+
+export function evalAgent(engine: EngineName): MessagingAgent {
+  return {
+    id: `eval-${engine}`,
+    name: "Kestrel help assistant",
+    engine,
+    instructions: "",
+    monthlyConversationLimit: null,
+    monthlyTokenLimit: null,
+    usageLimit: null,
+  };
+}
+
+export async function loadCorpus(db: Database, collections: Collection[], articles: Article[]): Promise<void> {
+  const prisma = db.prisma;
+  await prisma.workspace.create({ data: { id: WORKSPACE_ID, name: "Kestrel (evaluation)", createdAt: CREATED_AT } });
+  await prisma.source.createMany({
+    data: collections.map((collection) => ({
+      id: collection.id,
+      workspaceId: WORKSPACE_ID,
+      name: collection.name,
+      createdAt: CREATED_AT,
+      updatedAt: CREATED_AT,
+    })),
+  });
+  // The schema has no language column yet; the article's language lives in the data (corpus.ts).
+  await prisma.article.createMany({
+    data: articles.map((article, index) => {
+      // Distinct update times keep "most recent first" orders total and runs reproducible.
+      const updatedAt = new Date(CREATED_AT.getTime() + (index + 1) * 60_000);
+      return {
+        id: article.id,
+        sourceId: article.collection,
+        title: article.title,
+        content: article.content,
+        published: true,
+        active: true,
+        createdAt: CREATED_AT,
+        updatedAt,
+        publishedAt: updatedAt,
+      };
+    }),
+  });
+  for (const engine of ["knowledge", "llm"] as const) {
+    const agent = evalAgent(engine);
+    await prisma.agent.create({
+      data: { id: agent.id, workspaceId: WORKSPACE_ID, name: agent.name, engine, httpApiEnabled: true, createdAt: CREATED_AT },
+    });
+    await prisma.agentSource.createMany({
+      data: collections.map((collection) => ({ agentId: agent.id, sourceId: collection.id, createdAt: CREATED_AT })),
+    });
+  }
+}
