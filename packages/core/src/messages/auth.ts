@@ -15,6 +15,9 @@ export interface MessagingAgent {
   monthlyConversationLimit: number | null;
   monthlyTokenLimit: number | null;
   usageLimit: number | null;
+  /** The widget's share of the monthly quotas (null: no cap of its own). */
+  widgetMonthlyConversationLimit: number | null;
+  widgetMonthlyTokenLimit: number | null;
 }
 
 const agentSelect = {
@@ -28,6 +31,8 @@ const agentSelect = {
   monthlyConversationLimit: true,
   monthlyTokenLimit: true,
   usageLimit: true,
+  widgetMonthlyConversationLimit: true,
+  widgetMonthlyTokenLimit: true,
 } as const;
 
 // RFC 6750 challenges. Every 401 of the messages API carries one; a bad token also says why.
