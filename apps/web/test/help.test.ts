@@ -297,8 +297,8 @@ describe("rate limit: 30 requests a minute per client IP and agent", () => {
     expect((await collections("demo")).status).toBe(200);
   });
 
-  it("keys on X-Forwarded-For only when the app trusts its proxy", async () => {
-    const proxied = await createTestContext({ trustProxy: true });
+  it("behind a trusted proxy, keys on the address the proxy saw, not on what the client wrote", async () => {
+    const proxied = await createTestContext({ trustProxy: { hops: 1 } });
     const direct = await createTestContext({ trustProxy: false });
     try {
       for (const context of [proxied, direct]) {
@@ -306,15 +306,21 @@ describe("rate limit: 30 requests a minute per client IP and agent", () => {
         await context.db.prisma.agent.create({ data: { id: "demo", workspaceId: "ws", name: "Proxy agent" } });
       }
       const proxyIp = "192.0.2.1";
-      const forwarded = (client: string) => ({ ip: proxyIp, headers: { "x-forwarded-for": `${client}, 198.51.100.7` } });
-      for (let i = 0; i < 30; i++) expect((await collections("demo", forwarded("203.0.113.5"), proxied)).status).toBe(200);
-      expect((await collections("demo", forwarded("203.0.113.5"), proxied)).status).toBe(429);
-      // Another client behind the same proxy.
-      expect((await collections("demo", forwarded("203.0.113.6"), proxied)).status).toBe(200);
+      // The proxy appends the address it saw (198.51.100.7) to whatever the client sent.
+      const forwarded = (spoofed: string, client = "198.51.100.7") => ({
+        ip: proxyIp,
+        headers: { "x-forwarded-for": `${spoofed}, ${client}` },
+      });
+      for (let i = 0; i < 30; i++) expect((await collections("demo", forwarded(`203.0.113.${i}`), proxied)).status).toBe(200);
+      // A new made-up address on the left each time does not buy a new budget.
+      expect((await collections("demo", forwarded("203.0.113.99"), proxied)).status).toBe(429);
+      // Another client behind the same proxy has its own.
+      expect((await collections("demo", forwarded("203.0.113.99", "198.51.100.8"), proxied)).status).toBe(200);
 
       // Not behind a trusted proxy: the header is the client's own words; the socket decides.
-      for (let i = 0; i < 30; i++) expect((await collections("demo", forwarded(`203.0.113.${i}`), direct)).status).toBe(200);
-      expect((await collections("demo", forwarded("203.0.113.99"), direct)).status).toBe(429);
+      for (let i = 0; i < 30; i++)
+        expect((await collections("demo", forwarded(`203.0.113.${i}`, `198.51.100.${i}`), direct)).status).toBe(200);
+      expect((await collections("demo", forwarded("203.0.113.99", "198.51.100.99"), direct)).status).toBe(429);
     } finally {
       await proxied.close();
       await direct.close();

@@ -349,7 +349,7 @@ describe("rate limits", () => {
     expect((await postAs(other, { message: "hi" })).status).toBe(200);
   });
 
-  it("limits failed keys per client IP: then even the right key is refused from that IP", async () => {
+  it("limits failed keys per client IP; a blocked IP's wrong keys get 429, its valid keys still pass", async () => {
     const agent = await createAgentWithKey(ctx);
     const ip = freshIp();
     await awayFromWindowEdge();
@@ -361,8 +361,13 @@ describe("rate limits", () => {
     const blocked = await post(agent.id, { message: "hi" }, { authorization: "Bearer pk_guess-more", "x-parley-client-ip": ip });
     await expectError(blocked, 429, { error: "Rate limit exceeded" });
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    // A correct guess looks the same as a wrong one while the block lasts.
-    await expectError(await postAs(agent, { message: "hi" }, { "x-parley-client-ip": ip }), 429, { error: "Rate limit exceeded" });
+    expect(blocked.headers.get("ratelimit-policy")).toBe('"failed-keys";q=10;w=60');
+    // The host's integration with the right key keeps working (a consumer of a rotated key on the
+    // same host must not lock it out); its wrong keys stay refused.
+    expect((await postAs(agent, { message: "hi" }, { "x-parley-client-ip": ip })).status).toBe(200);
+    await expectError(await post(agent.id, { message: "hi" }, { authorization: "Bearer pk_guess-again", "x-parley-client-ip": ip }), 429, {
+      error: "Rate limit exceeded",
+    });
     // Other clients are not affected, and correct keys never count as failures.
     expect((await postAs(agent, { message: "hi" }, { "x-parley-client-ip": freshIp() })).status).toBe(200);
   });

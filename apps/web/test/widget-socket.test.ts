@@ -11,9 +11,10 @@ import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parl
 import { connect as connectSdk, type Message, type ParleyEvents, type ResumeStorage, type WebSocketConstructor } from "@parley/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { messagesRoute } from "~/server/routes/messages.ts";
 import { createWidgetSocketServer, type WidgetSocketServer } from "~/server/widget-socket.ts";
 import { type FakeOpenAi, startFakeOpenAi, textResponse, toolCallResponse } from "../../../packages/core/test/support/fake-openai.ts";
-import { createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
+import { createAgentWithKey, createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
 
 const ORIGIN = "http://shop.test:8080";
 const SECRET = "widget-test-secret-0123456789abcdef0123456789";
@@ -46,7 +47,7 @@ beforeAll(async () => {
   await createAgent("w-llm", { engine: "llm" });
   await createAgent("w-inactive", { active: false });
   await createAgent("w-quota", { monthlyConversationLimit: 0 });
-  await createAgent("w-limited");
+  await createAgent("w-limited", { widgetMessagesPerConnectionPerMinute: 1 });
   await createAgent("w-other");
   sockets = createWidgetSocketServer({
     getContext: async () => ctx,
@@ -282,13 +283,14 @@ describe("a conversation over the socket", () => {
     expect(await quota.next("error")).toEqual({ type: "error", error: "Monthly conversation quota exhausted", clientMessageId: "q" });
     quota.ws.close();
 
-    for (let i = 0; i < 30; i++) await ctx.limiters.messages.limit("w-limited");
     const limited = await hello("w-limited");
     await limited.next("ready");
     limited.send({ type: "message", text: "Hello" });
+    await limited.next("message");
+    limited.send({ type: "message", text: "Hello again", clientMessageId: "second" });
     const error = await limited.next("error");
-    expect(error).toMatchObject({ error: "Rate limit exceeded", retryAfter: expect.any(Number) });
-    expect(await ctx.db.prisma.conversation.count({ where: { agentId: "w-limited" } })).toBe(0);
+    expect(error).toMatchObject({ error: "Rate limit exceeded", retryAfter: expect.any(Number), clientMessageId: "second" });
+    expect((await ctx.db.prisma.conversation.findFirstOrThrow({ where: { agentId: "w-limited" } })).messageCount).toBe(2);
     limited.ws.close();
   });
 });
@@ -496,5 +498,222 @@ describe("the browser SDK (@parley/web) against the endpoint", () => {
     });
     const closed = await nextEvent(refused, "connection", (change) => change.state === "closed");
     expect(closed).toEqual({ state: "closed", code: 4404, reason: "Agent not found" });
+  });
+});
+
+describe("the widget's own limits", () => {
+  /** The reply or the error frame that answers this clientMessageId. */
+  async function answerTo(client: Client, clientMessageId: string): Promise<ServerFrame> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const found = client.frames.find(
+        (frame) => (frame.type === "message" || frame.type === "error") && frame.clientMessageId === clientMessageId,
+      );
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no answer to ${clientMessageId}; got ${JSON.stringify(client.frames)}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  let counter = 0;
+  /** An agent allowing ORIGIN with these widget settings (the rest default). */
+  async function limitedAgent(fields: Record<string, unknown>): Promise<string> {
+    counter += 1;
+    const id = `w-limits-${counter}`;
+    await createAgent(id, fields);
+    return id;
+  }
+
+  async function ask(client: Client, clientMessageId: string, text = "How do refunds work?"): Promise<ServerFrame> {
+    client.send({ type: "message", text, clientMessageId });
+    return answerTo(client, clientMessageId);
+  }
+
+  /** Keeps a burst inside one minute, so the sliding window gives no weight to the previous one. */
+  async function awayFromWindowEdge(): Promise<void> {
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
+  }
+
+  const refusal = (details: string, clientMessageId: string) => ({
+    type: "error",
+    error: "Rate limit exceeded",
+    details,
+    retryAfter: expect.any(Number),
+    clientMessageId,
+  });
+
+  it("widget turns do not spend the HTTP API's 30 a minute: the integrator's valid key still gets 200", async () => {
+    const agent = await createAgentWithKey(ctx);
+    await ctx.db.prisma.agent.update({
+      where: { id: agent.id },
+      data: { allowedOrigins: [ORIGIN], widgetMessagesPerConnectionPerMinute: 100, widgetMessagesPerIpPerMinute: 100 },
+    });
+    const client = await hello(agent.id);
+    await client.next("ready");
+    for (let i = 0; i < 32; i++) expect((await ask(client, `m${i}`, `Question ${i}: how do refunds work?`)).type).toBe("message");
+    client.ws.close();
+    const response = await messagesRoute(
+      ctx,
+      new Request(`http://localhost/api/agent/${agent.id}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${agent.key}`, "x-parley-client-ip": "192.0.2.1" },
+        body: JSON.stringify({ message: "From the integrator's backend" }),
+      }),
+      { agentId: agent.id },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("ratelimit")).toMatch(/^"messages";r=29;t=\d+$/);
+  });
+
+  it("limits messages per connection per minute; another connection from the same IP has its own", async () => {
+    const agentId = await limitedAgent({ widgetMessagesPerConnectionPerMinute: 2 });
+    await awayFromWindowEdge();
+    const first = await hello(agentId);
+    await first.next("ready");
+    expect((await ask(first, "a1")).type).toBe("message");
+    expect((await ask(first, "a2")).type).toBe("message");
+    const refused = await ask(first, "a3");
+    expect(refused).toEqual(refusal("Too many messages on this connection", "a3"));
+    expect((refused as { retryAfter: number }).retryAfter).toBeGreaterThanOrEqual(1);
+    expect((refused as { retryAfter: number }).retryAfter).toBeLessThanOrEqual(60);
+    expect(first.ws.readyState).toBe(first.ws.OPEN);
+    const second = await hello(agentId);
+    await second.next("ready");
+    expect((await ask(second, "b1")).type).toBe("message");
+    first.ws.close();
+    second.ws.close();
+  });
+
+  it("limits messages per IP per minute, over all of the IP's connections", async () => {
+    const agentId = await limitedAgent({ widgetMessagesPerIpPerMinute: 3 });
+    await awayFromWindowEdge();
+    const first = await hello(agentId);
+    const second = await hello(agentId);
+    await Promise.all([first.next("ready"), second.next("ready")]);
+    expect((await ask(first, "a1")).type).toBe("message");
+    expect((await ask(second, "b1")).type).toBe("message");
+    expect((await ask(first, "a2")).type).toBe("message");
+    expect(await ask(second, "b2")).toEqual(refusal("Too many messages from this address", "b2"));
+    // Another agent on the same page is counted apart.
+    const other = await hello("w-other");
+    await other.next("ready");
+    expect((await ask(other, "o1")).type).toBe("message");
+    for (const client of [first, second, other]) client.ws.close();
+  });
+
+  it("limits new conversations per IP per hour; continuing one is not a new one", async () => {
+    const agentId = await limitedAgent({ widgetConversationsPerIpPerHour: 2 });
+    const clients = await Promise.all([hello(agentId), hello(agentId), hello(agentId)]);
+    await Promise.all(clients.map((client) => client.next("ready")));
+    expect((await ask(clients[0] as Client, "a1")).type).toBe("message");
+    expect((await ask(clients[1] as Client, "b1")).type).toBe("message");
+    expect(await ask(clients[2] as Client, "c1")).toEqual(refusal("Too many new conversations from this address", "c1"));
+    expect(await ctx.db.prisma.conversation.count({ where: { agentId } })).toBe(2);
+    expect((await ask(clients[0] as Client, "a2")).type).toBe("message");
+    for (const client of clients) client.ws.close();
+  });
+
+  it("refuses a connection over the IP's concurrent connections with close code 4429, and frees the slot on close", async () => {
+    const agentId = await limitedAgent({ widgetConnectionsPerIp: 2 });
+    const first = await hello(agentId);
+    const second = await hello(agentId);
+    await Promise.all([first.next("ready"), second.next("ready")]);
+    const third = await hello(agentId);
+    expect(await third.closed).toEqual({ code: 4429, reason: "Too many connections" });
+    // Another agent is counted apart.
+    const other = await hello("w-other");
+    await other.next("ready");
+    other.ws.close();
+
+    first.ws.close();
+    await first.closed;
+    // The slot is released asynchronously after the close.
+    let fourth: Client | undefined;
+    for (let attempt = 0; attempt < 50 && !fourth; attempt++) {
+      const candidate = await hello(agentId);
+      const outcome = await Promise.race([candidate.next("ready").then(() => "ready"), candidate.closed.then(() => "closed")]);
+      if (outcome === "ready") fourth = candidate;
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(fourth).toBeDefined();
+    second.ws.close();
+    fourth?.ws.close();
+  });
+
+  it("keys the per-IP limits on the client behind a trusted proxy, not on what the page wrote", async () => {
+    const agentId = await limitedAgent({ widgetConnectionsPerIp: 1 });
+    const proxied = createWidgetSocketServer({ getContext: async () => ({ ...ctx, trustProxy: { hops: 1 } }), secret: () => SECRET });
+    const server = createServer((_request, response) => response.writeHead(404).end());
+    server.on("upgrade", (request, socket, head) => proxied.handleUpgrade(request, socket, head));
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const proxiedUrl = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
+    const open = (forwardedFor: string) =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(proxiedUrl, ["parley.v1"], { origin: ORIGIN, headers: { "x-forwarded-for": forwardedFor } });
+        ws.once("open", () => {
+          ws.send(JSON.stringify({ type: "hello", agentId }));
+          resolve(ws);
+        });
+        ws.once("error", reject);
+      });
+    const outcome = (ws: WebSocket) =>
+      new Promise<string>((resolve) => {
+        ws.once("message", () => resolve("ready"));
+        ws.once("close", (code) => resolve(String(code)));
+      });
+    try {
+      const a = await open("6.6.6.1, 203.0.113.1");
+      expect(await outcome(a)).toBe("ready");
+      // Another client behind the proxy.
+      const b = await open("6.6.6.1, 203.0.113.2");
+      expect(await outcome(b)).toBe("ready");
+      // The first client again, with a new address of its own making on the left.
+      const c = await open("6.6.6.2, 203.0.113.1");
+      expect(await outcome(c)).toBe("4429");
+      a.close();
+      b.close();
+    } finally {
+      await proxied.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("caps the widget's share of the monthly conversations; the HTTP API keeps the rest", async () => {
+    const agent = await createAgentWithKey(ctx, { monthlyConversationLimit: 3 });
+    await ctx.db.prisma.agent.update({ where: { id: agent.id }, data: { allowedOrigins: [ORIGIN], widgetMonthlyConversationLimit: 1 } });
+    const first = await hello(agent.id);
+    await first.next("ready");
+    expect((await ask(first, "a1")).type).toBe("message");
+    const second = await hello(agent.id);
+    await second.next("ready");
+    expect(await ask(second, "b1")).toEqual({
+      type: "error",
+      error: "Monthly conversation quota exhausted",
+      clientMessageId: "b1",
+    });
+    // The widget's existing conversation goes on.
+    expect((await ask(first, "a2")).type).toBe("message");
+    first.ws.close();
+    second.ws.close();
+    const apiTurn = (message: string) =>
+      messagesRoute(
+        ctx,
+        new Request(`http://localhost/api/agent/${agent.id}/messages`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${agent.key}`, "x-parley-client-ip": "192.0.2.1" },
+          body: JSON.stringify({ message }),
+        }),
+        { agentId: agent.id },
+      );
+    expect((await apiTurn("one")).status).toBe(200);
+    expect((await apiTurn("two")).status).toBe(200);
+    expect((await apiTurn("three")).status).toBe(402);
+    expect(await ctx.db.prisma.usageMonth.findFirstOrThrow({ where: { agentId: agent.id } })).toMatchObject({
+      conversations: 3,
+      widgetConversations: 1,
+    });
   });
 });

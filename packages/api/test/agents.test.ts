@@ -135,6 +135,51 @@ describe("agents", () => {
     await expect(caller.agents.update({ id, monthlyTokenLimit: 1.5 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
+  it("updates the widget's limits and quota share within their bounds; null means the default", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const { id } = await caller.agents.create({ name: "Widget limits" });
+    expect(await caller.agents.get({ id })).toMatchObject({
+      widgetConnectionsPerIp: null,
+      widgetMessagesPerConnectionPerMinute: null,
+      widgetMessagesPerIpPerMinute: null,
+      widgetConversationsPerIpPerHour: null,
+      widgetMonthlyConversationLimit: null,
+      widgetMonthlyTokenLimit: null,
+    });
+    const limits = {
+      widgetConnectionsPerIp: 5,
+      widgetMessagesPerConnectionPerMinute: 6,
+      widgetMessagesPerIpPerMinute: 40,
+      widgetConversationsPerIpPerHour: 12,
+      widgetMonthlyConversationLimit: 500,
+      widgetMonthlyTokenLimit: 0,
+    };
+    expect(await caller.agents.update({ id, ...limits })).toMatchObject(limits);
+    expect(await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id } })).toMatchObject(limits);
+    expect(await caller.agents.update({ id, widgetConnectionsPerIp: null, widgetMonthlyTokenLimit: null })).toMatchObject({
+      ...limits,
+      widgetConnectionsPerIp: null,
+      widgetMonthlyTokenLimit: null,
+    });
+
+    // Bounds of limits.ts, with the field and the rule in the error.
+    for (const [field, value, rule] of [
+      ["widgetConnectionsPerIp", 0, "from 1 to 1000, or leave empty for the default (20)"],
+      ["widgetConnectionsPerIp", 1_001, "from 1 to 1000"],
+      ["widgetMessagesPerConnectionPerMinute", 601, "from 1 to 600, or leave empty for the default (10)"],
+      ["widgetMessagesPerIpPerMinute", 2.5, "from 1 to 10000, or leave empty for the default (30)"],
+      ["widgetConversationsPerIpPerHour", 10_001, "from 1 to 10000, or leave empty for the default (20)"],
+    ] as const) {
+      const error = await caller.agents.update({ id, [field]: value }).catch((thrown: unknown) => thrown);
+      expect(error, `${field}=${value}`).toMatchObject({ code: "BAD_REQUEST" });
+      expect(JSON.stringify(error), `${field}=${value}`).toContain(rule);
+      expect(JSON.stringify(error)).toContain(field);
+    }
+    await expect(caller.agents.update({ id, widgetMonthlyConversationLimit: -1 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.agents.update({ id, widgetMonthlyTokenLimit: 0.5 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await caller.agents.get({ id })).toMatchObject({ ...limits, widgetConnectionsPerIp: null, widgetMonthlyTokenLimit: null });
+  });
+
   it("treats another workspace's agent as not found", async () => {
     const caller = callerFor(ctx, b.scope);
     await expect(caller.agents.get({ id: a.agentId })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Agent not found" });

@@ -1,6 +1,6 @@
 // Everything a core operation needs from the outside world, passed explicitly (no globals), so
 // tests build one over a throwaway database and the app builds one from the environment.
-import type { Database } from "@parley/db";
+import type { Database, TrustProxy } from "@parley/db";
 import type { Engine, EngineAgent } from "./engine/types.ts";
 import type { RateLimiters } from "./ratelimit/types.ts";
 import type { Resolver } from "./webhooks/url-guard.ts";
@@ -13,8 +13,8 @@ export interface AppContext {
   engineFor(agent: EngineAgent): Engine;
   /** Public base URL, without a trailing slash (links in rich content and help pages). */
   appUrl: string;
-  /** Take the client IP from X-Forwarded-For (behind a trusted proxy). */
-  trustProxy: boolean;
+  /** Which proxies may name the client in X-Forwarded-For (TRUST_PROXY; see clientIp). */
+  trustProxy: TrustProxy;
   now(): Date;
   /**
    * Webhook URL checks in the panel. Absent: WEBHOOKS_ALLOW_LOCAL from the environment and the

@@ -105,3 +105,25 @@ export const TRACK_EVENTS_PER_MINUTE = 60;
 export const WIDGET_RESUME_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 /** Messages of the conversation sent in `ready` on resume, newest last. */
 export const WIDGET_RESUME_MESSAGES = 50;
+
+// The widget's own limits (the HTTP API's per-agent limit is the HTTP API's alone). Each is set per
+// agent in the panel, within these bounds; an agent without a setting has the default.
+/** Concurrent widget connections per client IP and agent; one more is closed with 4429. */
+export const WIDGET_CONNECTIONS_PER_IP = { default: 20, min: 1, max: 1_000 } as const;
+/** Widget messages per connection per minute (a person types far slower). */
+export const WIDGET_MESSAGES_PER_CONNECTION_PER_MINUTE = { default: 10, min: 1, max: 600 } as const;
+/** Widget messages per client IP and agent per minute (several visitors behind one NAT). */
+export const WIDGET_MESSAGES_PER_IP_PER_MINUTE = { default: 30, min: 1, max: 10_000 } as const;
+/** New widget conversations per client IP and agent per hour. */
+export const WIDGET_CONVERSATIONS_PER_IP_PER_HOUR = { default: 20, min: 1, max: 10_000 } as const;
+/** The agent settings (Agent columns) of the four limits above. */
+export const WIDGET_LIMIT_SETTINGS = {
+  widgetConnectionsPerIp: WIDGET_CONNECTIONS_PER_IP,
+  widgetMessagesPerConnectionPerMinute: WIDGET_MESSAGES_PER_CONNECTION_PER_MINUTE,
+  widgetMessagesPerIpPerMinute: WIDGET_MESSAGES_PER_IP_PER_MINUTE,
+  widgetConversationsPerIpPerHour: WIDGET_CONVERSATIONS_PER_IP_PER_HOUR,
+} as const;
+/** A widget connection's slot expires this long after its last renewal, so the slots of a crashed instance free themselves. */
+export const WIDGET_CONNECTION_SLOT_TTL_MS = 90_000;
+/** How often a live connection renews its slot. */
+export const WIDGET_CONNECTION_SLOT_RENEW_MS = 30_000;

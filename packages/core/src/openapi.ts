@@ -339,7 +339,7 @@ function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
         ["RATE_LIMITED"],
         { rateLimit: "optional", retryAfter: true },
         {
-          description: `Over ${MESSAGES_PER_MINUTE} requests a minute for the agent, or over ${FAILED_KEY_ATTEMPTS_PER_MINUTE} failed keys a minute from your IP.`,
+          description: `Over ${MESSAGES_PER_MINUTE} requests a minute for the agent, or a wrong key from an IP that already sent ${FAILED_KEY_ATTEMPTS_PER_MINUTE} wrong keys within the minute (a valid key still passes).`,
         },
       ),
       "500": errorResponse(["INTERNAL"], { rateLimit: "optional" }),

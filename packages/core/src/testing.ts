@@ -1,6 +1,7 @@
 // A complete AppContext over a throwaway, migrated database for integration tests
 // (in-memory PGlite, or a fresh database on DATABASE_URL's server; a real Redis with REDIS_URL).
 import { randomBytes } from "node:crypto";
+import type { TrustProxy } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import type { AppContext } from "./context.ts";
 import { createEngineSelector, type LlmConfig } from "./engine/index.ts";
@@ -12,7 +13,7 @@ export interface TestContext extends AppContext {
 }
 
 export async function createTestContext(
-  options: { llm?: LlmConfig; appUrl?: string; trustProxy?: boolean; now?: () => Date; webhooks?: AppContext["webhooks"] } = {},
+  options: { llm?: LlmConfig; appUrl?: string; trustProxy?: TrustProxy; now?: () => Date; webhooks?: AppContext["webhooks"] } = {},
 ): Promise<TestContext> {
   const db = await createTestDatabase();
   const appUrl = options.appUrl ?? "http://localhost:3000";

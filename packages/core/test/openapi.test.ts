@@ -389,6 +389,8 @@ describe("webhooks", () => {
         monthlyConversationLimit: null,
         monthlyTokenLimit: null,
         usageLimit: null,
+        widgetMonthlyConversationLimit: null,
+        widgetMonthlyTokenLimit: null,
       };
       const now = new Date();
       const { endpoint, secret } = await createEndpoint(

@@ -31,6 +31,8 @@ beforeAll(async () => {
     monthlyConversationLimit: null,
     monthlyTokenLimit: null,
     usageLimit: null,
+    widgetMonthlyConversationLimit: null,
+    widgetMonthlyTokenLimit: null,
   };
 });
 

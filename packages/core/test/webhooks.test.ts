@@ -609,6 +609,8 @@ describe("end to end", () => {
       monthlyConversationLimit: null,
       monthlyTokenLimit: null,
       usageLimit: null,
+      widgetMonthlyConversationLimit: null,
+      widgetMonthlyTokenLimit: null,
     };
     await runTurn(ctx, agent, { message: "Hello from the API" }, { channel: "api" });
     const widget = await runTurn(ctx, agent, { message: "Hello from the widget", visitor: { name: "Ada" } }, { channel: "widget" });

@@ -2,6 +2,7 @@
 // package so the db, core, api and web code all read configuration from this one place.
 // A bad value stops start-up with a message naming the variable.
 import { z } from "zod";
+import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -46,8 +47,16 @@ const envSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
   /** Benchmarks only (`npm run bench`): multiplies every rate limit by this factor. Never set it in production. */
   RATE_LIMIT_SCALE: z.coerce.number().int().min(1).default(1),
-  /** Behind a reverse proxy: take the client IP from X-Forwarded-For. */
-  TRUST_PROXY: flag,
+  /** Behind reverse proxies: which of them may name the client in X-Forwarded-For (see trust-proxy.ts). */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context): TrustProxy => {
+      const parsed = parseTrustProxy(value);
+      if (parsed.ok) return parsed.value;
+      context.addIssue({ code: "custom", message: parsed.error });
+      return z.NEVER;
+    }),
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),

@@ -4,3 +4,4 @@ export * from "./generated/prisma/client.ts";
 export { MigrationError, migrate, readMigrations } from "./migrate.ts";
 export { hashPassword, verifyPassword } from "./password.ts";
 export { type SeedOptions, type SeedResult, seed } from "./seed.ts";
+export { parseProxyRange, parseTrustProxy, TRUST_PROXY_MAX_HOPS, type TrustProxy } from "./trust-proxy.ts";

@@ -52,7 +52,7 @@ describe("parseEnv", () => {
       DATABASE_URL: "postgresql://user:pw@db.internal:5432/parley",
       PORT: 8080,
       REDIS_URL: "redis://127.0.0.1:6379",
-      TRUST_PROXY: true,
+      TRUST_PROXY: { hops: 1 },
       ADMIN_PASSWORD: "long enough",
     });
   });
@@ -64,11 +64,29 @@ describe("parseEnv", () => {
     ["REDIS_URL", "notaurl", ""],
     ["ADMIN_EMAIL", "not-an-email", ""],
     ["ADMIN_PASSWORD", "short", "must be at least 8 characters"],
-    ["TRUST_PROXY", "yes", ""],
+    ["TRUST_PROXY", "yes", '"yes" is none of these'],
+    ["TRUST_PROXY", "21", "at most 20"],
+    ["TRUST_PROXY", "10.0.0.0/8, 10.0.0.1/33", '"10.0.0.1/33" is none of these'],
+    ["TRUST_PROXY", "10.1/8", '"10.1/8" is none of these'],
+    ["TRUST_PROXY", "proxy.internal", '"proxy.internal" is none of these'],
     ["LOG_LEVEL", "verbose", ""],
   ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
     const error = errorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid environment variables:\\n  ${name}: .*${reason}`));
+  });
+
+  it.each([
+    ["", false],
+    ["false", false],
+    ["0", false],
+    ["true", { hops: 1 }],
+    ["1", { hops: 1 }],
+    ["2", { hops: 2 }],
+    ["10.0.0.0/8", { proxies: ["10.0.0.0/8"] }],
+    [" 10.0.0.0/8 , 192.0.2.10,2001:DB8::/32,::1 ", { proxies: ["10.0.0.0/8", "192.0.2.10/32", "2001:db8::/32", "::1/128"] }],
+    ["::ffff:10.0.0.0/104", { proxies: ["10.0.0.0/8"] }],
+  ])("reads TRUST_PROXY=%j as %j", (value, expected) => {
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
   });
 
   it("names every bad variable at once", () => {

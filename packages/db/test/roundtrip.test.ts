@@ -57,6 +57,12 @@ const agent = {
   engine: AgentEngine.llm,
   instructions: "Line one\nLine \"two\" with 'quotes' and \\ backslash",
   allowedOrigins: ["http://localhost:3000", "https://shop.example.com", "https://xn--bcher-kva.example:8443"],
+  widgetConnectionsPerIp: 1,
+  widgetMessagesPerConnectionPerMinute: 600,
+  widgetMessagesPerIpPerMinute: 10_000,
+  widgetConversationsPerIpPerHour: 3,
+  widgetMonthlyConversationLimit: 0,
+  widgetMonthlyTokenLimit: MAX_INT,
   createdAt: t("2026-02-01T00:00:00.001Z"),
   updatedAt: t("2026-02-02T00:00:00.002Z"),
 };
@@ -197,6 +203,8 @@ describe("every model round-trips every field", () => {
       conversations: 2,
       tokens: MAX_INT,
       turns: 7,
+      widgetConversations: 1,
+      widgetTokens: MAX_INT,
       updatedAt: t("2026-11-21T23:59:59.999Z"),
     };
     await db.prisma.usageMonth.create({ data: usage });
@@ -236,6 +244,12 @@ describe("every model round-trips every field", () => {
       engine: AgentEngine.knowledge,
       instructions: "",
       allowedOrigins: [],
+      widgetConnectionsPerIp: null,
+      widgetMessagesPerConnectionPerMinute: null,
+      widgetMessagesPerIpPerMinute: null,
+      widgetConversationsPerIpPerHour: null,
+      widgetMonthlyConversationLimit: null,
+      widgetMonthlyTokenLimit: null,
     });
     const conversation = await db.prisma.conversation.create({ data: { id: "conv-defaults", agentId: agentRow.id } });
     expect(conversation).toMatchObject({ status: "active", channel: "api", clientVariables: {}, pageVariables: {}, messageCount: 0 });
@@ -243,7 +257,7 @@ describe("every model round-trips every field", () => {
     expect(message).toMatchObject({ tokens: 0, toolCalls: [], richContent: [] });
     expect(message.id).toMatch(/^c[a-z0-9]{20,}$/);
     const usage = await db.prisma.usageMonth.create({ data: { agentId: agentRow.id, month: "2026-12" } });
-    expect(usage).toMatchObject({ conversations: 0, tokens: 0, turns: 0 });
+    expect(usage).toMatchObject({ conversations: 0, tokens: 0, turns: 0, widgetConversations: 0, widgetTokens: 0 });
     const tracking = await db.prisma.trackingEvent.create({ data: { agentId: agentRow.id, event: "opened" } });
     expect(tracking).toMatchObject({ conversationId: null, properties: {} });
     expect(tracking.id).toMatch(/^c[a-z0-9]{20,}$/);

@@ -18,11 +18,11 @@ export function formatNumber(value: number): string {
   return integer.format(value);
 }
 
-/** "" means unlimited (null); anything else must be a whole number. */
-export function parseLimit(text: string): { value: number | null } | { error: string } {
+/** "" means unlimited, or what `empty` names (null); anything else must be a whole number. */
+export function parseLimit(text: string, empty = "unlimited"): { value: number | null } | { error: string } {
   const trimmed = text.trim();
   if (trimmed === "") return { value: null };
-  if (!/^\d+$/.test(trimmed)) return { error: "Enter a whole number, or leave empty for unlimited." };
+  if (!/^\d+$/.test(trimmed)) return { error: `Enter a whole number, or leave empty for ${empty}.` };
   return { value: Number(trimmed) };
 }
 

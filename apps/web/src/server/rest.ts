@@ -1,6 +1,8 @@
 // The one wrapper for Parley's public REST routes: request id, error mapping to the spec's error
 // body, and no stack trace or secret in any response or log.
 import { randomUUID } from "node:crypto";
+import { clientIp as clientIpOf } from "@parley/core/client-ip";
+import type { AppContext } from "@parley/core/context";
 import { AppError, ERRORS, isAppError } from "@parley/core/errors";
 import { logger } from "@parley/core/logger";
 
@@ -49,13 +51,12 @@ export async function handle(
   return response;
 }
 
-/** The client IP: from X-Forwarded-For when behind a trusted proxy, else from the socket. */
-export function clientIp(request: Request, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
+/** The client IP of a request (core's clientIp over the socket's address and X-Forwarded-For). */
+export function clientIp(request: Request, trustProxy: AppContext["trustProxy"]): string {
+  return clientIpOf(trustProxy, {
+    socketAddress: request.headers.get(CLIENT_IP_HEADER),
+    forwardedFor: request.headers.get("x-forwarded-for"),
+  });
 }
 
 export { AppError };

@@ -7,6 +7,7 @@
 // which publishes the upgrade handler on globalThis for server.mjs.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { clientIp } from "@parley/core/client-ip";
 import type { AppContext } from "@parley/core/context";
 import { WIDGET_FRAME_MAX_BYTES } from "@parley/core/limits";
 import { logger } from "@parley/core/logger";
@@ -62,6 +63,8 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
       ws.close(CLOSE_CODES.UNSUPPORTED_PROTOCOL.code, CLOSE_CODES.UNSUPPORTED_PROTOCOL.reason);
       return;
     }
+    // Read now: the socket may be gone by the time the context has loaded.
+    const address = { socketAddress: request.socket.remoteAddress, forwardedFor: headerValue(request.headers["x-forwarded-for"]) };
     // Frames that arrive while the context loads are handed over in order once it is ready.
     const session = options
       .getContext()
@@ -78,6 +81,7 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
             ctx,
             tokens,
             origin: typeof request.headers.origin === "string" ? request.headers.origin : null,
+            clientIp: clientIp(ctx.trustProxy, address),
             helloTimeoutMs: options.helloTimeoutMs,
             toolTimeoutMs: options.toolTimeoutMs,
           },
@@ -109,6 +113,11 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** A header as one string: Node joins repeated X-Forwarded-For lines with commas already. */
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(",") : value;
 }
 
 const upgradeKey = Symbol.for("parley.wsUpgrade");

@@ -3,13 +3,20 @@
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { AGENT_ALLOWED_ORIGINS_MAX, AGENT_INSTRUCTIONS_MAX_CHARS, NAME_MAX_CHARS } from "../limits.ts";
+import { AGENT_ALLOWED_ORIGINS_MAX, AGENT_INSTRUCTIONS_MAX_CHARS, NAME_MAX_CHARS, WIDGET_LIMIT_SETTINGS } from "../limits.ts";
 import { rowId } from "./scope.ts";
 
 /** Agent ids chosen by an admin appear in URLs: lower-case letters, digits and dashes. */
 const AGENT_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 /** Limits are Postgres integers; null means unlimited. */
 const monthlyLimit = z.number().int().min(0).max(2_147_483_647).nullable();
+
+/** A widget limit within its bounds (limits.ts); null means the default. */
+function widgetLimit(name: keyof typeof WIDGET_LIMIT_SETTINGS) {
+  const { min, max, default: fallback } = WIDGET_LIMIT_SETTINGS[name];
+  const message = `Enter a whole number from ${min} to ${max}, or leave empty for the default (${fallback})`;
+  return z.number(message).int(message).min(min, message).max(max, message).nullable();
+}
 
 export const nameInput = z.string().trim().min(1, "Enter a name").max(NAME_MAX_CHARS);
 
@@ -50,6 +57,12 @@ export const updateAgentInput = z.object({
     .max(AGENT_ALLOWED_ORIGINS_MAX)
     .transform((origins) => [...new Set(origins)])
     .optional(),
+  widgetConnectionsPerIp: widgetLimit("widgetConnectionsPerIp").optional(),
+  widgetMessagesPerConnectionPerMinute: widgetLimit("widgetMessagesPerConnectionPerMinute").optional(),
+  widgetMessagesPerIpPerMinute: widgetLimit("widgetMessagesPerIpPerMinute").optional(),
+  widgetConversationsPerIpPerHour: widgetLimit("widgetConversationsPerIpPerHour").optional(),
+  widgetMonthlyConversationLimit: monthlyLimit.optional(),
+  widgetMonthlyTokenLimit: monthlyLimit.optional(),
 });
 
 const summarySelect = {
@@ -72,6 +85,12 @@ const detailSelect = {
   usageLimit: true,
   instructions: true,
   allowedOrigins: true,
+  widgetConnectionsPerIp: true,
+  widgetMessagesPerConnectionPerMinute: true,
+  widgetMessagesPerIpPerMinute: true,
+  widgetConversationsPerIpPerHour: true,
+  widgetMonthlyConversationLimit: true,
+  widgetMonthlyTokenLimit: true,
   sources: { select: { sourceId: true }, orderBy: { createdAt: "asc" } },
 } satisfies Prisma.AgentSelect;
 
@@ -101,6 +120,12 @@ function toDetail(row: DetailRow) {
     usageLimit: row.usageLimit,
     instructions: row.instructions,
     allowedOrigins: row.allowedOrigins,
+    widgetConnectionsPerIp: row.widgetConnectionsPerIp,
+    widgetMessagesPerConnectionPerMinute: row.widgetMessagesPerConnectionPerMinute,
+    widgetMessagesPerIpPerMinute: row.widgetMessagesPerIpPerMinute,
+    widgetConversationsPerIpPerHour: row.widgetConversationsPerIpPerHour,
+    widgetMonthlyConversationLimit: row.widgetMonthlyConversationLimit,
+    widgetMonthlyTokenLimit: row.widgetMonthlyTokenLimit,
     sourceIds: row.sources.map((link) => link.sourceId),
   };
 }

@@ -1,9 +1,14 @@
 // Cross-site request forgery guard for cookie-authenticated writes (tRPC mutations, key routes):
 // a browser always names the page's origin in `Origin` on such requests, so a write is refused when
 // that origin is neither the configured app URL nor the host the request was sent to.
+import type { TrustProxy } from "@parley/db";
 
-/** Whether the request may act with the admin's cookie (no foreign Origin). */
-export function isSameOrigin(request: Request, appUrl: string, trustProxy = false): boolean {
+/**
+ * Whether the request may act with the admin's cookie (no foreign Origin). Behind any trusted proxy
+ * (TRUST_PROXY set) the host it forwarded counts too; a page cannot make a browser send
+ * X-Forwarded-Host to another site without a CORS preflight, which the panel never grants.
+ */
+export function isSameOrigin(request: Request, appUrl: string, trustProxy: TrustProxy = false): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) {
     // Browsers that omit Origin still say where the request came from.

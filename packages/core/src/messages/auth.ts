@@ -1,7 +1,7 @@
 // Who may send a message (spec 5, 7): the agent must exist and be active, have its HTTP API
 // enabled and a key, and the bearer token must be that key. Failed keys are limited per client IP.
 import type { Database } from "@parley/db";
-import { AppError, isAppError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { agentKeyMatches } from "../keys.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiter, RateLimiters } from "../ratelimit/types.ts";
@@ -15,6 +15,9 @@ export interface MessagingAgent {
   monthlyConversationLimit: number | null;
   monthlyTokenLimit: number | null;
   usageLimit: number | null;
+  /** The widget's share of the monthly quotas (null: no cap of its own). */
+  widgetMonthlyConversationLimit: number | null;
+  widgetMonthlyTokenLimit: number | null;
 }
 
 const agentSelect = {
@@ -28,6 +31,8 @@ const agentSelect = {
   monthlyConversationLimit: true,
   monthlyTokenLimit: true,
   usageLimit: true,
+  widgetMonthlyConversationLimit: true,
+  widgetMonthlyTokenLimit: true,
 } as const;
 
 // RFC 6750 challenges. Every 401 of the messages API carries one; a bad token also says why.
@@ -53,9 +58,6 @@ export async function authenticateAgent(
   if (token === null) throw new AppError("MISSING_BEARER_TOKEN", { headers: { "www-authenticate": CHALLENGE } });
   if (agent.keyHash === null) throw new AppError("KEY_NOT_CONFIGURED", { headers: { "www-authenticate": CHALLENGE } });
 
-  // An IP over its failed-key budget is refused before its token is compared, so that a correct
-  // guess looks exactly like a wrong one while the block lasts.
-  assertNotBlocked(limiters.failedKeys, request.clientIp);
   if (!agentKeyMatches(token, agent.keyHash)) {
     await countFailedKey(limiters.failedKeys, request.clientIp);
     throw new AppError("INVALID_BEARER_TOKEN", { headers: { "www-authenticate": INVALID_TOKEN_CHALLENGE } });
@@ -65,42 +67,22 @@ export async function authenticateAgent(
   return messagingAgent;
 }
 
-// IPs refused by the shared failed-key limiter, per limiter (so per AppContext), until the refusal
-// ends (wall-clock time, like the limiter's own windows). The shared store counts the failures; this memo only avoids asking it on every request,
-// which the limiter interface could not do without counting one.
-const blockedIps = new WeakMap<RateLimiter, Map<string, number>>();
-const MAX_REMEMBERED_IPS = 10_000;
-
-function assertNotBlocked(limiter: RateLimiter, ip: string): void {
-  const until = blockedIps.get(limiter)?.get(ip);
-  if (until === undefined) return;
-  const seconds = Math.ceil((until - Date.now()) / 1000);
-  if (seconds <= 0) {
-    blockedIps.get(limiter)?.delete(ip);
-    return;
-  }
-  throw new AppError("RATE_LIMITED", { headers: { "retry-after": String(seconds) } });
-}
-
+/**
+ * Counts a wrong key for the client IP in the shared limiter (one store for every instance), and
+ * answers 429 instead of 401 once the IP is over its budget for the window.
+ *
+ * The key is compared first and a valid key always passes, even from a blocked IP: a host that
+ * still sends an old key after a rotation must not lock out its other, valid integrations. That
+ * gives a guesser no oracle:
+ * - whether a wrong key gets 401 or 429 depends only on the IP's count of failures, never on the
+ *   key sent, so the difference says nothing about any key (only that this IP kept failing);
+ * - the one answer that depends on the key is success, which any authentication reveals; the block
+ *   cannot be what protects keys, since a key is 256 random bits (about 2^255 guesses at any rate)
+ *   and the comparison is of SHA-256 digests in constant time;
+ * - a valid key of another agent is a wrong key here like any other (429 while blocked).
+ * What the block does is tell a misconfigured or hostile client to back off (Retry-After) after a
+ * burst of failures, on every instance at once.
+ */
 async function countFailedKey(limiter: RateLimiter, ip: string): Promise<void> {
-  try {
-    await enforceRateLimit(limiter, ip);
-  } catch (error) {
-    if (isAppError(error) && error.code === "RATE_LIMITED") remember(limiter, ip, Number(error.headers["retry-after"] ?? 60));
-    throw error;
-  }
-}
-
-function remember(limiter: RateLimiter, ip: string, seconds: number): void {
-  const now = Date.now();
-  let ips = blockedIps.get(limiter);
-  if (!ips) {
-    ips = new Map();
-    blockedIps.set(limiter, ips);
-  }
-  if (ips.size >= MAX_REMEMBERED_IPS) {
-    for (const [known, until] of ips) if (until <= now) ips.delete(known);
-    if (ips.size >= MAX_REMEMBERED_IPS) ips.clear();
-  }
-  ips.set(ip, now + seconds * 1000);
+  await enforceRateLimit(limiter, ip);
 }

@@ -82,7 +82,7 @@ export async function runTurn(
   if (request.conversationId && !conversation) throw new AppError("CONVERSATION_NOT_FOUND");
   const startsConversation = conversation === null;
 
-  await assertQuotaAvailable(ctx.db, agent, month, startsConversation);
+  await assertQuotaAvailable(ctx.db, agent, { month, startsConversation, channel: options.channel });
 
   const status = conversation?.status ?? "active";
   const visitor: EngineVisitor = {
@@ -212,7 +212,7 @@ export async function runTurn(
     // Last: the reservation locks the agent's usage row until commit, and every turn of the agent
     // needs that row, so concurrent turns wait only for this statement and the commit, not for the
     // writes above. Atomic wherever it stands: a refusal rolls the whole turn back.
-    await reserveUsage(tx, agent, { month, startsConversation, tokens: result.tokenUsage, at: now });
+    await reserveUsage(tx, agent, { month, startsConversation, tokens: result.tokenUsage, at: now, channel: options.channel });
     return response;
   }, TRANSACTION_OPTIONS);
 

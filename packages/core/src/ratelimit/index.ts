@@ -3,12 +3,19 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { FAILED_KEY_ATTEMPTS_PER_MINUTE, FAILED_SIGN_INS_PER_WINDOW, HELP_REQUESTS_PER_MINUTE, MESSAGES_PER_MINUTE } from "../limits.ts";
+import {
+  FAILED_KEY_ATTEMPTS_PER_MINUTE,
+  FAILED_SIGN_INS_PER_WINDOW,
+  HELP_REQUESTS_PER_MINUTE,
+  MESSAGES_PER_MINUTE,
+  WIDGET_CONNECTION_SLOT_TTL_MS,
+} from "../limits.ts";
 import { type Backend, memoryBackend, redisBackend, upstashBackend } from "./backends.ts";
 import { rateLimitHeaders, retryAfterSeconds } from "./headers.ts";
-import type { RateLimiter, RateLimiters } from "./types.ts";
+import { createSlotLimiter } from "./slots.ts";
+import type { RateLimiter, RateLimiters, RateLimitPolicy } from "./types.ts";
 
-export type { RateLimiter, RateLimiters, RateLimitResult } from "./types.ts";
+export type { RateLimiter, RateLimiters, RateLimitPolicy, RateLimitResult, SlotLimiter } from "./types.ts";
 
 /** Every Parley key starts with this (then the caller's prefix, then the limiter's name). */
 const KEY_PREFIX = "parley:rl";
@@ -33,7 +40,10 @@ const POLICIES = {
   help: { name: "help", limit: HELP_REQUESTS_PER_MINUTE, windowSeconds: 60 },
   failedKeys: { name: "failed-keys", limit: FAILED_KEY_ATTEMPTS_PER_MINUTE, windowSeconds: 60 },
   signIn: { name: "sign-in", limit: FAILED_SIGN_INS_PER_WINDOW, windowSeconds: 15 * 60 },
-} as const satisfies Record<string, RateLimiter["policy"]>;
+} as const satisfies Record<string, RateLimitPolicy>;
+
+/** Limiters of configured policies kept at most (distinct limit values in use; far fewer in practice). */
+const MAX_CONFIGURED_LIMITERS = 1_000;
 
 function chooseBackend(options: z.output<typeof optionsSchema>): Backend {
   if (options.upstash) return upstashBackend(options.upstash);
@@ -41,7 +51,7 @@ function chooseBackend(options: z.output<typeof optionsSchema>): Backend {
   return memoryBackend();
 }
 
-function createLimiter(backend: Backend, keyPrefix: string, policy: RateLimiter["policy"]): RateLimiter {
+function createLimiter(backend: Backend, keyPrefix: string, policy: RateLimitPolicy): RateLimiter {
   const ratelimit = new Ratelimit({
     redis: backend.redis,
     limiter: Ratelimit.slidingWindow(policy.limit, `${policy.windowSeconds} s`),
@@ -69,15 +79,32 @@ export function createRateLimiters(input: RateLimitersOptions = {}): RateLimiter
   const options = optionsSchema.parse(input);
   const backend = chooseBackend(options);
   const keyPrefix = options.prefix ? `${KEY_PREFIX}:${options.prefix}` : KEY_PREFIX;
-  const scaled = (policy: RateLimiter["policy"]): RateLimiter["policy"] => ({
+  const scaled = (policy: RateLimitPolicy): RateLimitPolicy => ({
     ...policy,
     limit: Math.max(1, Math.round(policy.limit * options.scale)),
   });
+  // @upstash/ratelimit's own dynamic limits (2.2) are one value per limiter, not per identifier.
+  const configured = new Map<string, RateLimiter>();
   return {
     messages: createLimiter(backend, keyPrefix, scaled(POLICIES.messages)),
     help: createLimiter(backend, keyPrefix, scaled(POLICIES.help)),
     failedKeys: createLimiter(backend, keyPrefix, scaled(POLICIES.failedKeys)),
     signIn: createLimiter(backend, keyPrefix, scaled(POLICIES.signIn)),
+    configured(policy) {
+      const cacheKey = `${policy.name}|${policy.limit}|${policy.windowSeconds}`;
+      let limiter = configured.get(cacheKey);
+      if (!limiter) {
+        if (configured.size >= MAX_CONFIGURED_LIMITERS) configured.clear();
+        limiter = createLimiter(backend, keyPrefix, scaled(policy));
+        configured.set(cacheKey, limiter);
+      }
+      return limiter;
+    },
+    connections: createSlotLimiter(backend.redis, {
+      prefix: `${keyPrefix}:widget-connections`,
+      ttlMs: WIDGET_CONNECTION_SLOT_TTL_MS,
+      scale: options.scale,
+    }),
     backend: backend.kind,
     close: () => backend.close(),
   };

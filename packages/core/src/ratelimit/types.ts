@@ -8,10 +8,28 @@ export interface RateLimitResult {
   reset: number;
 }
 
+/** A limit: `limit` requests per `windowSeconds`, under a name (the store's key prefix and the RateLimit-Policy header). */
+export interface RateLimitPolicy {
+  limit: number;
+  windowSeconds: number;
+  name: string;
+}
+
 export interface RateLimiter {
   /** Requests per window and the window length, for the RateLimit-Policy header. */
-  readonly policy: { limit: number; windowSeconds: number; name: string };
+  readonly policy: RateLimitPolicy;
   limit(identifier: string): Promise<RateLimitResult>;
+}
+
+/**
+ * Concurrent holders per identifier (widget connections per IP), in the shared store. A slot
+ * expires unless its holder renews it, so the slots of a crashed instance free themselves.
+ */
+export interface SlotLimiter {
+  /** Takes a slot for `holder` if fewer than `limit` live ones are held (a holder's own slot counts once); false when full. */
+  acquire(identifier: string, holder: string, limit: number): Promise<boolean>;
+  renew(identifier: string, holder: string): Promise<void>;
+  release(identifier: string, holder: string): Promise<void>;
 }
 
 /** The limiters Parley uses, all on one backend (in process, Redis or Upstash). */
@@ -24,6 +42,14 @@ export interface RateLimiters {
   failedKeys: RateLimiter;
   /** Failed panel sign-ins: per email and IP. */
   signIn: RateLimiter;
+  /**
+   * A limiter for a policy whose limit is set per agent (the widget's): @upstash/ratelimit fixes a
+   * limiter's limit when it is made, so there is one per distinct policy, made on first use and
+   * kept. Counters live under the policy's name only, so a changed limit applies to the same counts.
+   */
+  configured(policy: RateLimitPolicy): RateLimiter;
+  /** Concurrent widget connections per IP. */
+  connections: SlotLimiter;
   /** Which backend these use, for logs and health. */
   backend: "memory" | "redis" | "upstash";
   close(): Promise<void>;

@@ -27,6 +27,8 @@ export const CLOSE_CODES = {
   AGENT_NOT_FOUND: { code: 4404, reason: "Agent not found" },
   /** No `hello` within 10 seconds of connecting. */
   HELLO_TIMEOUT: { code: 4408, reason: "No hello received" },
+  /** The client's IP already holds as many connections to this agent as the agent allows; reconnect later. */
+  TOO_MANY_CONNECTIONS: { code: 4429, reason: "Too many connections" },
   /** The client did not offer the `parley.v1` subprotocol. */
   UNSUPPORTED_PROTOCOL: { code: 4426, reason: "Use the parley.v1 subprotocol" },
   /** The server is shutting down; reconnect (to another instance). */

@@ -1,8 +1,8 @@
 // One widget / SDK connection (protocol `parley.v1`), independent of the WebSocket library: the
 // adapter hands over text frames and the close, and gets frames to send and a close to perform.
 // Authorised by agentId + allowed origin, never by a key. Messages go through the same turn as
-// the HTTP API (runTurn, channel "widget": quotas, persistence, webhooks) after the same
-// per-agent rate limit.
+// the HTTP API (runTurn, channel "widget": quotas, persistence, webhooks), after the widget's own
+// limits (limits.ts here): never the HTTP API's per-agent rate limit.
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@parley/db";
 import type { AppContext } from "../context.ts";
@@ -11,6 +11,7 @@ import { AppError, isAppError } from "../errors.ts";
 import {
   CLIENT_VARIABLES_MAX_KEYS,
   TRACK_EVENTS_PER_MINUTE,
+  WIDGET_CONNECTION_SLOT_RENEW_MS,
   WIDGET_HELLO_TIMEOUT_MS,
   WIDGET_RESUME_MESSAGES,
   WIDGET_TOOL_TIMEOUT_MS,
@@ -19,7 +20,14 @@ import { logger } from "../logger.ts";
 import type { MessagingAgent } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
-import { enforceRateLimit } from "../ratelimit/index.ts";
+import {
+  acquireConnectionSlot,
+  enforceWidgetMessageLimits,
+  releaseConnectionSlot,
+  renewConnectionSlot,
+  type WidgetClient,
+  type WidgetLimitSettings,
+} from "./limits.ts";
 import type { LiveEvent } from "./live.ts";
 import {
   CLOSE_CODES,
@@ -44,11 +52,13 @@ export interface WidgetSessionOptions {
   tokens: ResumeTokens;
   /** The `Origin` request header (null when absent: never allowed). */
   origin: string | null;
+  /** The client's IP (core's clientIp), for the widget's per-IP limits. */
+  clientIp: string;
   helloTimeoutMs?: number;
   toolTimeoutMs?: number;
 }
 
-interface WidgetAgent extends MessagingAgent {
+interface WidgetAgent extends MessagingAgent, WidgetLimitSettings {
   active: boolean;
   allowedOrigins: string[];
 }
@@ -61,6 +71,12 @@ const agentSelect = {
   monthlyConversationLimit: true,
   monthlyTokenLimit: true,
   usageLimit: true,
+  widgetMonthlyConversationLimit: true,
+  widgetMonthlyTokenLimit: true,
+  widgetConnectionsPerIp: true,
+  widgetMessagesPerConnectionPerMinute: true,
+  widgetMessagesPerIpPerMinute: true,
+  widgetConversationsPerIpPerHour: true,
   active: true,
   allowedOrigins: true,
 } as const;
@@ -89,6 +105,10 @@ export class WidgetSession {
   private queue: Promise<void> = Promise.resolve();
   private helloTimer: NodeJS.Timeout | null;
   private isClosed = false;
+  /** This connection, for its own message limit and its connection slot. */
+  private readonly connectionId = randomUUID();
+  /** The IP's connection slot this connection holds, and the timer that renews it. */
+  private slot: { client: WidgetClient; renewal: NodeJS.Timeout } | null = null;
 
   constructor(
     private readonly transport: WidgetTransport,
@@ -126,6 +146,7 @@ export class WidgetSession {
   closed(): void {
     this.isClosed = true;
     if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.releaseSlot();
     this.unsubscribe?.();
     this.unsubscribe = null;
     for (const [callId, pending] of this.pendingCalls) {
@@ -164,6 +185,7 @@ export class WidgetSession {
     this.helloTimer = null;
     const agent = await this.loadAgent(frame.agentId);
     if (!agent) return;
+    if (!(await this.takeSlot(agent))) return;
     this.agent = agent;
     this.visitor = frame.visitor;
     this.tools = frame.tools ?? [];
@@ -197,12 +219,12 @@ export class WidgetSession {
     const agent = await this.loadAgent(this.agent?.id ?? "");
     if (!agent) return;
     this.agent = agent;
+    const startsConversation = this.conversationId === null;
     try {
-      await enforceRateLimit(this.ctx.limiters.messages, agent.id);
+      await enforceWidgetMessageLimits(this.ctx.limiters, agent, this.client(agent.id), startsConversation);
     } catch (error) {
       return this.sendError(error, ref);
     }
-    const startsConversation = this.conversationId === null;
     this.send({ type: "typing", active: true });
     try {
       const response = await runTurn(
@@ -330,6 +352,38 @@ export class WidgetSession {
     pending.resolve(frame.error !== undefined ? { error: frame.error } : (frame.result ?? null));
   }
 
+  private client(agentId: string): WidgetClient {
+    return { agentId, connectionId: this.connectionId, clientIp: this.options.clientIp };
+  }
+
+  /** One of the IP's connection slots for this connection, renewed while it lives; else closes 4429. */
+  private async takeSlot(agent: WidgetAgent): Promise<boolean> {
+    const client = this.client(agent.id);
+    if (!(await acquireConnectionSlot(this.ctx.limiters, agent, client))) {
+      this.close("TOO_MANY_CONNECTIONS");
+      return false;
+    }
+    if (this.isClosed) {
+      // The socket closed while the slot was being taken: give it back at once.
+      void releaseConnectionSlot(this.ctx.limiters, client).catch(logSlotError);
+      return false;
+    }
+    const renewal = setInterval(
+      () => void renewConnectionSlot(this.ctx.limiters, client).catch(logSlotError),
+      WIDGET_CONNECTION_SLOT_RENEW_MS,
+    );
+    renewal.unref?.();
+    this.slot = { client, renewal };
+    return true;
+  }
+
+  private releaseSlot(): void {
+    if (!this.slot) return;
+    clearInterval(this.slot.renewal);
+    void releaseConnectionSlot(this.ctx.limiters, this.slot.client).catch(logSlotError);
+    this.slot = null;
+  }
+
   /** The agent if it is active and this connection's origin is allowed; else closes and returns null. */
   private async loadAgent(agentId: string): Promise<WidgetAgent | null> {
     const agent = await this.ctx.db.prisma.agent.findUnique({ where: { id: agentId }, select: agentSelect });
@@ -411,6 +465,11 @@ export class WidgetSession {
     this.transport.close(code, text);
     this.closed();
   }
+}
+
+/** A slot left behind expires on its own; the failure is worth a line in the log, not the visitor's attention. */
+function logSlotError(error: unknown): void {
+  logger.warn("widget connection slot", { error: error instanceof Error ? error.message : "unknown" });
 }
 
 /** Exact match of the page's origin (scheme, host and port) with one of the agent's. */

@@ -1,5 +1,6 @@
 "use client";
 
+import { WIDGET_LIMIT_SETTINGS } from "@parley/core/limits";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { fieldErrors } from "../errors.ts";
@@ -10,7 +11,13 @@ import { CheckboxField, TextAreaField, TextField } from "../ui/fields.tsx";
 import { ActionStatus } from "../ui/status.tsx";
 
 type Agent = RouterOutputs["agents"]["get"];
-type LimitField = "monthlyConversationLimit" | "monthlyTokenLimit" | "usageLimit";
+type LimitField =
+  | "monthlyConversationLimit"
+  | "monthlyTokenLimit"
+  | "usageLimit"
+  | "widgetMonthlyConversationLimit"
+  | "widgetMonthlyTokenLimit";
+type WidgetLimitField = keyof typeof WIDGET_LIMIT_SETTINGS;
 
 const limitFields: Array<{ field: LimitField; label: string; hint: string }> = [
   {
@@ -22,6 +29,33 @@ const limitFields: Array<{ field: LimitField; label: string; hint: string }> = [
   { field: "usageLimit", label: "Usage limit", hint: "Agent turns per calendar month (UTC). Empty = unlimited." },
 ];
 
+/** The widget's share of the monthly quotas above (it shares them with the HTTP API). */
+const widgetShareFields: Array<{ field: LimitField; label: string; hint: string }> = [
+  {
+    field: "widgetMonthlyConversationLimit",
+    label: "Widget conversations per month, at most",
+    hint: "How many of the monthly conversations the widget and SDK may start. Empty = no cap of their own.",
+  },
+  {
+    field: "widgetMonthlyTokenLimit",
+    label: "Widget tokens per month, at most",
+    hint: "How many of the monthly tokens widget and SDK turns may use. Empty = no cap of their own.",
+  },
+];
+
+/** Limits on what one visitor's address or page can do over the widget and SDK. */
+const widgetLimitFields: Array<{ field: WidgetLimitField; label: string; what: string }> = [
+  { field: "widgetConnectionsPerIp", label: "Connections per visitor IP", what: "Open at the same time" },
+  { field: "widgetMessagesPerConnectionPerMinute", label: "Messages per connection per minute", what: "From one page" },
+  { field: "widgetMessagesPerIpPerMinute", label: "Messages per visitor IP per minute", what: "From all pages of one address" },
+  { field: "widgetConversationsPerIpPerHour", label: "New conversations per visitor IP per hour", what: "Started from one address" },
+];
+
+function widgetLimitHint(field: WidgetLimitField, what: string): string {
+  const { min, max, default: fallback } = WIDGET_LIMIT_SETTINGS[field];
+  return `${what}. ${min} to ${max}; empty = default (${fallback}).`;
+}
+
 export function AgentSettingsForm({ agent }: { agent: Agent }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -32,6 +66,14 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
     monthlyConversationLimit: limitText(agent.monthlyConversationLimit),
     monthlyTokenLimit: limitText(agent.monthlyTokenLimit),
     usageLimit: limitText(agent.usageLimit),
+    widgetMonthlyConversationLimit: limitText(agent.widgetMonthlyConversationLimit),
+    widgetMonthlyTokenLimit: limitText(agent.widgetMonthlyTokenLimit),
+  });
+  const [widgetLimits, setWidgetLimits] = useState<Record<WidgetLimitField, string>>({
+    widgetConnectionsPerIp: limitText(agent.widgetConnectionsPerIp),
+    widgetMessagesPerConnectionPerMinute: limitText(agent.widgetMessagesPerConnectionPerMinute),
+    widgetMessagesPerIpPerMinute: limitText(agent.widgetMessagesPerIpPerMinute),
+    widgetConversationsPerIpPerHour: limitText(agent.widgetConversationsPerIpPerHour),
   });
   const [engine, setEngine] = useState<"knowledge" | "llm">(agent.engine);
   const [instructions, setInstructions] = useState(agent.instructions);
@@ -59,10 +101,16 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
     event.preventDefault();
     const parsed: Partial<Record<LimitField, number | null>> = {};
     const problems: Record<string, string> = {};
-    for (const { field } of limitFields) {
+    for (const { field } of [...limitFields, ...widgetShareFields]) {
       const result = parseLimit(limits[field]);
       if ("error" in result) problems[field] = result.error;
       else parsed[field] = result.value;
+    }
+    const parsedWidget: Partial<Record<WidgetLimitField, number | null>> = {};
+    for (const { field } of widgetLimitFields) {
+      const result = parseLimit(widgetLimits[field], "the default");
+      if ("error" in result) problems[field] = result.error;
+      else parsedWidget[field] = result.value;
     }
     setLocalErrors(problems);
     if (Object.keys(problems).length > 0) {
@@ -77,6 +125,12 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
       monthlyConversationLimit: parsed.monthlyConversationLimit ?? null,
       monthlyTokenLimit: parsed.monthlyTokenLimit ?? null,
       usageLimit: parsed.usageLimit ?? null,
+      widgetMonthlyConversationLimit: parsed.widgetMonthlyConversationLimit ?? null,
+      widgetMonthlyTokenLimit: parsed.widgetMonthlyTokenLimit ?? null,
+      widgetConnectionsPerIp: parsedWidget.widgetConnectionsPerIp ?? null,
+      widgetMessagesPerConnectionPerMinute: parsedWidget.widgetMessagesPerConnectionPerMinute ?? null,
+      widgetMessagesPerIpPerMinute: parsedWidget.widgetMessagesPerIpPerMinute ?? null,
+      widgetConversationsPerIpPerHour: parsedWidget.widgetConversationsPerIpPerHour ?? null,
       engine,
       instructions,
       allowedOrigins: origins
@@ -182,6 +236,41 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
         hint="One per line, like https://www.example.com. Sites allowed to use the widget and SDK."
         spellCheck={false}
       />
+      <fieldset>
+        <legend>Widget limits</legend>
+        <span className="field-hint">
+          Anyone visiting an allowed site can use the widget and SDK, so they have limits of their own (they never use the HTTP API's 30
+          requests a minute).
+        </span>
+        {widgetLimitFields.map(({ field, label, what }) => (
+          <TextField
+            key={field}
+            label={label}
+            name={field}
+            inputMode="numeric"
+            value={widgetLimits[field]}
+            onChange={(event) => setWidgetLimits((current) => ({ ...current, [field]: event.target.value }))}
+            error={errors[field]}
+            hint={widgetLimitHint(field, what)}
+            placeholder={`Default (${WIDGET_LIMIT_SETTINGS[field].default})`}
+            autoComplete="off"
+          />
+        ))}
+        {widgetShareFields.map(({ field, label, hint }) => (
+          <TextField
+            key={field}
+            label={label}
+            name={field}
+            inputMode="numeric"
+            value={limits[field]}
+            onChange={(event) => setLimits((current) => ({ ...current, [field]: event.target.value }))}
+            error={errors[field]}
+            hint={hint}
+            placeholder="No cap"
+            autoComplete="off"
+          />
+        ))}
+      </fieldset>
       <div className="form-actions">
         <ActionButton type="submit" variant="primary" pending={update.isPending}>
           Save settings

@@ -1,0 +1,92 @@
+// The widget's own limits, counted in the shared rate-limit store (Redis when configured) so that
+// every instance sees the same counts: concurrent connections per client IP, messages per
+// connection and per IP a minute, new conversations per IP an hour. All are per agent: the agent's
+// setting, or the default of limits.ts. The HTTP API's limit of 30 a minute per agent is the HTTP
+// API's alone (spec 8); widget turns never spend it.
+import { AppError, isAppError } from "../errors.ts";
+import { WIDGET_LIMIT_SETTINGS } from "../limits.ts";
+import { enforceRateLimit } from "../ratelimit/index.ts";
+import type { RateLimiters } from "../ratelimit/types.ts";
+
+/** The agent's widget settings (columns of Agent); null means the default. */
+export type WidgetLimitSettings = Record<keyof typeof WIDGET_LIMIT_SETTINGS, number | null>;
+
+export function effectiveWidgetLimit(settings: WidgetLimitSettings, name: keyof WidgetLimitSettings): number {
+  return settings[name] ?? WIDGET_LIMIT_SETTINGS[name].default;
+}
+
+/** Who is sending: the agent, this connection and the client's IP. */
+export interface WidgetClient {
+  agentId: string;
+  connectionId: string;
+  clientIp: string;
+}
+
+/**
+ * Takes one of the IP's connection slots for this connection; false when the IP holds as many as
+ * the agent allows (the connection is then closed with 4429).
+ */
+export function acquireConnectionSlot(limiters: RateLimiters, settings: WidgetLimitSettings, client: WidgetClient): Promise<boolean> {
+  return limiters.connections.acquire(
+    `${client.agentId}:${client.clientIp}`,
+    client.connectionId,
+    effectiveWidgetLimit(settings, "widgetConnectionsPerIp"),
+  );
+}
+
+export function renewConnectionSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
+  return limiters.connections.renew(`${client.agentId}:${client.clientIp}`, client.connectionId);
+}
+
+export function releaseConnectionSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
+  return limiters.connections.release(`${client.agentId}:${client.clientIp}`, client.connectionId);
+}
+
+/**
+ * Counts one message against the connection's and the IP's minute, and a new conversation against
+ * the IP's hour; throws RATE_LIMITED with Retry-After and a `details` naming the limit reached.
+ * The narrower limits are counted first, so a message refused by one is not counted by the next.
+ */
+export async function enforceWidgetMessageLimits(
+  limiters: RateLimiters,
+  settings: WidgetLimitSettings,
+  client: WidgetClient,
+  startsConversation: boolean,
+): Promise<void> {
+  const checks = [
+    {
+      policy: {
+        name: "widget-messages-connection",
+        limit: effectiveWidgetLimit(settings, "widgetMessagesPerConnectionPerMinute"),
+        windowSeconds: 60,
+      },
+      identifier: `${client.agentId}:${client.connectionId}`,
+      details: "Too many messages on this connection",
+    },
+    {
+      policy: { name: "widget-messages-ip", limit: effectiveWidgetLimit(settings, "widgetMessagesPerIpPerMinute"), windowSeconds: 60 },
+      identifier: `${client.agentId}:${client.clientIp}`,
+      details: "Too many messages from this address",
+    },
+  ];
+  if (startsConversation) {
+    checks.push({
+      policy: {
+        name: "widget-conversations-ip",
+        limit: effectiveWidgetLimit(settings, "widgetConversationsPerIpPerHour"),
+        windowSeconds: 3_600,
+      },
+      identifier: `${client.agentId}:${client.clientIp}`,
+      details: "Too many new conversations from this address",
+    });
+  }
+  for (const check of checks) {
+    try {
+      await enforceRateLimit(limiters.configured(check.policy), check.identifier);
+    } catch (error) {
+      if (isAppError(error) && error.code === "RATE_LIMITED")
+        throw new AppError("RATE_LIMITED", { details: check.details, headers: error.headers });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+// The failed-key guard of the messages API across app instances: two limiter sets on one store
+// (a real Redis with REDIS_URL, else this process's store), as two instances behind a balancer
+// have. Failures are counted per client IP in that shared store; a blocked IP's wrong keys get 429
+// on every instance, and a valid key still passes on every instance.
+import { randomBytes } from "node:crypto";
+import { AppError } from "@parley/core/errors";
+import { FAILED_KEY_ATTEMPTS_PER_MINUTE } from "@parley/core/limits";
+import { authenticateAgent } from "@parley/core/messages/auth";
+import { createRateLimiters, type RateLimiters } from "@parley/core/ratelimit/index";
+import type { TestContext } from "@parley/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "./support/messaging.ts";
+
+let ctx: TestContext;
+let instanceA: RateLimiters;
+let instanceB: RateLimiters;
+
+beforeAll(async () => {
+  ctx = await createMessagingContext();
+  // One prefix, two limiter sets: what two app processes configured alike share.
+  const shared = { redisUrl: process.env.REDIS_URL || undefined, prefix: `test:${randomBytes(6).toString("hex")}` };
+  instanceA = createRateLimiters(shared);
+  instanceB = createRateLimiters(shared);
+});
+
+afterAll(async () => {
+  await instanceA?.close();
+  await instanceB?.close();
+  await ctx?.close();
+});
+
+let ipCounter = 0;
+function freshIp(): string {
+  ipCounter += 1;
+  return `198.51.100.${ipCounter}`;
+}
+
+/** The AppError that authenticating this key from this IP on this instance throws, or "passed". */
+async function outcome(limiters: RateLimiters, agent: TestAgent, key: string, ip: string): Promise<string> {
+  try {
+    const authenticated = await authenticateAgent(ctx.db, limiters, { agentId: agent.id, authorization: `Bearer ${key}`, clientIp: ip });
+    expect(authenticated.id).toBe(agent.id);
+    return "passed";
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return error.code;
+  }
+}
+
+/** Keeps a burst inside one minute, so the sliding window's weighting of the previous one is 0. */
+async function awayFromWindowEdge(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
+}
+
+describe("failed keys are counted per IP in the shared limiter", () => {
+  it("blocks the IP's wrong keys on every instance, and lets a valid key through on every instance", async () => {
+    const agent = await createAgentWithKey(ctx);
+    const other = await createAgentWithKey(ctx);
+    const ip = freshIp();
+    await awayFromWindowEdge();
+
+    // The failures are spread over both instances: the budget is one, shared.
+    for (let i = 0; i < FAILED_KEY_ATTEMPTS_PER_MINUTE; i++) {
+      const instance = i % 2 === 0 ? instanceA : instanceB;
+      expect(await outcome(instance, agent, `pk_guess${i}`, ip), `failure ${i + 1}`).toBe("INVALID_BEARER_TOKEN");
+    }
+    for (const instance of [instanceA, instanceB]) {
+      expect(await outcome(instance, agent, "pk_guess-more", ip)).toBe("RATE_LIMITED");
+      // Another agent's valid key is just a wrong key here.
+      expect(await outcome(instance, agent, other.key, ip)).toBe("RATE_LIMITED");
+    }
+
+    // The integration on the same host whose key is right keeps working, on both instances.
+    expect(await outcome(instanceA, agent, agent.key, ip)).toBe("passed");
+    expect(await outcome(instanceB, agent, agent.key, ip)).toBe("passed");
+    expect(await outcome(instanceB, other, other.key, ip)).toBe("passed");
+    // ...and valid keys do not end or extend the block.
+    expect(await outcome(instanceA, agent, "pk_guess-again", ip)).toBe("RATE_LIMITED");
+
+    // Other IPs are not affected.
+    expect(await outcome(instanceB, agent, "pk_wrong", freshIp())).toBe("INVALID_BEARER_TOKEN");
+  });
+
+  it("refuses a blocked IP's wrong key with Retry-After and the failed-keys policy headers", async () => {
+    const agent = await createAgentWithKey(ctx);
+    const ip = freshIp();
+    await awayFromWindowEdge();
+    for (let i = 0; i < FAILED_KEY_ATTEMPTS_PER_MINUTE; i++) await outcome(instanceA, agent, `pk_guess${i}`, ip);
+    const refused = await authenticateAgent(ctx.db, instanceB, { agentId: agent.id, authorization: "Bearer pk_x", clientIp: ip }).catch(
+      (error: unknown) => error as AppError,
+    );
+    expect(refused).toBeInstanceOf(AppError);
+    const headers = (refused as AppError).headers;
+    expect(Number(headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(Number(headers["retry-after"])).toBeLessThanOrEqual(60);
+    expect(headers["ratelimit-policy"]).toBe(`"failed-keys";q=${FAILED_KEY_ATTEMPTS_PER_MINUTE};w=60`);
+  });
+});
