@@ -5,11 +5,24 @@
 import { expect, test } from "@playwright/test";
 import { XSS_ARTICLE, XSS_PAYLOADS } from "../packages/core/test/fixtures/xss-payloads.ts";
 import { clickEveryLink, cspViolations, expectNoDangerousMarkup, expectNoScriptRan, installTraps } from "./security.ts";
-import { closeNewKeyDialog, expectMessageResponse, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
+import {
+  closeNewKeyDialog,
+  expectMessageResponse,
+  keepScreenshot,
+  openNewKeyDialog,
+  sendMessage,
+  signIn,
+  uniqueSuffix,
+} from "./support.ts";
 
 const LAST_HEADING = XSS_PAYLOADS.at(-1)!.name;
 
-test("the XSS payloads run nowhere: editor preview, help article, conversation view", async ({ page, context, browser, baseURL }) => {
+test("the XSS payloads run nowhere: editor preview, help article, conversation view", async ({
+  page,
+  context,
+  browser,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(180_000);
   const traps = await installTraps(context);
   await signIn(page);
@@ -17,6 +30,8 @@ test("the XSS payloads run nowhere: editor preview, help article, conversation v
   // The editor: type the article, the preview renders it.
   const title = `Payloads ${uniqueSuffix()}`;
   await page.goto("/panel/knowledge/articles/new");
+  // The sources are loaded by the page's script: the form is live (what is typed before stays).
+  await expect(page.getByLabel("Source").getByRole("option", { name: "Billing" })).toBeAttached();
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Source").selectOption({ label: "Billing" });
   await page.getByLabel("Content (Markdown)").fill(XSS_ARTICLE);
@@ -25,7 +40,8 @@ test("the XSS payloads run nowhere: editor preview, help article, conversation v
   await expectNoDangerousMarkup(preview(), "the new article's preview");
   await expectNoScriptRan(page, traps, "the new article's preview");
   await page.getByRole("button", { name: "Create article" }).click();
-  await expect(page).toHaveURL(/\/panel\/knowledge\/articles\/[^/]+$/);
+  // (Not the /new page it was created on.)
+  await expect(page).toHaveURL(/\/panel\/knowledge\/articles\/(?!new$)[^/]+$/);
   const articlePath = new URL(page.url()).pathname;
   const articleId = decodeURIComponent(articlePath.split("/").pop() ?? "");
   await page.getByRole("region", { name: "Visibility" }).getByRole("button", { name: "Publish", exact: true }).click();
@@ -87,4 +103,10 @@ test("the XSS payloads run nowhere: editor preview, help article, conversation v
   await clickEveryLink(page, traps, teamReply, openConversation, "the conversation view");
   expect(await cspViolations(page)).toEqual([]);
   await expectNoScriptRan(page, traps, "the conversation view");
+  // The team's reply shows its Markdown (headings, code) and the visitor's message its plain text.
+  await expect(teamReply().locator("code").first()).toHaveText("<img src=x onerror=alert('code')>");
+  await expect(transcript().locator(".message-user").last()).toContainText("### entity-encoded colon");
+  await keepScreenshot(page, testInfo, "conversation-markdown-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await keepScreenshot(page, testInfo, "conversation-markdown-390");
 });
