@@ -1,4 +1,5 @@
 import { HELP_CACHE_CONTROL } from "@parley/core/limits";
+import { SECURITY_HEADERS } from "@parley/core/security-headers";
 import type { NextConfig } from "next";
 
 const config: NextConfig = {
@@ -8,9 +9,13 @@ const config: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "ioredis-mock", "ws"],
   poweredByHeader: false,
   reactStrictMode: true,
-  // Help pages follow the help routes' cache rule (spec 4.5.3), 404 pages included.
   async headers() {
-    return [{ source: "/help/:path*", headers: [{ key: "Cache-Control", value: HELP_CACHE_CONTROL }] }];
+    return [
+      // Every response Next sends: pages, route handlers, files (pages get their CSP in proxy.ts).
+      { source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
+      // Help pages follow the help routes' cache rule (spec 4.5.3), 404 pages included.
+      { source: "/help/:path*", headers: [{ key: "Cache-Control", value: HELP_CACHE_CONTROL }] },
+    ];
   },
 };
 

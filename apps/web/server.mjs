@@ -36,7 +36,13 @@ function malformedPath(url = "/") {
 
 const server = createServer((req, res) => {
   if (malformedPath(req.url)) {
-    res.writeHead(400, { "content-type": "application/json; charset=utf-8", "x-request-id": randomUUID() });
+    // The security headers of every response (@parley/core/security-headers): Next does not see this one.
+    res.writeHead(400, {
+      "content-type": "application/json; charset=utf-8",
+      "x-request-id": randomUUID(),
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "strict-origin-when-cross-origin",
+    });
     res.end(JSON.stringify({ error: "Invalid request", details: "path: must be percent-encoded UTF-8 without NUL characters" }));
     return;
   }

@@ -2,6 +2,7 @@
 // for a signed-out request, a cross-site write, bad input (zod field errors), a foreign row, and
 // a successful call; nothing is cacheable.
 import type { AdminScope } from "@parley/core/admin/scope";
+import { ARTICLE_CONTENT_MAX_CHARS } from "@parley/core/limits";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trpcResponse } from "~/server/routes/trpc.ts";
@@ -103,5 +104,33 @@ describe("/api/trpc", () => {
     const { error } = (await response.json()) as ErrorEnvelope;
     expect(error).toMatchObject({ message: "Internal error", data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } });
     expect(error.data).not.toHaveProperty("stack");
+  });
+
+  describe("articles.preview (the editor's preview)", () => {
+    const reportedAttack = "[guide](javascript&#58;fetch('/api/trpc/keys.generate',{method:'POST'}))\n\n## Steps";
+
+    it("renders a draft as the help page would, through the one sanitiser", async () => {
+      const response = await trpcResponse(ctx, mutation("articles.preview", { content: reportedAttack }), admin);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(((await response.json()) as { result: { data: { html: string } } }).result.data).toEqual({
+        html: "<p><a>guide</a></p>\n<h2>Steps</h2>\n",
+      });
+    });
+
+    it("needs a session and the app's own origin", async () => {
+      expect((await trpcResponse(ctx, mutation("articles.preview", { content: "x" }), null)).status).toBe(401);
+      expect((await trpcResponse(ctx, mutation("articles.preview", { content: "x" }, "https://evil.example"), admin)).status).toBe(403);
+    });
+
+    it("takes drafts up to an article's size and refuses bigger ones", async () => {
+      const largest = await trpcResponse(ctx, mutation("articles.preview", { content: "a".repeat(ARTICLE_CONTENT_MAX_CHARS) }), admin);
+      expect(largest.status).toBe(200);
+      const tooBig = await trpcResponse(ctx, mutation("articles.preview", { content: "a".repeat(ARTICLE_CONTENT_MAX_CHARS + 1) }), admin);
+      expect(tooBig.status).toBe(400);
+      expect(((await tooBig.json()) as ErrorEnvelope).error.data.zodError?.fieldErrors.content).toEqual([
+        `Too big: expected string to have <=${ARTICLE_CONTENT_MAX_CHARS} characters`,
+      ]);
+    });
   });
 });

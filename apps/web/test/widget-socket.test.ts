@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getConversation, replyToConversation, setConversationStatus } from "@parley/core/admin/conversations";
+import { renderMessageHtml } from "@parley/core/markdown";
 import { ESCALATED_REPLY } from "@parley/core/messages/turn";
 import type { TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parley/core/widget";
@@ -186,6 +187,8 @@ describe("a conversation over the socket", () => {
     expect(created.resumeToken).toEqual(expect.any(String));
     const reply = await client.next("message");
     expect(reply).toMatchObject({ role: "agent", clientMessageId: "m1", toolCalls: [{ name: "search_knowledge_base" }] });
+    // The reply's Markdown as HTML from the server's one sanitiser (the widget renders no Markdown itself).
+    expect(reply.html).toBe(renderMessageHtml(reply.text));
     expect(reply.richContent).toEqual([
       { type: "articles", articles: expect.arrayContaining([expect.objectContaining({ id: "art-reset-password" })]) },
     ]);
@@ -204,6 +207,7 @@ describe("a conversation over the socket", () => {
     const resumed = await again.next("ready");
     expect(resumed.conversationId).toBe(conversationId);
     expect(resumed.messages.map((message) => message.role)).toEqual(["user", "agent"]);
+    expect(resumed.messages.map((message) => message.html)).toEqual([undefined, reply.html]);
     again.send({ type: "message", text: "And my invoices?" });
     await again.next("message");
     expect((await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } })).messageCount).toBe(4);
@@ -355,7 +359,7 @@ describe("page variables, tracking and live replies", () => {
 
     await replyToConversation(ctx.db, "ws-demo", { id: conversationId, text: "Hi, this is Sam." }, new Date(), ctx.live);
     const live = await client.next("message");
-    expect(live).toMatchObject({ type: "message", role: "human", text: "Hi, this is Sam." });
+    expect(live).toMatchObject({ type: "message", role: "human", text: "Hi, this is Sam.", html: "<p>Hi, this is Sam.</p>\n" });
     client.ws.close();
   });
 });

@@ -129,6 +129,7 @@ describe("conversations", () => {
         id: expect.any(String),
         role: "user",
         text: "Where is my refund?",
+        html: null,
         tokens: 0,
         toolCalls: [],
         richContent: [],
@@ -139,12 +140,31 @@ describe("conversations", () => {
         id: expect.any(String),
         role: "agent",
         text: "Refunds take 5 days.",
+        html: "<p>Refunds take 5 days.</p>\n",
         tokens: 120,
         toolCalls: [{ name: "search_knowledge_base", args: { query: "Refunds take 5 days." } }],
         richContent: [],
         sequence: 1,
         createdAt: expect.any(Date),
       },
+    ]);
+  });
+
+  it("gives agent and team replies as sanitised HTML of their Markdown, and the visitor's text as written", async () => {
+    const attack = "**Done**: see [guide](javascript&#58;fetch('/api/trpc/keys.generate'))\n<img src=x onerror=alert(1)>";
+    const row = await conversation(a.agentId, {
+      messages: [
+        { role: "user", text: attack },
+        { role: "agent", text: attack },
+        { role: "human", text: attack },
+      ],
+    });
+    const { messages } = await callerFor(ctx, a.scope).conversations.get({ id: row.id });
+    const sanitised = '<p><strong>Done</strong>: see <a>guide</a><br /><img src="x" /></p>\n';
+    expect(messages.map(({ role, text, html }) => ({ role, text, html }))).toEqual([
+      { role: "user", text: attack, html: null },
+      { role: "agent", text: attack, html: sanitised },
+      { role: "human", text: attack, html: sanitised },
     ]);
   });
 

@@ -56,6 +56,8 @@ export const PANEL_CONVERSATIONS_PER_PAGE = 50;
 export const PANEL_CONVERSATIONS_MAX_PER_PAGE = 100;
 export const PANEL_ARTICLES_MAX_PER_LIST = 500;
 export const USAGE_DAILY_MAX_DAYS = 90;
+/** Longest callbackUrl followed after signing in to the panel (a longer one goes to the panel's first page). */
+export const CALLBACK_URL_MAX_CHARS = 2_048;
 
 /** Webhooks: endpoints per workspace, URL length, description length. */
 export const WEBHOOK_ENDPOINTS_MAX = 20;

@@ -21,6 +21,11 @@ export interface Message {
   toolCalls: ToolCall[];
   /** ISO 8601. */
   createdAt: string;
+  /**
+   * Agent and team replies: `text` as HTML, rendered and sanitised by the server (the help centre's
+   * Markdown renderer and sanitiser). Show Markdown only through this; never parse `text` as HTML.
+   */
+  html?: string;
   /** The id `send()` returned, on the reply to that message. */
   clientMessageId?: string;
 }

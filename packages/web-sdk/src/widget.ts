@@ -80,7 +80,9 @@ function start(script: HTMLScriptElement): WidgetApi {
   host.setAttribute("data-parley-widget", "");
   if (script.dataset.theme) host.setAttribute("data-theme", script.dataset.theme);
   const root = host.attachShadow({ mode: "open" });
-  root.append(element("style", {}, STYLE));
+  // The host page's CSP nonce, when its script tag has one: a policy without 'unsafe-inline' for
+  // styles then still applies the widget's one style element.
+  root.append(element("style", { nonce: script.nonce }, STYLE));
 
   const launcher = element("button", { className: "launcher", type: "button" });
   launcher.setAttribute("aria-label", "Open chat");

@@ -4,6 +4,7 @@ import { getServerSession } from "next-auth";
 import { safeCallbackUrl } from "~/panel/auth/callback-url.ts";
 import { SignInForm } from "~/panel/auth/SignInForm.tsx";
 import { authOptions } from "~/server/auth.ts";
+import { publicAppUrl } from "~/server/context.ts";
 import "../panel/panel.css";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: "Sign in", robots: { index: false } }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { callbackUrl } = await searchParams;
-  const target = safeCallbackUrl(callbackUrl);
+  const target = safeCallbackUrl(callbackUrl, publicAppUrl());
   if (await getServerSession(authOptions)) redirect(target);
   return (
     <main className="auth-page">

@@ -1,5 +1,8 @@
 // The chat widget on the help pages: the /widget.js script tag, when the agent allows the app's
 // own origin (the demo agent does). Server component.
+
+import { NONCE_HEADER } from "@parley/core/security-headers";
+import { headers } from "next/headers";
 import { getAppContext } from "~/server/context.ts";
 
 export async function HelpWidget(props: { agentId: string }) {
@@ -7,5 +10,8 @@ export async function HelpWidget(props: { agentId: string }) {
   const agent = await ctx.db.prisma.agent.findUnique({ where: { id: props.agentId }, select: { active: true, allowedOrigins: true } });
   const origin = new URL(ctx.appUrl).origin;
   if (!agent?.active || !agent.allowedOrigins.includes(origin)) return null;
-  return <script src={`${ctx.appUrl}/widget.js`} data-agent-id={props.agentId} async />;
+  // The page's CSP nonce: the script may load from APP_URL even when it is not this page's origin,
+  // and the widget gives it to its own style element.
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
+  return <script src={`${ctx.appUrl}/widget.js`} data-agent-id={props.agentId} nonce={nonce} async />;
 }

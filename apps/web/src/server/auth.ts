@@ -14,6 +14,7 @@ import type { NextAuthOptions, User } from "next-auth";
 import { getToken } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
+import { safeCallbackUrl } from "../panel/auth/callback-url.ts";
 import { getAppContext } from "./context.ts";
 import { clientIp } from "./rest.ts";
 
@@ -147,6 +148,11 @@ export const authOptions: NextAuthOptions = {
         token.workspaceId = user.workspaceId;
       }
       return token;
+    },
+    // Every callbackUrl next-auth is given (sign-in, sign-out, its callback-url cookie) follows the
+    // sign-in page's rule: a path of this site, else the panel.
+    redirect({ url, baseUrl }) {
+      return `${new URL(baseUrl).origin}${safeCallbackUrl(url, baseUrl)}`;
     },
     session({ session, token }) {
       session.user = {

@@ -9,6 +9,7 @@ import { Readable } from "node:stream";
 import type { AppContext } from "@parley/core/context";
 import { ERRORS } from "@parley/core/errors";
 import { logger } from "@parley/core/logger";
+import { SECURITY_HEADERS } from "@parley/core/security-headers";
 import { getAppContext, publicAppUrl } from "./context.ts";
 import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "./routes/help.ts";
 import { messagesRoute } from "./routes/messages.ts";
@@ -46,6 +47,8 @@ export function servePublicRoute(req: IncomingMessage, res: ServerResponse): boo
   const end = url.search(/[?#]/);
   const route = matchPublicRoute(req.method ?? "GET", end === -1 ? url : url.slice(0, end));
   if (!route) return false;
+  // What next.config.ts adds to every response Next sends; kept by writeHead below.
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
   void (async () => {
     const request = toFetchRequest(req, res, publicAppUrl());
     await sendFetchResponse(res, await route.handler(await getAppContext(), request, route.params));

@@ -5,6 +5,8 @@ import {
   getArticle,
   listArticles,
   listArticlesInput,
+  previewArticle,
+  previewArticleInput,
   setArticleActive,
   setArticleActiveInput,
   setArticlePublished,
@@ -26,6 +28,8 @@ export const articlesRouter = createTRPCRouter({
   setPublished: protectedProcedure
     .input(setArticlePublishedInput)
     .mutation(({ ctx, input }) => setArticlePublished(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+  // A mutation: the draft travels in the request body (a query would put it in the URL).
+  preview: protectedProcedure.input(previewArticleInput).mutation(({ input }) => previewArticle(input)),
   setActive: protectedProcedure
     .input(setArticleActiveInput)
     .mutation(({ ctx, input }) => setArticleActive(ctx.app.db, ctx.session.workspaceId, input)),

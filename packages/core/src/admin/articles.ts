@@ -4,6 +4,7 @@ import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
+import { renderArticleHtml } from "../markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
 import { assertSourceInWorkspace, rowId } from "./scope.ts";
 
@@ -32,6 +33,8 @@ export const updateArticleInput = z.object({
   content: contentInput.optional(),
   sourceId: rowId.optional(),
 });
+/** What the editor shows while the admin types: any draft, up to an article's size (empty included). */
+export const previewArticleInput = z.object({ content: z.string().max(ARTICLE_CONTENT_MAX_CHARS) });
 export const setArticlePublishedInput = z.object({ id: rowId, published: z.boolean() });
 export const setArticleActiveInput = z.object({ id: rowId, active: z.boolean() });
 
@@ -170,4 +173,9 @@ export async function setArticleActive(
   input: z.infer<typeof setArticleActiveInput>,
 ): Promise<ArticleDetail> {
   return updateInWorkspace(db, workspaceId, input.id, { active: input.active });
+}
+
+/** The editor's preview: the draft's HTML exactly as the help page will render the article. */
+export function previewArticle(input: z.infer<typeof previewArticleInput>): { html: string } {
+  return { html: renderArticleHtml(input.content) };
 }

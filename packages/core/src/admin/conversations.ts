@@ -4,6 +4,7 @@ import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { MESSAGE_MAX_CHARS, PANEL_CONVERSATIONS_MAX_PER_PAGE, PANEL_CONVERSATIONS_PER_PAGE } from "../limits.ts";
+import { renderMessageHtml } from "../markdown.ts";
 import { type ConversationRef, conversationMessage, conversationStatusChanged, recordWebhookEvents } from "../webhooks/events.ts";
 import { type LiveBus, publishLive } from "../widget/live.ts";
 import { toWireMessage } from "../widget/session.ts";
@@ -131,10 +132,14 @@ export async function getConversation(db: Database, workspaceId: string, id: str
 
 type MessageRow = Prisma.MessageGetPayload<{ select: typeof messageSelect }>;
 
-/** Tool calls and rich content are JSON columns holding arrays (the engine's shapes). */
+/**
+ * Tool calls and rich content are JSON columns holding arrays (the engine's shapes). Agent and team
+ * replies come with their Markdown as sanitised HTML; the visitor's text is shown as written.
+ */
 function toMessage(row: MessageRow) {
   return {
     ...row,
+    html: row.role === "user" ? null : renderMessageHtml(row.text),
     toolCalls: row.toolCalls as Array<{ name: string; args: Record<string, unknown> }>,
     richContent: row.richContent as unknown[],
   };

@@ -109,6 +109,11 @@ export interface WireMessage {
   richContent: RichContentItem[];
   toolCalls: ToolCall[];
   createdAt: string;
+  /**
+   * Agent and team replies: `text` as sanitised HTML (@parley/core/markdown, the help centre's
+   * renderer and sanitiser). A widget that shows Markdown renders this, never its own parse of text.
+   */
+  html?: string;
 }
 
 export type ServerFrame =

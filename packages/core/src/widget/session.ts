@@ -17,6 +17,7 @@ import {
   WIDGET_TOOL_TIMEOUT_MS,
 } from "../limits.ts";
 import { logger } from "../logger.ts";
+import { renderMessageHtml } from "../markdown.ts";
 import type { MessagingAgent } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
@@ -258,6 +259,7 @@ export class WidgetSession {
         id: stored?.id ?? randomUUID(),
         role: "agent",
         text: response.reply,
+        html: renderMessageHtml(response.reply),
         richContent: response.richContent,
         toolCalls: response.toolCalls,
         createdAt: (stored?.createdAt ?? this.ctx.now()).toISOString(),
@@ -490,6 +492,7 @@ export function toWireMessage(row: {
     id: row.id,
     role: row.role,
     text: row.text,
+    ...(row.role === "user" ? {} : { html: renderMessageHtml(row.text) }),
     richContent: Array.isArray(row.richContent) ? (row.richContent as RichContentItem[]) : [],
     toolCalls: Array.isArray(row.toolCalls) ? (row.toolCalls as ToolCall[]) : [],
     createdAt: row.createdAt.toISOString(),

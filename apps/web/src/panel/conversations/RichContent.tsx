@@ -2,7 +2,7 @@
 
 // Rich content as the engines produce it (packages/core/src/engine/types.ts: "articles" and
 // "buttons" items). Anything else is shown as JSON rather than dropped, so nothing is hidden.
-import { safeUrl } from "../knowledge/markdown.ts";
+import { safeLinkUrl } from "@parley/core/safe-url";
 
 interface ArticleItem {
   type: "articles";
@@ -38,7 +38,7 @@ export function RichContent({ items }: { items: unknown }) {
               <ul className="link-list">
                 {item.articles.map((article) => (
                   <li key={article.id}>
-                    <a href={safeUrl(article.url)} target="_blank" rel="noopener noreferrer">
+                    <a href={safeLinkUrl(article.url) ?? "#"} target="_blank" rel="noopener noreferrer">
                       {article.title}
                     </a>
                   </li>

@@ -49,7 +49,12 @@ function MessageItem({ message }: { message: Message }) {
           {message.role === "agent" && message.tokens > 0 ? ` · ${message.tokens} tokens` : ""}
         </span>
       </p>
-      <p className="message-text">{message.text}</p>
+      {message.html === null ? (
+        <p className="message-text">{message.text}</p>
+      ) : (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: HTML from the server's one Markdown sanitiser (@parley/core/markdown).
+        <div className="message-text message-markdown prose" dangerouslySetInnerHTML={{ __html: message.html }} />
+      )}
       <ToolCalls calls={message.toolCalls} />
       <RichContent items={message.richContent} />
     </li>

@@ -75,7 +75,7 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
           value={values.content}
           onChange={(event) => set("content", event.target.value)}
           error={errors.content}
-          hint="Headings (#), lists (-), **bold**, [links](https://…). Raw HTML is not rendered."
+          hint="Headings (#), lists (-), **bold**, [links](https://…). Scripts, event handlers and unsafe links are removed."
         />
         <div className="field">
           <span id="article-preview-label" className="label">

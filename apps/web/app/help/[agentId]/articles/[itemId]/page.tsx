@@ -2,13 +2,13 @@
 // articles from the same collection.
 import { excerpt } from "@parley/core/help/excerpt";
 import { markdownToPlainText } from "@parley/core/help/plain-text";
+import { renderArticleHtml } from "@parley/core/markdown";
 import type { Metadata } from "next";
 import { ArticleList } from "~/help/ArticleList.tsx";
 import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";
 import { appUrl, loadArticle, loadArticles, loadHelpAgent } from "~/help/data.ts";
 import { formatDate } from "~/help/format.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
-import { renderArticleHtml } from "~/help/markdown.ts";
 import { helpMetadata } from "~/help/metadata.ts";
 import { helpPaths } from "~/help/urls.ts";
 
@@ -56,7 +56,7 @@ export default async function ArticlePage({ params }: Props) {
         <p className="help-article-meta">
           Updated <time dateTime={article.updatedAt.toISOString()}>{formatDate(article.updatedAt)}</time>
         </p>
-        {/* Sanitised in renderArticleHtml (allow-listed tags, attributes and URL schemes). */}
+        {/* Sanitised in renderArticleHtml (@parley/core/markdown: allow-listed tags, attributes and URL schemes). */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised HTML from the article's Markdown */}
         <div className="help-prose" dangerouslySetInnerHTML={{ __html: renderArticleHtml(article.content) }} />
       </article>

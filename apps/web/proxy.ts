@@ -1,0 +1,24 @@
+// Next.js proxy (the request hook that runs before every matched route): gives each page a
+// Content-Security-Policy with a fresh nonce (@parley/core/security-headers). The policy goes on
+// the request too, where Next reads the nonce for its own scripts. Pages are rendered per request
+// (the root layout waits for the request), so every response gets its own nonce.
+
+import { contentSecurityPolicy, NONCE_HEADER } from "@parley/core/security-headers";
+import { publicAppUrl } from "@parley/db/env";
+import { type NextRequest, NextResponse } from "next/server";
+
+export function proxy(request: NextRequest): NextResponse {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const policy = contentSecurityPolicy({ nonce, appUrl: publicAppUrl(), development: process.env.NODE_ENV === "development" });
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", policy);
+  headers.set(NONCE_HEADER, nonce);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", policy);
+  return response;
+}
+
+export const config = {
+  // Pages (and /docs, the sign-in redirects, error pages); not the API, files or Next's assets.
+  matcher: ["/((?!api/|_next/static/|_next/image|favicon.ico|widget.js|docs/assets/).*)"],
+};

@@ -1,0 +1,99 @@
+// Markdown to safe HTML, the one place where Parley turns text from people or agents into markup:
+// help-centre articles, the panel's article preview (through a procedure) and conversation view,
+// and the widget's messages (the server sends them this HTML). marked renders GitHub-flavoured
+// Markdown; sanitize-html then keeps only the tags, attributes and URL schemes allowed below, so raw
+// HTML, event handlers and script URLs (however encoded) never reach a page. Runs on the server only.
+import { Marked, type Token } from "marked";
+import sanitizeHtml from "sanitize-html";
+import { LINK_SCHEMES } from "./safe-url.ts";
+
+const ALLOWED_TAGS = [
+  ...["p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "code", "ul", "ol", "li", "dl", "dt", "dd"],
+  ...["a", "img", "em", "strong", "b", "i", "u", "s", "del", "sub", "sup", "kbd", "mark", "small", "abbr", "span", "div"],
+  ...["table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "details", "summary", "input"],
+];
+
+/** Links to other sites open in a new tab, without access to this page (window.opener) or its address. */
+function link(_tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+  const external = /^(?:https?:)?\/\//i.test(attribs.href ?? "");
+  return {
+    tagName: "a",
+    attribs: external ? { ...attribs, target: "_blank", rel: "noopener noreferrer" } : withoutKeys(attribs, ["target", "rel"]),
+  };
+}
+
+function withoutKeys(attribs: sanitizeHtml.Attributes, keys: string[]): sanitizeHtml.Attributes {
+  return Object.fromEntries(Object.entries(attribs).filter(([key]) => !keys.includes(key)));
+}
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: ALLOWED_TAGS,
+  allowedAttributes: {
+    a: ["href", "title", "target", "rel"],
+    img: ["src", "alt", "title", "width", "height"],
+    abbr: ["title"],
+    code: ["class"],
+    th: ["align"],
+    td: ["align"],
+    ol: ["start"],
+    // GFM task lists render disabled checkboxes.
+    input: ["type", "checked", "disabled"],
+    pre: ["tabindex"],
+    table: ["tabindex"],
+  },
+  allowedClasses: { code: [/^language-[\w-]+$/] },
+  allowedSchemes: [...LINK_SCHEMES],
+  // Images load without a click: only from the web.
+  allowedSchemesByTag: { img: ["http", "https"] },
+  allowedSchemesAppliedToAttributes: ["href", "src"],
+  transformTags: {
+    a: link,
+    // Code blocks and tables scroll sideways on narrow screens: keyboard users must reach them.
+    pre: (tagName) => ({ tagName, attribs: { tabindex: "0" } }),
+    table: (tagName) => ({ tagName, attribs: { tabindex: "0" } }),
+  },
+  exclusiveFilter: (frame) => frame.tag === "input" && frame.attribs.type !== "checkbox",
+};
+
+const markedFor = {
+  /** Articles: paragraphs as written (a single newline continues the line). */
+  article: new Marked({ gfm: true, breaks: false, async: false }),
+  /** Chat messages: every newline the writer typed is a line break. */
+  message: new Marked({ gfm: true, breaks: true, async: false }),
+};
+
+export interface RenderOptions {
+  kind: keyof typeof markedFor;
+  /**
+   * The level the Markdown's top headings become (the page around owns the levels above), so that
+   * the outline stays in order for screen readers.
+   */
+  topHeading: 1 | 2 | 3 | 4 | 5 | 6;
+}
+
+/** Safe HTML of `markdown`. */
+export function renderMarkdown(markdown: string, options: RenderOptions): string {
+  const marked = markedFor[options.kind];
+  const tokens = marked.lexer(markdown);
+  let topLevel = 6;
+  marked.walkTokens(tokens, (token: Token) => {
+    if (token.type === "heading") topLevel = Math.min(topLevel, token.depth);
+  });
+  const shift = Math.max(0, options.topHeading - topLevel);
+  if (shift > 0) {
+    marked.walkTokens(tokens, (token: Token) => {
+      if (token.type === "heading") token.depth = Math.min(6, token.depth + shift);
+    });
+  }
+  return sanitizeHtml(marked.parser(tokens), SANITIZE);
+}
+
+/** An article's body as the help page shows it, under the page's h1 title. */
+export function renderArticleHtml(markdown: string): string {
+  return renderMarkdown(markdown, { kind: "article", topHeading: 2 });
+}
+
+/** A chat message (an agent's or a team member's reply), under a page's h2 section. */
+export function renderMessageHtml(text: string): string {
+  return renderMarkdown(text, { kind: "message", topHeading: 3 });
+}

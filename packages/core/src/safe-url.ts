@@ -1,0 +1,19 @@
+// The URL schemes a link Parley renders may use, in one place: the Markdown sanitiser's allow-list
+// (markdown.ts) and the links the panel builds from structured data (rich content) both follow it.
+// No dependencies, so browser code may import it.
+
+export const LINK_SCHEMES: readonly string[] = ["http", "https", "mailto", "tel"];
+
+/**
+ * `value` when it is a relative URL or uses one of LINK_SCHEMES, else undefined. Parsed as a browser
+ * parses an href (control characters, whitespace and case in the scheme do not hide it).
+ */
+export function safeLinkUrl(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value, "https://relative.invalid/");
+  } catch {
+    return undefined;
+  }
+  return LINK_SCHEMES.includes(url.protocol.slice(0, -1)) ? value : undefined;
+}
