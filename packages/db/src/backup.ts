@@ -3,7 +3,7 @@
 // it open: the running server when there is one (asked through its owner socket), this process
 // otherwise. A restore needs the folder to itself: it unpacks the backup into a new folder beside
 // it, checks that PGlite opens it, and only then swaps the two, keeping the old folder aside.
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { openDatabase } from "./client.ts";
@@ -50,6 +50,7 @@ export interface RestoreResult {
 
 /** Replaces the database in `folder` by the backup `file`; refuses while a process has the folder open. */
 export async function restoreDataFolder(folder: string, file: string): Promise<RestoreResult> {
+  if (!existsSync(file)) throw new Error(`There is no backup file ${path.resolve(file)}.`);
   const backup = new Blob([readFileSync(file)]);
   const lock = await lockDataFolder(folder);
   try {
@@ -84,6 +85,7 @@ export async function restoreDataFolder(folder: string, file: string): Promise<R
 /** Writes `file` through a temporary name, so that it never exists half-written. */
 function writeWhole(file: string, data: Buffer): void {
   const partial = `${file}.partial`;
+  mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(partial, data, { mode: 0o600 });
   renameSync(partial, file);
 }

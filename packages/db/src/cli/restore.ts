@@ -3,12 +3,12 @@
 import { restoreDataFolder } from "../backup.ts";
 import { dataDir } from "../client.ts";
 import { env } from "../env.ts";
-import { runCli } from "./run.ts";
+import { fileArgument, runCli } from "./run.ts";
 
 await runCli(async () => {
   if (env().DATABASE_URL)
     throw new Error("db:restore restores the embedded database; with DATABASE_URL (PostgreSQL) use pg_restore or psql.");
-  const file = process.argv[2];
+  const file = fileArgument(process.argv[2]);
   if (!file) throw new Error("Usage: npm run db:restore -- <backup file>");
   const { replaced } = await restoreDataFolder(dataDir(), file);
   console.log(`Restored ${dataDir()} from ${file}.`);
