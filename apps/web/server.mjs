@@ -20,6 +20,11 @@ const hostname = process.env.HOST || "0.0.0.0";
 const nextUpgrades = new EventEmitter();
 const app = next({ dev, dir, port, hostname, httpServer: nextUpgrades });
 const handle = app.getRequestHandler();
+// The server listens before the app is prepared (see below): requests that come meanwhile wait.
+let markPrepared;
+const prepared = new Promise((resolve) => {
+  markPrepared = resolve;
+});
 
 // Next answers a path it cannot percent-decode with a plain-text 500 before any route runs, and a
 // decoded NUL reaches PostgreSQL, which cannot hold it (another 500). No Parley path can contain
@@ -44,7 +49,7 @@ const server = createServer((req, res) => {
   // (src/server/public-routes.ts, published by the instrumentation hook in production).
   const servePublicRoute = globalThis[PUBLIC_ROUTES];
   if (servePublicRoute?.(req, res)) return;
-  handle(req, res);
+  prepared.then(() => handle(req, res));
 });
 // /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).
 const WS_UPGRADE = Symbol.for("parley.wsUpgrade");
@@ -85,6 +90,7 @@ await new Promise((resolve, reject) => {
 // returns before the instrumentation hook has run.
 globalThis[Symbol.for("parley.started")] = () => console.log(`Parley is listening on http://localhost:${port}`);
 await app.prepare().catch(exitOnStartupFailure);
+markPrepared();
 
 // Hooks registered by the app (the webhook worker, src/server/webhook-worker.ts) finish their
 // work before the process exits: they run while the server stops taking connections.

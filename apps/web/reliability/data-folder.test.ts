@@ -3,8 +3,9 @@
 // - while a server on the folder acknowledges turns, `npm run db:seed` and a second server on the
 //   same folder exit non-zero with the one-line message naming the folder and the server's pid, and
 //   `npm run db:backup` is taken by the server; after a SIGKILL and a restart (which takes over the
-//   crashed server's lock) every acknowledged turn is on disk, and the backup holds the turns
-//   acknowledged before it. The CLIs run as npm runs them (tsx), without npm's own start-up;
+//   crashed server's lock; a request that arrives while it starts is answered) every acknowledged
+//   turn is on disk, and the backup holds the turns acknowledged before it. The CLIs run as npm
+//   runs them (tsx), without npm's own start-up;
 // - a server on a port in use exits 1 with one line, before it opens any database.
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
@@ -32,6 +33,20 @@ function lines(output: string): string[] {
 async function storedTurns(db: Database): Promise<Set<string>> {
   const rows = await db.query<{ conversationId: string; text: string }>(`SELECT "conversationId", text FROM "Message" WHERE role = 'user'`);
   return new Set(rows.map((row) => `${row.conversationId} ${row.text}`));
+}
+
+/** Polls `url` until a server accepts the connection; that first request must be answered: its status. */
+async function firstAnswer(url: string, timeoutMs = 90_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return (await fetch(url, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) })).status;
+    } catch (error) {
+      const refused = (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED";
+      if (!refused || Date.now() > deadline) throw error;
+      await sleep(20);
+    }
+  }
 }
 
 function escapeRegExp(text: string): string {
@@ -117,8 +132,11 @@ describe("one owner per embedded data folder", () => {
     expect(failures).toEqual([]);
 
     // A crash, then a restart on the same folder: the crashed server's lock is taken over.
+    // A request that reaches the restarted server while it still starts waits for it, and is answered.
     await owner.kill();
+    const firstHealth = firstAnswer(`${owner.url}/api/health`);
     app = await startEmbedded(owner.port);
+    expect(await firstHealth).toBe(200);
     const afterRestart = await sendTurn(app.url, agent, { message: "after the restart" });
     expect(afterRestart.status, JSON.stringify(afterRestart.body)).toBe(200);
     await app.stop();
