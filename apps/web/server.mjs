@@ -20,7 +20,11 @@ const hostname = process.env.HOST || "0.0.0.0";
 const nextUpgrades = new EventEmitter();
 const app = next({ dev, dir, port, hostname, httpServer: nextUpgrades });
 const handle = app.getRequestHandler();
-await app.prepare();
+// The server listens before the app is prepared (see below): requests that come meanwhile wait.
+let markPrepared;
+const prepared = new Promise((resolve) => {
+  markPrepared = resolve;
+});
 
 // Next answers a path it cannot percent-decode with a plain-text 500 before any route runs, and a
 // decoded NUL reaches PostgreSQL, which cannot hold it (another 500). No Parley path can contain
@@ -51,7 +55,7 @@ const server = createServer((req, res) => {
   // (src/server/public-routes.ts, published by the instrumentation hook in production).
   const servePublicRoute = globalThis[PUBLIC_ROUTES];
   if (servePublicRoute?.(req, res)) return;
-  handle(req, res);
+  prepared.then(() => handle(req, res));
 });
 // /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).
 const WS_UPGRADE = Symbol.for("parley.wsUpgrade");
@@ -67,9 +71,32 @@ server.on("upgrade", (req, socket, head) => {
   if (handleWidget) handleWidget(req, socket, head);
   else socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
 });
-server.listen(port, hostname, () => {
-  console.log(`Parley is listening on http://localhost:${port}`);
-});
+// The port is taken first, then the app prepares (the instrumentation hook opens the database and
+// starts the webhook worker and /ws; src/server/startup.ts ends the process if that fails).
+// Any failure ends the process with one line and exit code 1: nothing runs without a listener.
+function startupFailureLine(error) {
+  if (error?.code === "EADDRINUSE")
+    return `Port ${port} is in use: another process listens on ${hostname}:${port}; stop it or set PORT to a free port.`;
+  if (error?.code === "EACCES") return `Port ${port} cannot be opened on ${hostname}: permission denied; set PORT to a port above 1023.`;
+  if (error?.code === "ERR_SOCKET_BAD_PORT")
+    return `Invalid environment variables: PORT: must be a port number from 1 to 65535, not "${process.env.PORT}".`;
+  return `Parley could not start: ${String(error?.message ?? error)
+    .replace(/\s*\n\s*/g, " ")
+    .trim()}`;
+}
+function exitOnStartupFailure(error) {
+  console.error(startupFailureLine(error));
+  process.exit(1);
+}
+await new Promise((resolve, reject) => {
+  server.once("error", reject);
+  server.listen(port, hostname, resolve);
+}).catch(exitOnStartupFailure);
+// Said by the app once its start-up is done (src/server/startup.ts): in production Next's prepare()
+// returns before the instrumentation hook has run.
+globalThis[Symbol.for("parley.started")] = () => console.log(`Parley is listening on http://localhost:${port}`);
+await app.prepare().catch(exitOnStartupFailure);
+markPrepared();
 
 // Hooks registered by the app (the webhook worker, src/server/webhook-worker.ts) finish their
 // work before the process exits: they run while the server stops taking connections.

@@ -1,15 +1,15 @@
 // One way to get a database: embedded PGlite in a data folder when no DATABASE_URL is set,
 // PostgreSQL through @prisma/adapter-pg otherwise. Same schema and migrations on both.
-import { existsSync, mkdirSync } from "node:fs";
+// An embedded folder is opened only under its lock (folder-lock.ts): one process owns it.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { dumpOpenDatabase, EXTENSIONS, openPGliteFolder } from "./data-folder.ts";
 import { env } from "./env.ts";
+import { lockDataFolder } from "./folder-lock.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export type DatabaseMode = "embedded" | "server";
@@ -27,6 +27,8 @@ export interface Database extends SqlSession {
   prisma: PrismaClient;
   /** Runs `fn` on a single connection (session state such as advisory locks stays with it). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /** Embedded folder only: a consistent copy of the open database (a gzipped tarball of its folder). */
+  backup?(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -44,9 +46,32 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const extensions = { btree_gin, pg_trgm, unaccent };
-  const pglite = await PGlite.create(dataDir ? { dataDir, extensions } : { extensions });
+  if (!dataDir) return embeddedDatabase(await PGlite.create({ extensions: EXTENSIONS }));
+  const lock = await lockDataFolder(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = await openPGliteFolder(lock.folder);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  // Another process's `npm run db:backup` reaches this database through the lock's socket.
+  lock.serve(() => dumpOpenDatabase(pglite));
+  const database = embeddedDatabase(pglite);
+  return {
+    ...database,
+    backup: () => dumpOpenDatabase(pglite),
+    close: async () => {
+      try {
+        await database.close();
+      } finally {
+        await lock.release();
+      }
+    },
+  };
+}
+
+function embeddedDatabase(pglite: PGlite): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const session: SqlSession = {
     execScript: async (sql) => {
@@ -123,7 +148,17 @@ type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<Database> };
  */
 export function getDb(): Promise<Database> {
   const store = globalThis as GlobalWithDb;
-  store[globalKey] ??= openDatabase({ url: env().DATABASE_URL, dataDir: env().DATABASE_URL ? undefined : dataDir() });
+  if (!store[globalKey]) {
+    // A failed open (the folder locked or damaged) is not remembered: a later call tries again.
+    const opening: Promise<Database> = openDatabase({
+      url: env().DATABASE_URL,
+      dataDir: env().DATABASE_URL ? undefined : dataDir(),
+    }).catch((error) => {
+      if (store[globalKey] === opening) store[globalKey] = undefined;
+      throw error;
+    });
+    store[globalKey] = opening;
+  }
   return store[globalKey];
 }
 

@@ -1,18 +1,14 @@
 // `npm run db:migrate`: applies pending migrations to the configured database.
-import { closeDb, getDb } from "../client.ts";
+import { getDb } from "../client.ts";
 import { env } from "../env.ts";
 import { migrate } from "../migrate.ts";
+import { runCli } from "./run.ts";
 
-try {
+await runCli(async () => {
   const db = await getDb();
   const applied = await migrate(db);
   const where = env().DATABASE_URL ? "PostgreSQL" : "embedded database";
   console.log(
     applied.length ? `Applied ${applied.length} migration(s) to the ${where}: ${applied.join(", ")}` : `The ${where} is up to date.`,
   );
-  await closeDb();
-} catch (error) {
-  console.error((error as Error).message);
-  process.exitCode = 1;
-  await closeDb().catch(() => {});
-}
+});

@@ -1,10 +1,12 @@
 // `npm run db:seed`: writes the demo data (issue 2) to the configured database, idempotently.
 // A generated admin password is printed here once; it is stored only as a hash.
-import { closeDb, getDb } from "../client.ts";
+// With the embedded database it refuses, naming the owner, while a server has the folder open.
+import { getDb } from "../client.ts";
 import { env, publicAppUrl } from "../env.ts";
 import { seed } from "../seed.ts";
+import { runCli } from "./run.ts";
 
-try {
+await runCli(async () => {
   const { ADMIN_EMAIL, ADMIN_PASSWORD, DATABASE_URL } = env();
   const db = await getDb();
   const result = await seed(db, { adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD, appOrigin: new URL(publicAppUrl()).origin });
@@ -17,9 +19,4 @@ try {
   } else {
     console.log(`Admin login: ${result.adminEmail} (password unchanged)`);
   }
-  await closeDb();
-} catch (error) {
-  console.error((error as Error).message);
-  process.exitCode = 1;
-  await closeDb().catch(() => {});
-}
+});

@@ -1,12 +1,13 @@
 // Start-up preparation for `npm start` / `npm run dev`: validate the environment, apply pending
 // migrations, and seed the demo data on first run (an empty database) only, so later starts never
 // overwrite what admins changed. `npm run db:seed` re-seeds on demand.
-import { closeDb, getDb } from "../client.ts";
+import { getDb } from "../client.ts";
 import { env, publicAppUrl } from "../env.ts";
 import { migrate } from "../migrate.ts";
 import { seed } from "../seed.ts";
+import { runCli } from "./run.ts";
 
-try {
+await runCli(async () => {
   const config = env();
   const db = await getDb();
   const applied = await migrate(db);
@@ -27,9 +28,4 @@ try {
   } else {
     console.log(`Admin login: ${config.ADMIN_EMAIL} (password as printed on first start, or ADMIN_PASSWORD)`);
   }
-  await closeDb();
-} catch (error) {
-  console.error((error as Error).message);
-  await closeDb().catch(() => {});
-  process.exit(1);
-}
+});

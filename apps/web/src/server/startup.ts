@@ -1,0 +1,26 @@
+// Start-up of this server instance, run once by the instrumentation hook (Node.js runtime only):
+// the webhook worker (which opens the database, and so takes the embedded folder's lock), the
+// widget's /ws, and the public REST routes' direct path. In production Next only logs a hook that
+// fails and keeps serving 500s, so a failure here (the database cannot open, its folder in use or
+// damaged, an invalid variable) ends the process: one line on stderr, exit code 1.
+export async function startServerInstance(): Promise<void> {
+  const store = globalThis as Record<symbol, unknown>;
+  try {
+    const { startWebhookWorker } = await import("./webhook-worker.ts");
+    await startWebhookWorker();
+    const { startWidgetSocket } = await import("./widget-socket.ts");
+    await startWidgetSocket();
+    // The public REST routes without Next's routing (public-routes.ts); `next dev` keeps Next's
+    // path so that edits reload.
+    if (process.env.NODE_ENV === "production") {
+      const { servePublicRoute } = await import("./public-routes.ts");
+      store[Symbol.for("parley.publicRoutes")] = servePublicRoute;
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`Parley could not start: ${message.replace(/\s*\n\s*/g, " ").trim()}`);
+    process.exit(1);
+  }
+  // server.mjs prints that it is listening.
+  (store[Symbol.for("parley.started")] as (() => void) | undefined)?.();
+}
