@@ -93,9 +93,12 @@ const idempotentReplayedHeader = z.literal("true").meta({
   description: "Present when this is the stored response of an earlier request with the same Idempotency-Key (no new turn was run).",
 });
 const helpCacheControlHeader = z.literal(HELP_CACHE_CONTROL).meta({
-  description: `Help responses (errors included) may be cached privately for ${HELP_CACHE_SECONDS} seconds; an unpublished article disappears within that time.`,
+  description: `Help responses (404s included) may be cached privately for ${HELP_CACHE_SECONDS} seconds; an unpublished article disappears within that time.`,
 });
 const keysCacheControlHeader = z.literal(KEYS_CACHE_CONTROL).meta({ description: "Nothing about keys is cached." });
+const helpNoStoreHeader = z.literal("no-store").meta({
+  description: "A refusal or a failure is not cached: the retry reaches the server.",
+});
 
 type Presence = "required" | "optional";
 
@@ -286,7 +289,7 @@ function messageResponseExamples(appUrl: string) {
   };
 }
 
-const INTERNAL_HELP = errorResponse(["INTERNAL"], { cacheControl: helpCacheControlHeader, rateLimit: "optional" });
+const INTERNAL_HELP = errorResponse(["INTERNAL"], { cacheControl: helpNoStoreHeader, rateLimit: "optional" });
 
 function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
   const afterLimiter: HeaderSet = { rateLimit: "required" };
@@ -355,7 +358,7 @@ const helpErrors = {
   }),
   "429": errorResponse(
     ["RATE_LIMITED"],
-    { ...helpHeaders, retryAfter: true },
+    { ...helpHeaders, cacheControl: helpNoStoreHeader, retryAfter: true },
     {
       description: `Over ${HELP_REQUESTS_PER_MINUTE} requests a minute from your IP for this agent.`,
     },

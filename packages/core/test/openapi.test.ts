@@ -195,14 +195,16 @@ describe("headers", () => {
     expect(headers(MESSAGES, "post", 429)["Retry-After"]?.schema).toMatchObject({ type: "integer", minimum: 1 });
   });
 
-  it("help: Cache-Control on every response, with the RateLimit headers", () => {
+  it("help: Cache-Control on every response (no-store on 429 and 500), with the RateLimit headers", () => {
     for (const path of [HELP, ARTICLES, ARTICLE]) {
       for (const status of [200, 404, 429]) {
         expect(required(path, "get", status)).toEqual(
           expect.arrayContaining(["Cache-Control", "RateLimit-Policy", "RateLimit", "X-Request-Id"]),
         );
-        expect(headers(path, "get", status)["Cache-Control"]?.schema).toMatchObject({ const: HELP_CACHE_CONTROL });
+        const cacheControl = status === 429 ? "no-store" : HELP_CACHE_CONTROL;
+        expect(headers(path, "get", status)["Cache-Control"]?.schema).toMatchObject({ const: cacheControl });
       }
+      expect(headers(path, "get", 500)["Cache-Control"]?.schema).toMatchObject({ const: "no-store" });
       expect(required(path, "get", 429)).toContain("Retry-After");
     }
   });
