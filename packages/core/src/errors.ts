@@ -25,6 +25,7 @@ export const ERRORS = {
       "Webhook URLs must use https://, without a user name or password, and must not point to a private, loopback or link-local address",
     trpc: "BAD_REQUEST",
   },
+  METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed", trpc: "METHOD_NOT_SUPPORTED" },
   WEBHOOK_ENDPOINT_DISABLED: { status: 409, message: "Enable the endpoint first", trpc: "CONFLICT" },
   WEBHOOK_ENDPOINTS_LIMIT: { status: 409, message: "This workspace has the most webhook endpoints allowed", trpc: "CONFLICT" },
   AGENT_ID_TAKEN: { status: 409, message: "An agent with this id already exists", trpc: "CONFLICT" },

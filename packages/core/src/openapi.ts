@@ -108,6 +108,8 @@ interface HeaderSet {
   wwwAuthenticate?: boolean;
   idempotentReplayed?: boolean;
   cacheControl?: z.ZodType;
+  /** The methods a path serves (on 405). */
+  allow?: readonly string[];
 }
 
 /** The response headers of one response; X-Request-Id is on every response of every route. */
@@ -121,6 +123,7 @@ function responseHeaders(set: HeaderSet) {
   if (set.retryAfter) shape["Retry-After"] = retryAfterHeader;
   if (set.wwwAuthenticate) shape["WWW-Authenticate"] = wwwAuthenticateHeader;
   if (set.idempotentReplayed) shape["Idempotent-Replayed"] = idempotentReplayedHeader.optional();
+  if (set.allow) shape.Allow = z.literal(set.allow.join(", ")).meta({ description: "The methods this path serves." });
   shape["X-Request-Id"] = requestIdHeader;
   return z.object(shape);
 }
@@ -152,6 +155,7 @@ const CAUSES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: "Unknown, unpublished or inactive: all look the same.",
   IDEMPOTENCY_CONFLICT: `This Idempotency-Key was used in the last ${IDEMPOTENCY_TTL_HOURS} hours with a different request body.`,
   RATE_LIMITED: "Too many requests: wait `Retry-After` seconds.",
+  METHOD_NOT_ALLOWED: "This path does not serve the method; `Allow` names the ones it does.",
   INTERNAL: "Something failed on our side; nothing was stored. Safe to retry (with the same Idempotency-Key for messages).",
 };
 
@@ -193,6 +197,11 @@ function errorResponse(
       },
     },
   };
+}
+
+/** Any other method on the operation's path (OpenAPI has no responses per path, so each operation lists it). */
+function methodNotAllowedResponse(allow: readonly string[]): ZodOpenApiResponseObject {
+  return errorResponse(["METHOD_NOT_ALLOWED"], { allow }, { description: `Any method but ${allow.join(", ")} on this path.` });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -337,6 +346,7 @@ function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
       }),
       "403": errorResponse(["HTTP_API_DISABLED"], {}),
       "404": errorResponse(["AGENT_NOT_FOUND", "CONVERSATION_NOT_FOUND"], { rateLimit: "optional" }),
+      "405": methodNotAllowedResponse(["POST"]),
       "409": errorResponse(["IDEMPOTENCY_CONFLICT"], afterLimiter),
       "429": errorResponse(
         ["RATE_LIMITED"],
@@ -356,6 +366,7 @@ const helpErrors = {
   "404": errorResponse(["NOT_FOUND"], helpHeaders, {
     description: "The agent is unknown or inactive, or the article is unknown, unpublished, inactive or not in the agent's collections.",
   }),
+  "405": methodNotAllowedResponse(["GET", "HEAD"]),
   "429": errorResponse(
     ["RATE_LIMITED"],
     { ...helpHeaders, cacheControl: helpNoStoreHeader, retryAfter: true },
@@ -508,6 +519,7 @@ const keyErrors = {
   "401": errorResponse(["UNAUTHORIZED"], keyHeaders),
   "403": errorResponse(["FORBIDDEN"], keyHeaders),
   "404": errorResponse(["AGENT_NOT_FOUND"], keyHeaders),
+  "405": methodNotAllowedResponse(["POST", "DELETE"]),
   "500": errorResponse(["INTERNAL"], keyHeaders),
 } satisfies Record<string, ZodOpenApiResponseObject>;
 
