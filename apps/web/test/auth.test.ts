@@ -4,9 +4,12 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { passwordWork } from "@parley/core/admin/sign-in";
+import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW, PASSWORD_CHECKS_AT_ONCE } from "@parley/core/limits";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { hashPassword, parseEnv } from "@parley/db";
+import { hashPassword, parseEnv, verifyPassword } from "@parley/db";
+import bcrypt from "bcryptjs";
 import type { Session, User } from "next-auth";
 import { encode, type JWT } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,6 +73,93 @@ describe("authorizeCredentials", () => {
     for (let attempt = 0; attempt <= FAILED_SIGN_INS_PER_WINDOW; attempt++) {
       expect(await authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, ip)).toMatchObject({ id: "user-1" });
     }
+  });
+});
+
+describe("sign-in limits per IP and the cost of a hash", () => {
+  it(`refuses an IP after ${FAILED_SIGN_INS_PER_IP_PER_WINDOW} failures, whatever emails they named, even the right password`, async () => {
+    const ip = from("198.51.100.20");
+    for (let attempt = 0; attempt < FAILED_SIGN_INS_PER_IP_PER_WINDOW; attempt++) {
+      // A new email each time: the budget per email and IP never runs out.
+      expect(await authorizeCredentials(ctx, { email: `guess-${attempt}@example.com`, password: "wrong" }, ip)).toBeNull();
+    }
+    await expect(authorizeCredentials(ctx, { email: "another@example.com", password: "wrong" }, ip)).rejects.toThrow(
+      "Too many failed sign-ins. Try again later.",
+    );
+    await expect(authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, ip)).rejects.toThrow(
+      "Too many failed sign-ins",
+    );
+    // Another IP is not affected.
+    expect(await authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, from("198.51.100.21"))).toMatchObject({
+      id: "user-1",
+    });
+  });
+
+  it("keeps the event loop free while passwords are checked (the hash runs off the main thread)", async () => {
+    // Ten sign-ins at once, right and wrong passwords and unknown emails, from different IPs.
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const utilisation = performance.eventLoopUtilization();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        authorizeCredentials(
+          ctx,
+          { email: index % 3 === 2 ? `nobody-${index}@example.com` : "admin@example.com", password: index % 2 ? PASSWORD : "wrong" },
+          from(`198.51.101.${index}`),
+        ),
+      ),
+    );
+    const { utilization, idle, active } = performance.eventLoopUtilization(utilisation);
+    delay.disable();
+    expect(results.filter(Boolean)).toHaveLength(4);
+    // bcryptjs hashed on this thread in 100 ms slices: the loop was busy all along (utilisation
+    // near 1) and a timer waited 100 ms and more (the median delay too). Now the loop idles while
+    // the thread pool hashes; the median delay is the timer's resolution plus scheduling noise (the
+    // longest stall is left out: on a loaded machine the OS alone can cause one).
+    const medianDelayMs = delay.percentile(50) / 1e6;
+    const label = `loop busy ${(utilization * 100).toFixed(0)}% of ${(idle + active).toFixed(0)} ms, median timer delay ${medianDelayMs.toFixed(1)} ms`;
+    expect(idle + active, label).toBeGreaterThan(100);
+    expect(utilization, label).toBeLessThan(0.5);
+    expect(medianDelayMs, label).toBeLessThan(25);
+  });
+
+  it(`runs at most ${PASSWORD_CHECKS_AT_ONCE} password hashes at once: a flood queues`, async () => {
+    let mostAtOnce = 0;
+    let mostWaiting = 0;
+    const sample = setInterval(() => {
+      mostAtOnce = Math.max(mostAtOnce, passwordWork.activeCount);
+      mostWaiting = Math.max(mostWaiting, passwordWork.pendingCount);
+    }, 1);
+    await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        authorizeCredentials(ctx, { email: "admin@example.com", password: "wrong" }, from(`198.51.102.${index}`)),
+      ),
+    );
+    clearInterval(sample);
+    expect(mostAtOnce).toBe(PASSWORD_CHECKS_AT_ONCE);
+    expect(mostWaiting).toBeGreaterThan(0);
+  });
+
+  it("still accepts a bcrypt hash made before, and replaces it with the current hash at that sign-in", async () => {
+    const legacy = await bcrypt.hash("legacy password", 4);
+    await ctx.db.prisma.user.create({
+      data: { id: "user-legacy", workspaceId: "ws-1", email: "legacy@example.com", name: "Old", passwordHash: legacy },
+    });
+    expect(await authorizeCredentials(ctx, { email: "legacy@example.com", password: "wrong" }, from("198.51.100.30"))).toBeNull();
+    expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { id: "user-legacy" } })).passwordHash).toBe(legacy);
+    expect(
+      await authorizeCredentials(ctx, { email: "legacy@example.com", password: "legacy password" }, from("198.51.100.30")),
+    ).toMatchObject({
+      id: "user-legacy",
+    });
+    const migrated = (await ctx.db.prisma.user.findUniqueOrThrow({ where: { id: "user-legacy" } })).passwordHash;
+    expect(migrated).toMatch(/^\$scrypt\$/);
+    expect(await verifyPassword("legacy password", migrated)).toBe(true);
+    expect(
+      await authorizeCredentials(ctx, { email: "legacy@example.com", password: "legacy password" }, from("198.51.100.31")),
+    ).toMatchObject({
+      id: "user-legacy",
+    });
   });
 });
 

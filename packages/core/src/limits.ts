@@ -8,6 +8,10 @@ export const HELP_REQUESTS_PER_MINUTE = 30;
 export const FAILED_KEY_ATTEMPTS_PER_MINUTE = 10;
 /** Failed panel sign-ins per 15 minutes per email and IP. */
 export const FAILED_SIGN_INS_PER_WINDOW = 5;
+/** Failed panel sign-ins per 15 minutes per IP, whatever the emails (a separate budget). */
+export const FAILED_SIGN_INS_PER_IP_PER_WINDOW = 20;
+/** Password hashes computed at once in one process (each takes a thread of the pool and 32 MiB); more wait their turn. */
+export const PASSWORD_CHECKS_AT_ONCE = 2;
 
 export const MESSAGE_MAX_CHARS = 10_000;
 export const CLIENT_VARIABLES_MAX_KEYS = 50;

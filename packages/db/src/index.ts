@@ -2,5 +2,5 @@ export { closeDb, type Database, type DatabaseMode, dataDir, getDb, openDatabase
 export { type Env, EnvError, env, parseEnv, publicAppUrl, resetEnv } from "./env.ts";
 export * from "./generated/prisma/client.ts";
 export { MigrationError, migrate, readMigrations } from "./migrate.ts";
-export { hashPassword, verifyPassword } from "./password.ts";
+export { hashPassword, needsRehash, verifyPassword } from "./password.ts";
 export { type SeedOptions, type SeedResult, seed } from "./seed.ts";

@@ -102,15 +102,15 @@ export function authSecret(): string {
 const credentialsSchema = z.record(z.string(), z.unknown());
 
 /**
- * next-auth's `authorize`: the admin for these credentials, or null. While the email and IP are
- * throttled it throws, and next-auth hands that message to the sign-in form.
+ * next-auth's `authorize`: the admin for these credentials, or null. While the email and IP (or
+ * the IP) are throttled it throws, and next-auth hands that message to the sign-in form.
  */
 export async function authorizeCredentials(ctx: AppContext, credentials: unknown, headers: Record<string, unknown>): Promise<User | null> {
   const requestHeaders = new Headers();
   for (const [name, value] of Object.entries(headers)) if (typeof value === "string") requestHeaders.set(name, value);
   const ip = clientIp(new Request(ctx.appUrl, { headers: requestHeaders }), ctx.trustProxy);
   try {
-    const admin = await signInAdmin({ db: ctx.db, signInLimiter: ctx.limiters.signIn }, credentialsSchema.parse(credentials ?? {}), ip);
+    const admin = await signInAdmin({ db: ctx.db, limiters: ctx.limiters }, credentialsSchema.parse(credentials ?? {}), ip);
     return admin && { id: admin.userId, workspaceId: admin.workspaceId, email: admin.email, name: admin.name };
   } catch (error) {
     if (isAppError(error) && error.code === "SIGN_IN_THROTTLED") throw new Error(error.message);

@@ -3,7 +3,13 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { FAILED_KEY_ATTEMPTS_PER_MINUTE, FAILED_SIGN_INS_PER_WINDOW, HELP_REQUESTS_PER_MINUTE, MESSAGES_PER_MINUTE } from "../limits.ts";
+import {
+  FAILED_KEY_ATTEMPTS_PER_MINUTE,
+  FAILED_SIGN_INS_PER_IP_PER_WINDOW,
+  FAILED_SIGN_INS_PER_WINDOW,
+  HELP_REQUESTS_PER_MINUTE,
+  MESSAGES_PER_MINUTE,
+} from "../limits.ts";
 import { type Backend, memoryBackend, redisBackend, upstashBackend } from "./backends.ts";
 import { rateLimitHeaders, retryAfterSeconds } from "./headers.ts";
 import type { RateLimiter, RateLimiters } from "./types.ts";
@@ -33,6 +39,7 @@ const POLICIES = {
   help: { name: "help", limit: HELP_REQUESTS_PER_MINUTE, windowSeconds: 60 },
   failedKeys: { name: "failed-keys", limit: FAILED_KEY_ATTEMPTS_PER_MINUTE, windowSeconds: 60 },
   signIn: { name: "sign-in", limit: FAILED_SIGN_INS_PER_WINDOW, windowSeconds: 15 * 60 },
+  signInIp: { name: "sign-in-ip", limit: FAILED_SIGN_INS_PER_IP_PER_WINDOW, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateLimiter["policy"]>;
 
 function chooseBackend(options: z.output<typeof optionsSchema>): Backend {
@@ -78,6 +85,7 @@ export function createRateLimiters(input: RateLimitersOptions = {}): RateLimiter
     help: createLimiter(backend, keyPrefix, scaled(POLICIES.help)),
     failedKeys: createLimiter(backend, keyPrefix, scaled(POLICIES.failedKeys)),
     signIn: createLimiter(backend, keyPrefix, scaled(POLICIES.signIn)),
+    signInIp: createLimiter(backend, keyPrefix, scaled(POLICIES.signInIp)),
     backend: backend.kind,
     close: () => backend.close(),
   };

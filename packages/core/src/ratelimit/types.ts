@@ -24,6 +24,8 @@ export interface RateLimiters {
   failedKeys: RateLimiter;
   /** Failed panel sign-ins: per email and IP. */
   signIn: RateLimiter;
+  /** Failed panel sign-ins: per IP, whatever the email. */
+  signInIp: RateLimiter;
   /** Which backend these use, for logs and health. */
   backend: "memory" | "redis" | "upstash";
   close(): Promise<void>;
