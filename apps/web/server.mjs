@@ -3,7 +3,7 @@
 // cannot forge that header because any incoming copy is replaced.
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { createServer } from "node:http";
+import { createServer, IncomingMessage } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
@@ -34,18 +34,27 @@ function malformedPath(url = "/") {
   }
 }
 
-const server = createServer((req, res) => {
+// Request body caps (src/server/body-limit.ts, published by the instrumentation hook): each body is
+// counted before Next or a route reads it, and refused with 413 past the limit of its path.
+const bodyLimit = globalThis[Symbol.for("parley.bodyLimit")];
+if (!bodyLimit && !dev) throw new Error("Request body limits are not installed (the instrumentation hook did not run)");
+
+const server = createServer({ IncomingMessage: bodyLimit?.BodyLimitedRequest ?? IncomingMessage }, (req, res) => {
   if (malformedPath(req.url)) {
     res.writeHead(400, { "content-type": "application/json; charset=utf-8", "x-request-id": randomUUID() });
     res.end(JSON.stringify({ error: "Invalid request", details: "path: must be percent-encoded UTF-8 without NUL characters" }));
     return;
   }
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
-  // The public REST routes, served by the same route functions without Next's routing
-  // (src/server/public-routes.ts, published by the instrumentation hook in production).
-  const servePublicRoute = globalThis[PUBLIC_ROUTES];
-  if (servePublicRoute?.(req, res)) return;
-  handle(req, res);
+  const serve = () => {
+    // The public REST routes, served by the same route functions without Next's routing
+    // (src/server/public-routes.ts, published by the instrumentation hook in production).
+    const servePublicRoute = globalThis[PUBLIC_ROUTES];
+    if (servePublicRoute?.(req, res)) return;
+    handle(req, res);
+  };
+  if (bodyLimit) bodyLimit.limitRequestBody(req, res, serve);
+  else serve();
 });
 // /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).
 const WS_UPGRADE = Symbol.for("parley.wsUpgrade");

@@ -122,6 +122,13 @@ describe("send message", () => {
     await conforms(await send(agent.id, { message: "hi" }, as(agent, { "idempotency-key": "" })), MESSAGES, "post");
   });
 
+  it("413 Payload too large", async () => {
+    const agent = await createAgentWithKey(ctx);
+    const body = `{"message":"hi"}${" ".repeat(65_536)}`;
+    await conforms(await send(agent.id, body, as(agent)), MESSAGES, "post");
+    await conforms(await send(agent.id, body, as(agent, { "content-length": String(body.length) })), MESSAGES, "post");
+  });
+
   it("401: missing, not configured, invalid", async () => {
     await generateAgentKey(ctx.db, "demo");
     await conforms(await send("demo", { message: "hi" }), MESSAGES, "post");

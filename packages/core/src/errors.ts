@@ -35,6 +35,7 @@ export const ERRORS = {
     message: "Idempotency-Key reused with a different request",
     trpc: "CONFLICT",
   },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "Payload too large", trpc: "PAYLOAD_TOO_LARGE" },
   RATE_LIMITED: { status: 429, message: "Rate limit exceeded", trpc: "TOO_MANY_REQUESTS" },
   SIGN_IN_THROTTLED: { status: 429, message: "Too many failed sign-ins. Try again later.", trpc: "TOO_MANY_REQUESTS" },
   INTERNAL: { status: 500, message: "Internal error", trpc: "INTERNAL_SERVER_ERROR" },

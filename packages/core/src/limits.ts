@@ -55,6 +55,25 @@ export const ARTICLE_TITLE_MAX_CHARS = 200;
 export const ARTICLE_CONTENT_MAX_CHARS = 100_000;
 export const AGENT_INSTRUCTIONS_MAX_CHARS = 10_000;
 export const AGENT_ALLOWED_ORIGINS_MAX = 50;
+
+// Request bodies, by path: the server entry counts each body's bytes before anything reads it and
+// refuses a larger one with 413 (declared by Content-Length, or as a chunked body grows).
+/** Sign-in and the other next-auth routes: email, a password of up to 1,000 characters form-encoded (9 bytes each at most), CSRF token, callback URL. */
+export const AUTH_BODY_MAX_BYTES = 16 * 1024;
+/** tRPC: its largest input is an article, whose content may take 6 bytes a character as JSON (\u escapes), with its title and fields. */
+export const TRPC_BODY_MAX_BYTES = ARTICLE_CONTENT_MAX_CHARS * 6 + 64 * 1024;
+/** Every other path (pages, help, keys, health): none takes a body of its own. */
+export const DEFAULT_BODY_MAX_BYTES = 16 * 1024;
+const BODY_LIMITS: ReadonlyArray<readonly [pathPrefix: string, bytes: number]> = [
+  ["/api/auth/", AUTH_BODY_MAX_BYTES],
+  ["/api/trpc/", TRPC_BODY_MAX_BYTES],
+  ["/api/agent/", MESSAGE_BODY_MAX_BYTES],
+];
+
+/** The largest request body accepted on a path (without its query). */
+export function bodyLimitForPath(pathname: string): number {
+  return BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? DEFAULT_BODY_MAX_BYTES;
+}
 /** Control panel lists: conversations per page (default, most), articles per list, days of the usage chart (most). */
 export const PANEL_CONVERSATIONS_PER_PAGE = 50;
 export const PANEL_CONVERSATIONS_MAX_PER_PAGE = 100;

@@ -155,6 +155,7 @@ const CAUSES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: "Unknown, unpublished or inactive: all look the same.",
   IDEMPOTENCY_CONFLICT: `This Idempotency-Key was used in the last ${IDEMPOTENCY_TTL_HOURS} hours with a different request body.`,
   RATE_LIMITED: "Too many requests: wait `Retry-After` seconds.",
+  PAYLOAD_TOO_LARGE: "The request body is larger than this route accepts; `details` says the limit. Do not retry unchanged.",
   METHOD_NOT_ALLOWED: "This path does not serve the method; `Allow` names the ones it does.",
   INTERNAL: "Something failed on our side; nothing was stored. Safe to retry (with the same Idempotency-Key for messages).",
 };
@@ -331,7 +332,7 @@ function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
         content: { "application/json": { schema: messageResponseSchema, examples: messageResponseExamples(appUrl) } },
       },
       "400": errorResponse(["INVALID_REQUEST"], afterLimiter, {
-        description: `Body or header validation failed: message 1 to ${MESSAGE_MAX_CHARS} characters and not blank, at most ${CLIENT_VARIABLES_MAX_KEYS} clientVariables of at most ${CLIENT_VARIABLE_VALUE_MAX_CHARS} characters, Content-Type application/json, body at most ${MESSAGE_BODY_MAX_BYTES} bytes, Idempotency-Key 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} characters.`,
+        description: `Body or header validation failed: message 1 to ${MESSAGE_MAX_CHARS} characters and not blank, at most ${CLIENT_VARIABLES_MAX_KEYS} clientVariables of at most ${CLIENT_VARIABLE_VALUE_MAX_CHARS} characters, Content-Type application/json, Idempotency-Key 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} characters.`,
         detailsExample: INVALID_REQUEST_EXAMPLE,
       }),
       "401": errorResponse(
@@ -348,6 +349,14 @@ function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
       "404": errorResponse(["AGENT_NOT_FOUND", "CONVERSATION_NOT_FOUND"], { rateLimit: "optional" }),
       "405": methodNotAllowedResponse(["POST"]),
       "409": errorResponse(["IDEMPOTENCY_CONFLICT"], afterLimiter),
+      "413": errorResponse(
+        ["PAYLOAD_TOO_LARGE"],
+        { rateLimit: "optional" },
+        {
+          description: `The body is over ${MESSAGE_BODY_MAX_BYTES} bytes (declared in Content-Length, or counted as it arrives); nothing of it was used.`,
+          detailsExample: `body: must be at most ${MESSAGE_BODY_MAX_BYTES} bytes`,
+        },
+      ),
       "429": errorResponse(
         ["RATE_LIMITED"],
         { rateLimit: "optional", retryAfter: true },

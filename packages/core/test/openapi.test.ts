@@ -130,7 +130,7 @@ describe("the document", () => {
 describe("errors: every status with its exact texts from errors.ts", () => {
   it("send message", () => {
     const statuses = Object.keys(operation(MESSAGES, "post").responses);
-    expect(statuses).toEqual(["200", "400", "401", "402", "403", "404", "405", "409", "429", "500"]);
+    expect(statuses).toEqual(["200", "400", "401", "402", "403", "404", "405", "409", "413", "429", "500"]);
     expect(errorTexts(MESSAGES, "post", 400)).toEqual(texts("INVALID_REQUEST"));
     expect(errorTexts(MESSAGES, "post", 401)).toEqual(texts("MISSING_BEARER_TOKEN", "KEY_NOT_CONFIGURED", "INVALID_BEARER_TOKEN"));
     expect(errorTexts(MESSAGES, "post", 402)).toEqual(
@@ -142,6 +142,7 @@ describe("errors: every status with its exact texts from errors.ts", () => {
     expect(errorTexts(MESSAGES, "post", 429)).toEqual(texts("RATE_LIMITED"));
     expect(errorTexts(MESSAGES, "post", 500)).toEqual(texts("INTERNAL"));
     expect(errorTexts(MESSAGES, "post", 405)).toEqual(["Method not allowed"]);
+    expect(errorTexts(MESSAGES, "post", 413)).toEqual(["Payload too large"]);
     // The spec's own texts (section 7), verbatim.
     expect(errorTexts(MESSAGES, "post", 401)).toEqual(
       expect.arrayContaining(["Missing bearer token", "Invalid bearer token", "HTTP API key not configured"]),

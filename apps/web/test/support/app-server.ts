@@ -1,8 +1,8 @@
 // A real HTTP server over the app's route handlers, for tests that need the network between a
 // client and the app (the typed client, curl): node:http turns each request into a fetch Request,
 // a small router picks the same route function the Next.js route file calls (the public routes
-// through the server entry's own table), and the Response
-// goes back over the socket. Like server.mjs, it sets the client-IP header from the socket. Every
+// through the server entry's own table), and the Response goes back over the socket. Like
+// server.mjs, it caps request bodies and sets the client-IP header from the socket. Every
 // exchange is recorded (with Date.now(), which follows fake timers). `intercept` stands for a
 // proxy between client and app: it may rewrite a response, or drop it after the app handled the
 // request (the client then sees a network error).
@@ -13,6 +13,7 @@ import type { AdminScope } from "@parley/core/admin/scope";
 import type { AppContext } from "@parley/core/context";
 import { ERRORS } from "@parley/core/errors";
 import { readSession } from "~/server/auth.ts";
+import { BodyLimitedRequest, limitRequestBody } from "~/server/body-limit.ts";
 import { matchPublicRoute, sendFetchResponse, toFetchRequest } from "~/server/public-routes.ts";
 import { CLIENT_IP_HEADER, methodNotAllowed } from "~/server/rest.ts";
 import { docsAssetRoute, docsPageRoute } from "~/server/routes/docs.ts";
@@ -84,7 +85,11 @@ export async function startAppServer(ctx: AppContext, options: { sessionSecret?:
   let interceptor: Intercept | undefined;
   let origin = "";
 
-  const server = createServer((req, res) => {
+  // As server.mjs: every body is capped (413) before a route reads it.
+  const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
+    limitRequestBody(req, res, () => serve(req, res));
+  });
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const request = toRequest(req, res, origin);
       const path = new URL(request.url).pathname;
@@ -115,7 +120,7 @@ export async function startAppServer(ctx: AppContext, options: { sessionSecret?:
       res.writeHead(599, { "content-type": "text/plain" });
       res.end(`test server error: ${String(error)}`);
     });
-  });
+  };
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

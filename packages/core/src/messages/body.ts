@@ -1,6 +1,8 @@
 // Reading the send-message body: JSON only, at most MESSAGE_BODY_MAX_BYTES bytes. The size is
 // enforced before parsing (from Content-Length when sent, and while reading in any case), so an
-// oversized body is never buffered whole.
+// oversized body is never buffered whole; it is 413 `Payload too large`, as the server entry's
+// own cap answers it.
+import { AppError } from "../errors.ts";
 import { MESSAGE_BODY_MAX_BYTES } from "../limits.ts";
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../text.ts";
 import { invalidRequest } from "./schema.ts";
@@ -11,7 +13,7 @@ export interface RawBody {
   body: ReadableStream<Uint8Array> | null;
 }
 
-const TOO_LARGE = `body: must be at most ${MESSAGE_BODY_MAX_BYTES} bytes`;
+const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", { details: `body: must be at most ${MESSAGE_BODY_MAX_BYTES} bytes` });
 
 /** `application/json`, with or without parameters such as `charset=utf-8`. */
 export function isJsonContentType(contentType: string | null): boolean {
@@ -19,11 +21,11 @@ export function isJsonContentType(contentType: string | null): boolean {
   return mediaType === "application/json";
 }
 
-/** Reads and parses the body; throws 400 `Invalid request` naming what is wrong. */
+/** Reads and parses the body; throws 400 `Invalid request` naming what is wrong, or 413 when it is too large. */
 export async function readJsonBody(raw: RawBody): Promise<unknown> {
   if (!isJsonContentType(raw.contentType)) throw invalidRequest("Content-Type: must be application/json");
   const declared = raw.contentLength === null ? Number.NaN : Number(raw.contentLength);
-  if (Number.isFinite(declared) && declared > MESSAGE_BODY_MAX_BYTES) throw invalidRequest(TOO_LARGE);
+  if (Number.isFinite(declared) && declared > MESSAGE_BODY_MAX_BYTES) throw tooLarge();
 
   const bytes = raw.body ? await readAtMost(raw.body, MESSAGE_BODY_MAX_BYTES) : new Uint8Array();
   let text: string;
@@ -44,7 +46,7 @@ export async function readJsonBody(raw: RawBody): Promise<unknown> {
   return parsed;
 }
 
-/** All bytes of the stream, or 400 as soon as more than `limit` bytes have arrived. */
+/** All bytes of the stream, or 413 as soon as more than `limit` bytes have arrived. */
 async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -56,7 +58,7 @@ async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Pr
       total += value.byteLength;
       if (total > limit) {
         await reader.cancel().catch(() => {});
-        throw invalidRequest(TOO_LARGE);
+        throw tooLarge();
       }
       chunks.push(value);
     }

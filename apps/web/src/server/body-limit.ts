@@ -1,0 +1,82 @@
+// Request body caps for every route, before Next.js or a route reads a byte: the limit of the
+// path comes from core (bodyLimitForPath). A Content-Length over it is refused at once; any other
+// body is held here, counted as it arrives, and handed on only once complete and within the limit.
+// One growing past it is refused while streaming and no more of it is read (the connection closes).
+// The server entry creates its server with BodyLimitedRequest as the request class and calls
+// limitRequestBody first; without that, a body is only ever read by whoever handles the request.
+import { randomUUID } from "node:crypto";
+import { IncomingMessage, type ServerResponse } from "node:http";
+import { ERRORS } from "@parley/core/errors";
+import { bodyLimitForPath } from "@parley/core/limits";
+
+interface HeldBody {
+  limit: number;
+  received: number;
+  chunks: Buffer[];
+  complete: () => void;
+  tooLarge: () => void;
+}
+
+/** A request whose body can be held back and counted before its stream gives out a byte. */
+export class BodyLimitedRequest extends IncomingMessage {
+  #held: HeldBody | undefined;
+  #refused = false;
+
+  /** Holds the body until its end (then `complete`), or until it passes `limit` bytes (then `tooLarge`, once). */
+  holdBody(limit: number, complete: () => void, tooLarge: () => void): void {
+    this.#held = { limit, received: 0, chunks: [], complete, tooLarge };
+  }
+
+  // Node's HTTP parser hands each piece of the body to push(); the last call is push(null).
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    const held = this.#held;
+    if (this.#refused) return false;
+    if (!held) return super.push(chunk, encoding);
+    if (chunk === null) {
+      this.#held = undefined;
+      for (const piece of held.chunks) super.push(piece);
+      const ended = super.push(null);
+      held.complete();
+      return ended;
+    }
+    const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, encoding);
+    held.received += piece.length;
+    if (held.received > held.limit) {
+      this.#refused = true;
+      this.#held = undefined;
+      held.tooLarge();
+      return false;
+    }
+    held.chunks.push(piece);
+    return true;
+  }
+}
+
+/**
+ * Calls `serve` once the request may be handled: at once when it has no body, after its whole body
+ * has arrived within the path's limit otherwise. A body over the limit gets 413 and `serve` is
+ * never called.
+ */
+export function limitRequestBody(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
+  const url = req.url ?? "/";
+  const end = url.search(/[?#]/);
+  const limit = bodyLimitForPath(end === -1 ? url : url.slice(0, end));
+  const declared = req.headers["content-length"];
+  const hasBody = req.headers["transfer-encoding"] !== undefined || (declared !== undefined && Number(declared) > 0);
+  if (declared !== undefined && Number(declared) > limit) refuse(req, res, limit);
+  else if (!hasBody || req.complete) serve();
+  else if (req instanceof BodyLimitedRequest) req.holdBody(limit, serve, () => refuse(req, res, limit));
+  else throw new Error("The server must create its requests as BodyLimitedRequest");
+}
+
+/** 413 with the error body, and the connection closed once it is sent: the rest of the body is never read. */
+function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const body = JSON.stringify({ error: ERRORS.PAYLOAD_TOO_LARGE.message, details: `body: must be at most ${limit} bytes` });
+  res.writeHead(ERRORS.PAYLOAD_TOO_LARGE.status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "x-request-id": randomUUID(),
+    connection: "close",
+  });
+  res.end(body, () => req.socket.destroy());
+}
