@@ -10,6 +10,12 @@ export const FAILED_KEY_ATTEMPTS_PER_MINUTE = 10;
 export const FAILED_SIGN_INS_PER_WINDOW = 5;
 /** Failed panel sign-ins per 15 minutes per IP, whatever the emails (a separate budget). */
 export const FAILED_SIGN_INS_PER_IP_PER_WINDOW = 20;
+/** A panel session ends after this long without a request (each use moves the end forward); sign-out ends it at once. */
+export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
+/** A session's lastSeenAt (and end) is written at most this often. */
+export const SESSION_TOUCH_SECONDS = 60;
+/** Characters of the User-Agent kept with a session. */
+export const SESSION_USER_AGENT_MAX_CHARS = 500;
 /** Password hashes computed at once in one process (each takes a thread of the pool and 32 MiB); more wait their turn. */
 export const PASSWORD_CHECKS_AT_ONCE = 2;
 

@@ -99,7 +99,9 @@ export async function startAppServer(ctx: AppContext, options: { sessionSecret?:
       const route = ROUTES.find(([method, pattern]) => (method === request.method || method === "*") && pattern.test(path));
       const params = route ? (route[1].exec(path)?.slice(1) ?? []).map(decodeURIComponent) : [];
       const session = async () =>
-        options.sessionSecret ? readSession(request, { secret: options.sessionSecret, secureCookie: false }) : null;
+        options.sessionSecret
+          ? readSession(request, { secret: options.sessionSecret, secureCookie: false, db: ctx.db, now: ctx.now() })
+          : null;
       let response = publicRoute
         ? await publicRoute.handler(ctx, request, publicRoute.params)
         : route
