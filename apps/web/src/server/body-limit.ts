@@ -69,8 +69,20 @@ export function limitRequestBody(req: IncomingMessage, res: ServerResponse, serv
   else throw new Error("The server must create its requests as BodyLimitedRequest");
 }
 
-/** 413 with the error body, and the connection closed once it is sent: the rest of the body is never read. */
+/** How long a refused connection stays half-open (answered, not read) before it is closed for good. */
+const REFUSED_LINGER_MS = 2_000;
+
+/** 413 with the error body, then the connection closes: the rest of the body is never read. */
 function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const socket = req.socket;
+  // Node ends a `connection: close` response's socket as soon as it is sent (destroySoon); with
+  // body bytes still unread, that resets the connection and the client may never see the 413. So:
+  // end our side after the response, read nothing more, and close for good a little later.
+  socket.destroySoon = () => {
+    socket.end();
+    socket.pause();
+    setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  };
   const body = JSON.stringify({ error: ERRORS.PAYLOAD_TOO_LARGE.message, details: `body: must be at most ${limit} bytes` });
   res.writeHead(ERRORS.PAYLOAD_TOO_LARGE.status, {
     "content-type": "application/json; charset=utf-8",
@@ -78,5 +90,5 @@ function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void 
     "x-request-id": randomUUID(),
     connection: "close",
   });
-  res.end(body, () => req.socket.destroy());
+  res.end(body);
 }
