@@ -1,5 +1,6 @@
 // Journeys 1 and 5 of issue 5: an admin signs in (a wrong password is refused, visibly) and
-// signs out (after which the panel asks for the password again).
+// signs out (after which the panel asks for the password again, and a copy of the old session
+// cookie opens nothing, while the admin's session in another browser goes on).
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN, signIn } from "./support.ts";
 
@@ -38,8 +39,16 @@ test.describe("admin sign-in and sign-out", () => {
     await expect(page).toHaveURL(/\/panel\/agents$/);
   });
 
-  test("signing out ends the session", async ({ page }) => {
+  test("signing out ends the session", async ({ page, browser }) => {
     await signIn(page);
+    // A copy of the session cookie, kept from before the sign-out, and a second session of the
+    // same admin in another browser.
+    const kept = (await page.context().cookies()).find((cookie) => cookie.name.includes("session-token"));
+    expect(kept).toBeDefined();
+    const otherBrowser = await browser.newContext();
+    const other = await otherBrowser.newPage();
+    await signIn(other);
+
     await page.getByRole("banner").getByRole("link", { name: "Sign out" }).click();
     await expect(page).toHaveURL(/\/signout$/);
     await expect(page.getByRole("heading", { level: 1, name: "Sign out" })).toBeVisible();
@@ -56,5 +65,21 @@ test.describe("admin sign-in and sign-out", () => {
     expect(procedure.status()).toBe(401);
     await page.goto("/signout");
     await expect(page.getByText("You are signed out.")).toBeVisible();
+
+    // The kept cookie opens nothing: the session ended on the server.
+    await page.context().addCookies([kept!]);
+    await page.goto("/panel/agents");
+    await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fpanel$/);
+    await page.context().addCookies([kept!]);
+    expect((await page.request.get("/api/trpc/agents.list")).status()).toBe(401);
+    const keyRoute = await page.request.post("/api/agents/demo-quota/http-api-key", { headers: { origin: new URL(page.url()).origin } });
+    expect(keyRoute.status()).toBe(401);
+    expect(await keyRoute.json()).toEqual({ error: "Unauthorized" });
+
+    // The other session goes on.
+    await other.goto("/panel/agents");
+    await expect(other.getByRole("heading", { level: 1, name: "Agents" })).toBeVisible();
+    expect((await other.request.get("/api/trpc/agents.list")).status()).toBe(200);
+    await otherBrowser.close();
   });
 });

@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
+import { BodyLimitedRequest } from "./src/server/body-limited-request.mjs";
 
 const CLIENT_IP_HEADER = "x-parley-client-ip";
 const PUBLIC_ROUTES = Symbol.for("parley.publicRoutes");
@@ -25,6 +26,11 @@ let markPrepared;
 const prepared = new Promise((resolve) => {
   markPrepared = resolve;
 });
+// The app's own start-up (src/server/startup.ts: database, worker, /ws, body caps) says when it is done.
+let markStarted;
+const started = new Promise((resolve) => {
+  markStarted = resolve;
+});
 
 // Next answers a path it cannot percent-decode with a plain-text 500 before any route runs, and a
 // decoded NUL reaches PostgreSQL, which cannot hold it (another 500). No Parley path can contain
@@ -38,7 +44,8 @@ function malformedPath(url = "/") {
   }
 }
 
-const server = createServer((req, res) => {
+const BODY_LIMIT = Symbol.for("parley.bodyLimit");
+const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
   if (malformedPath(req.url)) {
     // The security headers of every response (@parley/core/security-headers): Next does not see this one.
     res.writeHead(400, {
@@ -51,11 +58,20 @@ const server = createServer((req, res) => {
     return;
   }
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
-  // The public REST routes, served by the same route functions without Next's routing
-  // (src/server/public-routes.ts, published by the instrumentation hook in production).
-  const servePublicRoute = globalThis[PUBLIC_ROUTES];
-  if (servePublicRoute?.(req, res)) return;
-  prepared.then(() => handle(req, res));
+  const serve = () => {
+    // The public REST routes, served by the same route functions without Next's routing
+    // (src/server/public-routes.ts, published at start-up in production).
+    const servePublicRoute = globalThis[PUBLIC_ROUTES];
+    if (servePublicRoute?.(req, res)) return;
+    prepared.then(() => handle(req, res));
+  };
+  // Request body caps (src/server/body-limit.ts, published at start-up): each body is counted
+  // before Next or a route reads it, and refused with 413 past the limit of its path.
+  started.then(() => {
+    const bodyLimit = globalThis[BODY_LIMIT];
+    if (bodyLimit) bodyLimit.limitRequestBody(req, res, serve);
+    else serve();
+  });
 });
 // /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).
 const WS_UPGRADE = Symbol.for("parley.wsUpgrade");
@@ -94,7 +110,10 @@ await new Promise((resolve, reject) => {
 }).catch(exitOnStartupFailure);
 // Said by the app once its start-up is done (src/server/startup.ts): in production Next's prepare()
 // returns before the instrumentation hook has run.
-globalThis[Symbol.for("parley.started")] = () => console.log(`Parley is listening on http://localhost:${port}`);
+globalThis[Symbol.for("parley.started")] = () => {
+  markStarted();
+  console.log(`Parley is listening on http://localhost:${port}`);
+};
 await app.prepare().catch(exitOnStartupFailure);
 markPrepared();
 

@@ -20,6 +20,8 @@ export function evalAgent(engine: EngineName): MessagingAgent {
     monthlyConversationLimit: null,
     monthlyTokenLimit: null,
     usageLimit: null,
+    widgetMonthlyConversationLimit: null,
+    widgetMonthlyTokenLimit: null,
   };
 }
 

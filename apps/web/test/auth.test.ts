@@ -4,13 +4,17 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { startSession } from "@parley/core/admin/sessions";
+import { passwordWork } from "@parley/core/admin/sign-in";
+import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW, PASSWORD_CHECKS_AT_ONCE } from "@parley/core/limits";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { hashPassword, parseEnv } from "@parley/db";
+import { hashPassword, parseEnv, verifyPassword } from "@parley/db";
+import bcrypt from "bcryptjs";
 import type { Session, User } from "next-auth";
 import { encode, type JWT } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authOptions, authorizeCredentials, readSession, resolveAuthSecret } from "~/server/auth.ts";
+import { authorizeCredentials, createAuthOptions, readSession, resolveAuthSecret } from "~/server/auth.ts";
 
 const PASSWORD = "correct horse battery";
 const SECRET = "s".repeat(32);
@@ -31,12 +35,13 @@ afterAll(async () => {
 const from = (ip: string) => ({ "x-parley-client-ip": ip });
 
 describe("authorizeCredentials", () => {
-  it("returns the admin with their workspace for the right password (email case-insensitive)", async () => {
+  it("returns the admin with their workspace and a new session for the right password (email case-insensitive)", async () => {
     expect(await authorizeCredentials(ctx, { email: " Admin@Example.com ", password: PASSWORD }, from("198.51.100.1"))).toEqual({
       id: "user-1",
       workspaceId: "ws-1",
       email: "admin@example.com",
       name: "Ada",
+      sessionId: expect.any(String),
     });
   });
 
@@ -73,46 +78,138 @@ describe("authorizeCredentials", () => {
   });
 });
 
+describe("sign-in limits per IP and the cost of a hash", () => {
+  it(`refuses an IP after ${FAILED_SIGN_INS_PER_IP_PER_WINDOW} failures, whatever emails they named, even the right password`, async () => {
+    const ip = from("198.51.100.20");
+    for (let attempt = 0; attempt < FAILED_SIGN_INS_PER_IP_PER_WINDOW; attempt++) {
+      // A new email each time: the budget per email and IP never runs out.
+      expect(await authorizeCredentials(ctx, { email: `guess-${attempt}@example.com`, password: "wrong" }, ip)).toBeNull();
+    }
+    await expect(authorizeCredentials(ctx, { email: "another@example.com", password: "wrong" }, ip)).rejects.toThrow(
+      "Too many failed sign-ins. Try again later.",
+    );
+    await expect(authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, ip)).rejects.toThrow(
+      "Too many failed sign-ins",
+    );
+    // Another IP is not affected.
+    expect(await authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, from("198.51.100.21"))).toMatchObject({
+      id: "user-1",
+    });
+  });
+
+  it("keeps the event loop free while passwords are checked (the hash runs off the main thread)", async () => {
+    // Ten sign-ins at once, right and wrong passwords and unknown emails, from different IPs.
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const utilisation = performance.eventLoopUtilization();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        authorizeCredentials(
+          ctx,
+          { email: index % 3 === 2 ? `nobody-${index}@example.com` : "admin@example.com", password: index % 2 ? PASSWORD : "wrong" },
+          from(`198.51.101.${index}`),
+        ),
+      ),
+    );
+    const { utilization, idle, active } = performance.eventLoopUtilization(utilisation);
+    delay.disable();
+    expect(results.filter(Boolean)).toHaveLength(4);
+    // bcryptjs hashed on this thread in 100 ms slices: the loop was busy all along (utilisation
+    // near 1) and a timer waited 100 ms and more (the median delay too). Now the loop idles while
+    // the thread pool hashes; the median delay is the timer's resolution plus scheduling noise (the
+    // longest stall is left out: on a loaded machine the OS alone can cause one).
+    const medianDelayMs = delay.percentile(50) / 1e6;
+    const label = `loop busy ${(utilization * 100).toFixed(0)}% of ${(idle + active).toFixed(0)} ms, median timer delay ${medianDelayMs.toFixed(1)} ms`;
+    expect(idle + active, label).toBeGreaterThan(100);
+    expect(utilization, label).toBeLessThan(0.5);
+    expect(medianDelayMs, label).toBeLessThan(25);
+  });
+
+  it(`runs at most ${PASSWORD_CHECKS_AT_ONCE} password hashes at once: a flood queues`, async () => {
+    let mostAtOnce = 0;
+    let mostWaiting = 0;
+    const sample = setInterval(() => {
+      mostAtOnce = Math.max(mostAtOnce, passwordWork.activeCount);
+      mostWaiting = Math.max(mostWaiting, passwordWork.pendingCount);
+    }, 1);
+    await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        authorizeCredentials(ctx, { email: "admin@example.com", password: "wrong" }, from(`198.51.102.${index}`)),
+      ),
+    );
+    clearInterval(sample);
+    expect(mostAtOnce).toBe(PASSWORD_CHECKS_AT_ONCE);
+    expect(mostWaiting).toBeGreaterThan(0);
+  });
+
+  it("still accepts a bcrypt hash made before, and replaces it with the current hash at that sign-in", async () => {
+    const legacy = await bcrypt.hash("legacy password", 4);
+    await ctx.db.prisma.user.create({
+      data: { id: "user-legacy", workspaceId: "ws-1", email: "legacy@example.com", name: "Old", passwordHash: legacy },
+    });
+    expect(await authorizeCredentials(ctx, { email: "legacy@example.com", password: "wrong" }, from("198.51.100.30"))).toBeNull();
+    expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { id: "user-legacy" } })).passwordHash).toBe(legacy);
+    expect(
+      await authorizeCredentials(ctx, { email: "legacy@example.com", password: "legacy password" }, from("198.51.100.30")),
+    ).toMatchObject({
+      id: "user-legacy",
+    });
+    const migrated = (await ctx.db.prisma.user.findUniqueOrThrow({ where: { id: "user-legacy" } })).passwordHash;
+    expect(migrated).toMatch(/^\$scrypt\$/);
+    expect(await verifyPassword("legacy password", migrated)).toBe(true);
+    expect(
+      await authorizeCredentials(ctx, { email: "legacy@example.com", password: "legacy password" }, from("198.51.100.31")),
+    ).toMatchObject({
+      id: "user-legacy",
+    });
+  });
+});
+
 describe("session cookie", () => {
   const request = (cookie?: string, headers: Record<string, string> = {}) =>
     new Request("http://localhost:3000/api/trpc/agents.list", { headers: { ...(cookie ? { cookie } : {}), ...headers } });
+  const read = (req: Request, options: { secret: string; secureCookie: boolean }) =>
+    readSession(req, { ...options, db: ctx.db, now: new Date() });
+  let sessionId: string;
+  beforeAll(async () => {
+    sessionId = (await startSession(ctx.db, { userId: "user-1", ip: null, userAgent: null }, new Date())).id;
+  });
 
-  it("reads the admin scope from the session token", async () => {
-    const token = await encode({ token: { sub: "user-1", userId: "user-1", workspaceId: "ws-1" }, secret: SECRET });
-    expect(await readSession(request(`theme=dark; next-auth.session-token=${token}`), { secret: SECRET, secureCookie: false })).toEqual({
-      userId: "user-1",
-      workspaceId: "ws-1",
-    });
+  it("reads the admin of a live session from the session token", async () => {
+    const token = await encode({ token: { sub: "user-1", userId: "user-1", workspaceId: "ws-1", sessionId }, secret: SECRET });
+    const admin = { sessionId, userId: "user-1", workspaceId: "ws-1", email: "admin@example.com", name: "Ada" };
+    expect(await read(request(`theme=dark; next-auth.session-token=${token}`), { secret: SECRET, secureCookie: false })).toMatchObject(
+      admin,
+    );
     // https deployments use the __Secure- cookie name.
-    expect(await readSession(request(`__Secure-next-auth.session-token=${token}`), { secret: SECRET, secureCookie: true })).toEqual({
-      userId: "user-1",
-      workspaceId: "ws-1",
-    });
+    expect(await read(request(`__Secure-next-auth.session-token=${token}`), { secret: SECRET, secureCookie: true })).toMatchObject(admin);
   });
 
   it("returns null without a valid token", async () => {
-    const token = await encode({ token: { userId: "user-1", workspaceId: "ws-1" }, secret: SECRET });
+    const token = await encode({ token: { userId: "user-1", workspaceId: "ws-1", sessionId }, secret: SECRET });
     const options = { secret: SECRET, secureCookie: false };
-    expect(await readSession(request(), options)).toBeNull();
-    expect(await readSession(request(`next-auth.session-token=${token}`), { secret: "t".repeat(32), secureCookie: false })).toBeNull();
-    expect(await readSession(request(`next-auth.session-token=${token.slice(0, -3)}abc`), options)).toBeNull();
-    expect(await readSession(request(`next-auth.session-token=${token}`), { secret: SECRET, secureCookie: true })).toBeNull();
+    expect(await read(request(), options)).toBeNull();
+    expect(await read(request(`next-auth.session-token=${token}`), { secret: "t".repeat(32), secureCookie: false })).toBeNull();
+    expect(await read(request(`next-auth.session-token=${token.slice(0, -3)}abc`), options)).toBeNull();
+    expect(await read(request(`next-auth.session-token=${token}`), { secret: SECRET, secureCookie: true })).toBeNull();
     // next-auth's Authorization header fallback is not accepted: only the cookie is a session.
-    expect(await readSession(request(undefined, { authorization: `Bearer ${token}` }), options)).toBeNull();
+    expect(await read(request(undefined, { authorization: `Bearer ${token}` }), options)).toBeNull();
     const scopeless = await encode({ token: { sub: "user-1" }, secret: SECRET });
-    expect(await readSession(request(`next-auth.session-token=${scopeless}`), options)).toBeNull();
+    expect(await read(request(`next-auth.session-token=${scopeless}`), options)).toBeNull();
+    // The session of another user's id is not this user's.
+    const borrowed = await encode({ token: { userId: "user-legacy", workspaceId: "ws-1", sessionId }, secret: SECRET });
+    expect(await read(request(`next-auth.session-token=${borrowed}`), options)).toBeNull();
   });
 
-  it("puts the user id and workspace into the token at sign-in, and into the session", async () => {
-    const user = { id: "user-1", workspaceId: "ws-1", email: "admin@example.com", name: "Ada" } satisfies User;
-    const jwt = authOptions.callbacks?.jwt;
-    const session = authOptions.callbacks?.session;
+  it("puts the user id, workspace and session into the token at sign-in, and the scope into the session", async () => {
+    const user = { id: "user-1", workspaceId: "ws-1", email: "admin@example.com", name: "Ada", sessionId } satisfies User;
+    const { jwt, session } = createAuthOptions(async () => ctx).callbacks ?? {};
     if (!jwt || !session) throw new Error("callbacks missing");
     const token = (await jwt({ token: { email: user.email, name: user.name, sub: user.id }, user, account: null } as Parameters<
       typeof jwt
     >[0])) as JWT;
-    expect(token).toMatchObject({ userId: "user-1", workspaceId: "ws-1" });
-    // Later calls (no user) keep the token as it is.
+    expect(token).toMatchObject({ userId: "user-1", workspaceId: "ws-1", sessionId });
+    // Later calls (no user) keep the token as it is while the session lives.
     expect(await jwt({ token, account: null } as unknown as Parameters<typeof jwt>[0])).toEqual(token);
     const result = (await session({ session: { expires: "2099-01-01T00:00:00.000Z" } as Session, token } as Parameters<
       typeof session

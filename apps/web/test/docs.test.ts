@@ -3,8 +3,10 @@
 // routes serve Swagger UI's files from the installed package. The curl examples are then run, as
 // a reader would paste them, against the app over real HTTP, and their answers checked against the
 // document.
+
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { startSession } from "@parley/core/admin/sessions";
 import { generateAgentKey } from "@parley/core/keys";
 import { buildOpenApiDocument } from "@parley/core/openapi";
 import type { TestContext } from "@parley/core/testing";
@@ -136,7 +138,9 @@ describe("the curl examples, pasted into a shell", () => {
     const commands = pageCommands(html);
     expect(commands).toHaveLength(8);
     const { key } = await generateAgentKey(ctx.db, "demo");
-    const session = await encode({ token: { userId: "admin", workspaceId: "ws-demo" }, secret: SESSION_SECRET });
+    const admin = await ctx.db.prisma.user.findFirstOrThrow({ where: { workspaceId: "ws-demo" } });
+    const { id: sessionId } = await startSession(ctx.db, { userId: admin.id, ip: null, userAgent: null }, new Date());
+    const session = await encode({ token: { userId: admin.id, workspaceId: "ws-demo", sessionId }, secret: SESSION_SECRET });
     const validator = createDocumentValidator(buildOpenApiDocument({ appUrl: server.url }));
     const examples = curlExamples(validator.document);
 

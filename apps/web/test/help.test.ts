@@ -286,7 +286,8 @@ describe("rate limit: 30 requests a minute per client IP and agent", () => {
     const refused = await collections("demo", { ip });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ error: "Rate limit exceeded" });
-    expect(refused.headers.get("cache-control")).toBe(CACHE_CONTROL);
+    // A refusal must not be cached: a retry after Retry-After would get the cached 429.
+    expect(refused.headers.get("cache-control")).toBe("no-store");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect(refused.headers.get("ratelimit-policy")).toBe('"help";q=30;w=60');

@@ -289,6 +289,19 @@ describe("body validation over HTTP (exact boundaries pass)", () => {
   });
 });
 
+describe("body size", () => {
+  it("refuses a body of 64 KiB + 1 with the spec's 400, declared or not, after the key checks", async () => {
+    const agent = await createAgentWithKey(ctx);
+    const body = `{"message":"hi"}${" ".repeat(65_536 - 15)}`;
+    const expected = { error: "Invalid request", details: "body: must be at most 65536 bytes" };
+    // Counted while reading, and refused from the declared length alone.
+    await expectError(await postAs(agent, body), 400, expected);
+    await expectError(await postAs(agent, body, { "content-length": String(65_537) }), 400, expected);
+    // The key is checked first: an oversized body without one is still a 401.
+    await expectError(await post(agent.id, body, { "content-length": String(65_537) }), 401, { error: "Missing bearer token" });
+  });
+});
+
 describe("key rotation and revocation", () => {
   it("the old key fails on the very next request; a revoked key is 'not configured'", async () => {
     const agent = await createAgentWithKey(ctx);

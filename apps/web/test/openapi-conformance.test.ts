@@ -14,6 +14,11 @@ import { messagesRoute } from "~/server/routes/messages.ts";
 import { openApiRoute } from "~/server/routes/openapi.ts";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { createDocumentValidator, type DocumentValidator } from "../../../packages/core/test/support/openapi.ts";
+import * as helpArticleFile from "../app/api/agent/[agentId]/help/articles/[itemId]/route.ts";
+import * as helpArticlesFile from "../app/api/agent/[agentId]/help/articles/route.ts";
+import * as helpFile from "../app/api/agent/[agentId]/help/route.ts";
+import * as messagesFile from "../app/api/agent/[agentId]/messages/route.ts";
+import * as keysFile from "../app/api/agents/[agent_id]/http-api-key/route.ts";
 
 const MESSAGES = "/api/agent/{agentId}/messages";
 const HELP = "/api/agent/{agentId}/help";
@@ -115,6 +120,13 @@ describe("send message", () => {
       await conforms(await send(agent.id, body, as(agent)), MESSAGES, "post");
     }
     await conforms(await send(agent.id, { message: "hi" }, as(agent, { "idempotency-key": "" })), MESSAGES, "post");
+  });
+
+  it("400 for a body over 64 KiB", async () => {
+    const agent = await createAgentWithKey(ctx);
+    const body = `{"message":"hi"}${" ".repeat(65_536)}`;
+    await conforms(await send(agent.id, body, as(agent)), MESSAGES, "post");
+    await conforms(await send(agent.id, body, as(agent, { "content-length": String(body.length) })), MESSAGES, "post");
   });
 
   it("401: missing, not configured, invalid", async () => {
@@ -255,6 +267,25 @@ describe("key routes", () => {
       await conforms(await route(ctx, request(verb, { origin: "https://evil.example" }), params, admin), KEY, method);
       await conforms(await route(ctx, request(verb), params, stranger), KEY, method);
       await conforms(await route(brokenDatabase(), request(verb), params, admin), KEY, method);
+    }
+  });
+});
+
+describe("405 on every path, from its route file", () => {
+  // OpenAPI lists responses per operation, so each operation of a path documents the 405 that
+  // any other method on that path gets.
+  it("405 Method not allowed", async () => {
+    const files = [
+      [MESSAGES, "/api/agent/demo/messages", messagesFile, ["post"]],
+      [HELP, "/api/agent/demo/help", helpFile, ["get"]],
+      [ARTICLES, "/api/agent/demo/help/articles", helpArticlesFile, ["get"]],
+      [ARTICLE, "/api/agent/demo/help/articles/art-refunds", helpArticleFile, ["get"]],
+      [KEY, "/api/agents/demo/http-api-key", keysFile, ["post", "delete"]],
+    ] as const;
+    for (const [path, url, file, operations] of files) {
+      const handler = "PUT" in file ? file.PUT : undefined;
+      if (!handler) throw new Error(`${path}: no PUT handler`);
+      for (const method of operations) await conforms(await handler(new Request(`${ctx.appUrl}${url}`, { method: "PUT" })), path, method);
     }
   });
 });

@@ -8,6 +8,16 @@ export const HELP_REQUESTS_PER_MINUTE = 30;
 export const FAILED_KEY_ATTEMPTS_PER_MINUTE = 10;
 /** Failed panel sign-ins per 15 minutes per email and IP. */
 export const FAILED_SIGN_INS_PER_WINDOW = 5;
+/** Failed panel sign-ins per 15 minutes per IP, whatever the emails (a separate budget). */
+export const FAILED_SIGN_INS_PER_IP_PER_WINDOW = 20;
+/** A panel session ends after this long without a request (each use moves the end forward); sign-out ends it at once. */
+export const SESSION_IDLE_SECONDS = 7 * 24 * 60 * 60;
+/** A session's lastSeenAt (and end) is written at most this often. */
+export const SESSION_TOUCH_SECONDS = 60;
+/** Characters of the User-Agent kept with a session. */
+export const SESSION_USER_AGENT_MAX_CHARS = 500;
+/** Password hashes computed at once in one process (each takes a thread of the pool and 32 MiB); more wait their turn. */
+export const PASSWORD_CHECKS_AT_ONCE = 2;
 
 export const MESSAGE_MAX_CHARS = 10_000;
 export const CLIENT_VARIABLES_MAX_KEYS = 50;
@@ -51,6 +61,32 @@ export const ARTICLE_TITLE_MAX_CHARS = 200;
 export const ARTICLE_CONTENT_MAX_CHARS = 100_000;
 export const AGENT_INSTRUCTIONS_MAX_CHARS = 10_000;
 export const AGENT_ALLOWED_ORIGINS_MAX = 50;
+
+// Request bodies, by path: the server entry counts each body's bytes before anything reads it and
+// refuses a larger one with 413 (declared by Content-Length, or as a chunked body grows).
+/** Sign-in and the other next-auth routes: email, a password of up to 1,000 characters form-encoded (9 bytes each at most), CSRF token, callback URL. */
+export const AUTH_BODY_MAX_BYTES = 16 * 1024;
+/** tRPC: its largest input is an article, whose content may take 6 bytes a character as JSON (\u escapes), with its title and fields. */
+export const TRPC_BODY_MAX_BYTES = ARTICLE_CONTENT_MAX_CHARS * 6 + 64 * 1024;
+/** Every other path (pages, help, keys, health): none takes a body of its own. */
+export const DEFAULT_BODY_MAX_BYTES = 16 * 1024;
+/**
+ * The largest body per path prefix. `null`: the route reads its own body as a stream within its
+ * limit, in the order its errors must come (the messages API checks the key before the body, and
+ * answers an oversized body with the spec's 400 `Invalid request`, MESSAGE_BODY_MAX_BYTES).
+ */
+const BODY_LIMITS: ReadonlyArray<readonly [pathPrefix: string, bytes: number | null]> = [
+  ["/api/auth/", AUTH_BODY_MAX_BYTES],
+  ["/api/trpc/", TRPC_BODY_MAX_BYTES],
+  ["/api/agent/", null],
+];
+
+/** The largest request body the server entry lets through on a path (without its query); null when the route limits it itself. */
+export function bodyLimitForPath(pathname: string): number | null {
+  const entry = BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix));
+  return entry ? entry[1] : DEFAULT_BODY_MAX_BYTES;
+}
+
 /** Control panel lists: conversations per page (default, most), articles per list, days of the usage chart (most). */
 export const PANEL_CONVERSATIONS_PER_PAGE = 50;
 export const PANEL_CONVERSATIONS_MAX_PER_PAGE = 100;

@@ -93,9 +93,12 @@ const idempotentReplayedHeader = z.literal("true").meta({
   description: "Present when this is the stored response of an earlier request with the same Idempotency-Key (no new turn was run).",
 });
 const helpCacheControlHeader = z.literal(HELP_CACHE_CONTROL).meta({
-  description: `Help responses (errors included) may be cached privately for ${HELP_CACHE_SECONDS} seconds; an unpublished article disappears within that time.`,
+  description: `Help responses (404s included) may be cached privately for ${HELP_CACHE_SECONDS} seconds; an unpublished article disappears within that time.`,
 });
 const keysCacheControlHeader = z.literal(KEYS_CACHE_CONTROL).meta({ description: "Nothing about keys is cached." });
+const helpNoStoreHeader = z.literal("no-store").meta({
+  description: "A refusal or a failure is not cached: the retry reaches the server.",
+});
 
 type Presence = "required" | "optional";
 
@@ -105,6 +108,8 @@ interface HeaderSet {
   wwwAuthenticate?: boolean;
   idempotentReplayed?: boolean;
   cacheControl?: z.ZodType;
+  /** The methods a path serves (on 405). */
+  allow?: readonly string[];
 }
 
 /** The response headers of one response; X-Request-Id is on every response of every route. */
@@ -118,6 +123,7 @@ function responseHeaders(set: HeaderSet) {
   if (set.retryAfter) shape["Retry-After"] = retryAfterHeader;
   if (set.wwwAuthenticate) shape["WWW-Authenticate"] = wwwAuthenticateHeader;
   if (set.idempotentReplayed) shape["Idempotent-Replayed"] = idempotentReplayedHeader.optional();
+  if (set.allow) shape.Allow = z.literal(set.allow.join(", ")).meta({ description: "The methods this path serves." });
   shape["X-Request-Id"] = requestIdHeader;
   return z.object(shape);
 }
@@ -149,6 +155,8 @@ const CAUSES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: "Unknown, unpublished or inactive: all look the same.",
   IDEMPOTENCY_CONFLICT: `This Idempotency-Key was used in the last ${IDEMPOTENCY_TTL_HOURS} hours with a different request body.`,
   RATE_LIMITED: "Too many requests: wait `Retry-After` seconds.",
+  PAYLOAD_TOO_LARGE: "The request body is larger than this route accepts; `details` says the limit. Do not retry unchanged.",
+  METHOD_NOT_ALLOWED: "This path does not serve the method; `Allow` names the ones it does.",
   INTERNAL: "Something failed on our side; nothing was stored. Safe to retry (with the same Idempotency-Key for messages).",
 };
 
@@ -190,6 +198,11 @@ function errorResponse(
       },
     },
   };
+}
+
+/** Any other method on the operation's path (OpenAPI has no responses per path, so each operation lists it). */
+function methodNotAllowedResponse(allow: readonly string[]): ZodOpenApiResponseObject {
+  return errorResponse(["METHOD_NOT_ALLOWED"], { allow }, { description: `Any method but ${allow.join(", ")} on this path.` });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,7 +299,7 @@ function messageResponseExamples(appUrl: string) {
   };
 }
 
-const INTERNAL_HELP = errorResponse(["INTERNAL"], { cacheControl: helpCacheControlHeader, rateLimit: "optional" });
+const INTERNAL_HELP = errorResponse(["INTERNAL"], { cacheControl: helpNoStoreHeader, rateLimit: "optional" });
 
 function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
   const afterLimiter: HeaderSet = { rateLimit: "required" };
@@ -319,7 +332,7 @@ function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
         content: { "application/json": { schema: messageResponseSchema, examples: messageResponseExamples(appUrl) } },
       },
       "400": errorResponse(["INVALID_REQUEST"], afterLimiter, {
-        description: `Body or header validation failed: message 1 to ${MESSAGE_MAX_CHARS} characters and not blank, at most ${CLIENT_VARIABLES_MAX_KEYS} clientVariables of at most ${CLIENT_VARIABLE_VALUE_MAX_CHARS} characters, Content-Type application/json, body at most ${MESSAGE_BODY_MAX_BYTES} bytes, Idempotency-Key 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} characters.`,
+        description: `Body or header validation failed: message 1 to ${MESSAGE_MAX_CHARS} characters and not blank, at most ${CLIENT_VARIABLES_MAX_KEYS} clientVariables of at most ${CLIENT_VARIABLE_VALUE_MAX_CHARS} characters, Content-Type application/json, Idempotency-Key 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} characters.`,
         detailsExample: INVALID_REQUEST_EXAMPLE,
       }),
       "401": errorResponse(
@@ -334,6 +347,7 @@ function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
       }),
       "403": errorResponse(["HTTP_API_DISABLED"], {}),
       "404": errorResponse(["AGENT_NOT_FOUND", "CONVERSATION_NOT_FOUND"], { rateLimit: "optional" }),
+      "405": methodNotAllowedResponse(["POST"]),
       "409": errorResponse(["IDEMPOTENCY_CONFLICT"], afterLimiter),
       "429": errorResponse(
         ["RATE_LIMITED"],
@@ -353,9 +367,10 @@ const helpErrors = {
   "404": errorResponse(["NOT_FOUND"], helpHeaders, {
     description: "The agent is unknown or inactive, or the article is unknown, unpublished, inactive or not in the agent's collections.",
   }),
+  "405": methodNotAllowedResponse(["GET", "HEAD"]),
   "429": errorResponse(
     ["RATE_LIMITED"],
-    { ...helpHeaders, retryAfter: true },
+    { ...helpHeaders, cacheControl: helpNoStoreHeader, retryAfter: true },
     {
       description: `Over ${HELP_REQUESTS_PER_MINUTE} requests a minute from your IP for this agent.`,
     },
@@ -505,6 +520,7 @@ const keyErrors = {
   "401": errorResponse(["UNAUTHORIZED"], keyHeaders),
   "403": errorResponse(["FORBIDDEN"], keyHeaders),
   "404": errorResponse(["AGENT_NOT_FOUND"], keyHeaders),
+  "405": methodNotAllowedResponse(["POST", "DELETE"]),
   "500": errorResponse(["INTERNAL"], keyHeaders),
 } satisfies Record<string, ZodOpenApiResponseObject>;
 

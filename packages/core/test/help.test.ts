@@ -171,6 +171,34 @@ describe("search", () => {
     expect(ids(await search(agentId, "\\"))).toEqual([]);
   });
 
+  it("takes literally the wildcards that accent folding makes (fullwidth ％ ＿ ﹪ ＼ and every compatibility form of % _ \\)", async () => {
+    const agentId = await createHelpAgent("fold-wild", ["fold-wild-src"]);
+    await db.prisma.article.create({
+      data: { id: "fold-plain", sourceId: "fold-wild-src", title: "Plain cafe", content: "Open every day.", published: true },
+    });
+    await db.prisma.article.create({
+      data: { id: "fold-percent", sourceId: "fold-wild-src", title: "Discounts", content: "Save 100%%% today.", published: true },
+    });
+    // Every character that NFKC (the family of unaccent's foldings) turns into %, _ or \.
+    const wildcards: string[] = [];
+    for (let code = 0x80; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCodePoint(code);
+      if (/[%_\\]/.test(char.normalize("NFKC"))) wildcards.push(char);
+    }
+    expect(wildcards).toEqual(expect.arrayContaining(["％", "＿", "﹪", "＼"]));
+    for (const wildcard of wildcards) {
+      // As wildcards these would list every article, or match "cafe" through "ca_e"; taken
+      // literally, only the article with "%%%" in it can match (a folded % is a %).
+      for (const q of [wildcard.repeat(3), `ca${wildcard}e`, `${wildcard}${wildcard}a`]) {
+        const found = ids(await search(agentId, q));
+        expect(found, `${q} (U+${wildcard.codePointAt(0)!.toString(16)})`).toEqual(found.length === 0 ? [] : ["fold-percent"]);
+      }
+    }
+    for (const q of ["％％％", "﹪﹪﹪", "0%％"]) expect(ids(await search(agentId, q)), q).toEqual(["fold-percent"]);
+    for (const q of ["＿＿＿", "＼＼＼", "ca＿e", "ca﹍e"]) expect(ids(await search(agentId, q)), q).toEqual([]);
+  });
+
   it("ranks title matches above content matches, substring-only matches last", async () => {
     const agentId = await createHelpAgent("rank", ["rank-src"]);
     const base = new Date("2026-01-01T00:00:00.000Z").getTime();

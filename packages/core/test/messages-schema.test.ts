@@ -159,12 +159,13 @@ describe("readJsonBody", () => {
     );
   });
 
-  it("accepts exactly 64 KiB and rejects one byte more, before parsing", async () => {
+  it("accepts exactly 64 KiB and rejects one byte more with 400, before parsing", async () => {
     const exact = `{"message":"hi"}${" ".repeat(MESSAGE_BODY_MAX_BYTES - 16)}`;
     expect(Buffer.byteLength(exact)).toBe(MESSAGE_BODY_MAX_BYTES);
     await expect(readJsonBody(raw(exact))).resolves.toEqual({ message: "hi" });
     // One byte over: rejected for its size although it would parse.
     expect(await readError(raw(`${exact} `))).toBe("body: must be at most 65536 bytes");
+    await expect(readJsonBody(raw(`${exact} `))).rejects.toMatchObject({ code: "INVALID_REQUEST", status: 400 });
     // Multi-byte characters count as bytes.
     expect(await readError(raw(JSON.stringify({ message: "é".repeat(MESSAGE_BODY_MAX_BYTES / 2) })))).toBe(
       "body: must be at most 65536 bytes",

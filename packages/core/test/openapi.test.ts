@@ -130,7 +130,7 @@ describe("the document", () => {
 describe("errors: every status with its exact texts from errors.ts", () => {
   it("send message", () => {
     const statuses = Object.keys(operation(MESSAGES, "post").responses);
-    expect(statuses).toEqual(["200", "400", "401", "402", "403", "404", "409", "429", "500"]);
+    expect(statuses).toEqual(["200", "400", "401", "402", "403", "404", "405", "409", "429", "500"]);
     expect(errorTexts(MESSAGES, "post", 400)).toEqual(texts("INVALID_REQUEST"));
     expect(errorTexts(MESSAGES, "post", 401)).toEqual(texts("MISSING_BEARER_TOKEN", "KEY_NOT_CONFIGURED", "INVALID_BEARER_TOKEN"));
     expect(errorTexts(MESSAGES, "post", 402)).toEqual(
@@ -141,6 +141,7 @@ describe("errors: every status with its exact texts from errors.ts", () => {
     expect(errorTexts(MESSAGES, "post", 409)).toEqual(texts("IDEMPOTENCY_CONFLICT"));
     expect(errorTexts(MESSAGES, "post", 429)).toEqual(texts("RATE_LIMITED"));
     expect(errorTexts(MESSAGES, "post", 500)).toEqual(texts("INTERNAL"));
+    expect(errorTexts(MESSAGES, "post", 405)).toEqual(["Method not allowed"]);
     // The spec's own texts (section 7), verbatim.
     expect(errorTexts(MESSAGES, "post", 401)).toEqual(
       expect.arrayContaining(["Missing bearer token", "Invalid bearer token", "HTTP API key not configured"]),
@@ -154,18 +155,20 @@ describe("errors: every status with its exact texts from errors.ts", () => {
       expect(errorTexts(path, "get", 404)).toEqual(["Not found"]);
       expect(errorTexts(path, "get", 429)).toEqual(["Rate limit exceeded"]);
       expect(errorTexts(path, "get", 500)).toEqual(["Internal error"]);
+      expect(errorTexts(path, "get", 405)).toEqual(["Method not allowed"]);
     }
-    expect(Object.keys(operation(ARTICLES, "get").responses)).toEqual(["200", "400", "404", "429", "500"]);
+    expect(Object.keys(operation(ARTICLES, "get").responses)).toEqual(["200", "400", "404", "405", "429", "500"]);
     expect(errorTexts(ARTICLES, "get", 400)).toEqual(["Invalid request"]);
-    expect(Object.keys(operation(HELP, "get").responses)).toEqual(["200", "404", "429", "500"]);
+    expect(Object.keys(operation(HELP, "get").responses)).toEqual(["200", "404", "405", "429", "500"]);
   });
 
   it("key routes", () => {
-    expect(Object.keys(operation(KEY, "post").responses)).toEqual(["201", "401", "403", "404", "500"]);
-    expect(Object.keys(operation(KEY, "delete").responses)).toEqual(["204", "401", "403", "404", "500"]);
+    expect(Object.keys(operation(KEY, "post").responses)).toEqual(["201", "401", "403", "404", "405", "500"]);
+    expect(Object.keys(operation(KEY, "delete").responses)).toEqual(["204", "401", "403", "404", "405", "500"]);
     expect(errorTexts(KEY, "post", 401)).toEqual(["Unauthorized"]);
     expect(errorTexts(KEY, "delete", 403)).toEqual(["Forbidden"]);
     expect(errorTexts(KEY, "delete", 404)).toEqual(["Agent not found"]);
+    expect(errorTexts(KEY, "post", 405)).toEqual(["Method not allowed"]);
   });
 
   it("the error body of spec 2.7 is a component", () => {
@@ -195,14 +198,16 @@ describe("headers", () => {
     expect(headers(MESSAGES, "post", 429)["Retry-After"]?.schema).toMatchObject({ type: "integer", minimum: 1 });
   });
 
-  it("help: Cache-Control on every response, with the RateLimit headers", () => {
+  it("help: Cache-Control on every response (no-store on 429 and 500), with the RateLimit headers", () => {
     for (const path of [HELP, ARTICLES, ARTICLE]) {
       for (const status of [200, 404, 429]) {
         expect(required(path, "get", status)).toEqual(
           expect.arrayContaining(["Cache-Control", "RateLimit-Policy", "RateLimit", "X-Request-Id"]),
         );
-        expect(headers(path, "get", status)["Cache-Control"]?.schema).toMatchObject({ const: HELP_CACHE_CONTROL });
+        const cacheControl = status === 429 ? "no-store" : HELP_CACHE_CONTROL;
+        expect(headers(path, "get", status)["Cache-Control"]?.schema).toMatchObject({ const: cacheControl });
       }
+      expect(headers(path, "get", 500)["Cache-Control"]?.schema).toMatchObject({ const: "no-store" });
       expect(required(path, "get", 429)).toContain("Retry-After");
     }
   });

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "@parley/core/errors";
 import {
   FAILED_KEY_ATTEMPTS_PER_MINUTE,
+  FAILED_SIGN_INS_PER_IP_PER_WINDOW,
   FAILED_SIGN_INS_PER_WINDOW,
   HELP_REQUESTS_PER_MINUTE,
   MESSAGES_PER_MINUTE,
@@ -131,13 +132,14 @@ describe.each(backends)("rate limits on the $name backend", ({ redisUrl: url, ki
     expect((await enforceRateLimit(help, "agent-a")).ratelimit).toBe(`"help";r=29;t=59`);
   });
 
-  test("help, failed-key and sign-in limits come from limits.ts with their own windows", async () => {
+  test("help, failed-key and sign-in (per email and IP, per IP) limits come from limits.ts with their own windows", async () => {
     freezeClock();
-    const { help, failedKeys, signIn } = make();
+    const { help, failedKeys, signIn, signInIp } = make();
     const cases = [
       { limiter: help, limit: HELP_REQUESTS_PER_MINUTE, policy: `"help";q=30;w=60`, t: 59 },
       { limiter: failedKeys, limit: FAILED_KEY_ATTEMPTS_PER_MINUTE, policy: `"failed-keys";q=10;w=60`, t: 59 },
       { limiter: signIn, limit: FAILED_SIGN_INS_PER_WINDOW, policy: `"sign-in";q=5;w=900`, t: 899 },
+      { limiter: signInIp, limit: FAILED_SIGN_INS_PER_IP_PER_WINDOW, policy: `"sign-in-ip";q=20;w=900`, t: 899 },
     ];
     for (const { limiter, limit, policy, t } of cases) {
       expect(limiter.policy.limit).toBe(limit);

@@ -528,6 +528,56 @@ describe("SSRF guard", () => {
     }
   });
 
+  // Every IPv6 form that carries an IPv4 address (or is not global unicast at all) is refused,
+  // whatever the IPv4 address: a public host never needs one, and some reach the private one.
+  it.each([
+    ["::127.0.0.1", "IPv4-compatible (::/96), loopback"],
+    ["::7f00:1", "IPv4-compatible, loopback in hex"],
+    ["::a9fe:a9fe", "IPv4-compatible, 169.254.169.254 (cloud metadata)"],
+    ["::10.0.0.1", "IPv4-compatible, private"],
+    ["::8.8.8.8", "IPv4-compatible, public"],
+    ["::ffff:169.254.169.254", "IPv4-mapped (::ffff:0:0/96)"],
+    ["::ffff:8.8.8.8", "IPv4-mapped, public"],
+    ["::ffff:0:127.0.0.1", "IPv4-translated (::ffff:0:0:0/96)"],
+    ["64:ff9b::127.0.0.1", "NAT64 (64:ff9b::/96), loopback"],
+    ["64:ff9b::a9fe:a9fe", "NAT64, metadata"],
+    ["64:ff9b:1::a00:1", "local-use NAT64 (64:ff9b:1::/48)"],
+    ["2002:7f00:1::", "6to4 (2002::/16) of 127.0.0.1"],
+    ["2002:a9fe:a9fe::1", "6to4 of 169.254.169.254"],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", "Teredo (2001::/32), client 127.0.0.1"],
+    ["2001:db8::1", "documentation"],
+    ["3fff::1", "documentation (3fff::/20)"],
+    ["100::1", "discard"],
+    ["fec0::1", "site-local"],
+    ["5f00::1", "segment routing"],
+    ["::2", "reserved ::/8"],
+    ["4000::1", "not allocated (outside 2000::/3)"],
+    ["fe80::1%eth0", "link-local with a zone"],
+  ])("refuses %s (%s)", async (address) => {
+    expect(isBlockedAddress(address)).toBe(true);
+    const host = address.replace(/%.*$/, "");
+    await expect(checkWebhookUrl(`https://[${host}]/hook`, policy(resolver))).rejects.toBeInstanceOf(BlockedUrlError);
+    await expect(
+      checkWebhookUrl(
+        "https://embedded.example/hook",
+        policy(async () => [address]),
+      ),
+    ).rejects.toThrow(/private, loopback or link-local/);
+  });
+
+  it.each([["2606:4700:4700::1111"], ["2a00:1450:4001::200e"], ["2001:4860:4860::8888"], ["2620:fe::fe"], ["8.8.8.8"], ["1.1.1.1"]])(
+    "accepts the public address %s",
+    async (address) => {
+      expect(isBlockedAddress(address)).toBe(false);
+      expect(
+        await checkWebhookUrl(
+          "https://public6.example/hook",
+          policy(async () => [address]),
+        ),
+      ).toBe("https://public6.example/hook");
+    },
+  );
+
   it("refuses http, credentials and local literal addresses when saving a URL", async () => {
     for (const url of [
       "http://public.example/hook",

@@ -5,6 +5,6 @@ export { type Env, EnvError, env, parseEnv, publicAppUrl, resetEnv } from "./env
 export { DataFolderInUseError, type DataFolderLock, type LockOwner, lockDataFolder } from "./folder-lock.ts";
 export * from "./generated/prisma/client.ts";
 export { MigrationError, migrate, readMigrations } from "./migrate.ts";
-export { hashPassword, verifyPassword } from "./password.ts";
+export { hashPassword, needsRehash, verifyPassword } from "./password.ts";
 export { type SeedOptions, type SeedResult, seed } from "./seed.ts";
 export { parseProxyRange, parseTrustProxy, TRUST_PROXY_MAX_HOPS, type TrustProxy } from "./trust-proxy.ts";

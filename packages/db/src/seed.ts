@@ -30,7 +30,7 @@ export async function seed(db: Database, options: SeedOptions): Promise<SeedResu
   const adminEmail = options.adminEmail.trim().toLowerCase();
   const articleBodies = new Map(demoArticles.map((article) => [article.id, readArticleBody(article.id)]));
 
-  // bcrypt is slow on purpose: hash (or check the current hash) before the transaction opens.
+  // Password hashing is slow on purpose: hash (or check the current hash) before the transaction opens.
   const existingAdmin = await db.prisma.user.findUnique({ where: { id: demoAdmin.id } });
   let generatedPassword: string | undefined;
   let newPasswordHash: string | undefined;

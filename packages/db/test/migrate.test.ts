@@ -14,6 +14,7 @@ const TABLES = [
   "Conversation",
   "IdempotencyRecord",
   "Message",
+  "Session",
   "Source",
   "UsageMonth",
   "User",

@@ -98,6 +98,24 @@ describe("every model round-trips every field", () => {
     );
   });
 
+  it("Session, with and without its client, ended or not", async () => {
+    const live = {
+      id: "session-rt",
+      userId: user.id,
+      createdAt: t("2026-03-04T05:06:07.008Z"),
+      lastSeenAt: t("2026-03-04T05:07:07.009Z"),
+      expiresAt: t("2026-03-11T05:07:07.009Z"),
+      revokedAt: null,
+      ip: "2001:db8::7",
+      userAgent: "Mozilla/5.0 (X11; Linux x86_64) Ünïcode ✓",
+    };
+    const ended = { ...live, id: "session-rt-ended", revokedAt: t("2026-03-05T00:00:00.000Z"), ip: null, userAgent: null };
+    for (const session of [live, ended]) {
+      await db.prisma.session.create({ data: session });
+      expectAllFields("Session", session, await db.prisma.session.findUniqueOrThrow({ where: { id: session.id } }));
+    }
+  });
+
   it("Article, with Markdown content and both nullable states of publishedAt", async () => {
     const published = {
       id: "art-rt",

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getServerSession } from "next-auth";
 import { safeCallbackUrl } from "~/panel/auth/callback-url.ts";
 import { SignInForm } from "~/panel/auth/SignInForm.tsx";
-import { authOptions } from "~/server/auth.ts";
+import { pageSession } from "~/server/auth.ts";
 import { publicAppUrl } from "~/server/context.ts";
 import "../panel/panel.css";
 
@@ -13,7 +12,7 @@ export const metadata: Metadata = { title: "Sign in", robots: { index: false } }
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { callbackUrl } = await searchParams;
   const target = safeCallbackUrl(callbackUrl, publicAppUrl());
-  if (await getServerSession(authOptions)) redirect(target);
+  if (await pageSession()) redirect(target);
   return (
     <main className="auth-page">
       <div className="auth-card">

@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getServerSession } from "next-auth";
 import { SignOutForm } from "~/panel/auth/SignOutForm.tsx";
-import { authOptions } from "~/server/auth.ts";
+import { pageSession } from "~/server/auth.ts";
 import "../panel/panel.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign out", robots: { index: false } };
 
 export default async function SignOutPage() {
-  const session = await getServerSession(authOptions);
+  const session = await pageSession();
   return (
     <main className="auth-page">
       <div className="auth-card">

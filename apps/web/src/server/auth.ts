@@ -1,15 +1,20 @@
 // Admin sign-in for the control panel: next-auth v4 with email + password (Credentials provider) and
-// a JWT session cookie that carries the admin's user id and workspace id. The rules (password check,
-// throttle, workspace scope) live in @parley/core/admin; this file adapts them to next-auth.
+// a JWT session cookie that carries the admin's user id, workspace id and session id. The session
+// itself lives in the database (@parley/core/admin/sessions): started at sign-in, checked on every
+// authenticated request (readSession: route handlers, tRPC, the panel's pages; and next-auth's own
+// session endpoint), ended at sign-out. The rules (password check, throttle, workspace scope,
+// sessions) live in @parley/core/admin; this file adapts them to next-auth.
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { AdminScope } from "@parley/core/admin/scope";
+import { checkSession, endSession, type SessionAdmin, startSession } from "@parley/core/admin/sessions";
 import { signInAdmin } from "@parley/core/admin/sign-in";
 import type { AppContext } from "@parley/core/context";
 import { ERRORS, isAppError } from "@parley/core/errors";
+import { SESSION_IDLE_SECONDS } from "@parley/core/limits";
 import { logger } from "@parley/core/logger";
-import { dataDir, type Env, env } from "@parley/db";
+import { type Database, dataDir, type Env, env } from "@parley/db";
+import { cookies } from "next/headers";
 import type { NextAuthOptions, User } from "next-auth";
 import { getToken } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -21,6 +26,7 @@ import { clientIp } from "./rest.ts";
 declare module "next-auth" {
   interface User {
     workspaceId: string;
+    sessionId: string;
   }
   interface Session {
     user: { id: string; workspaceId: string; email: string; name: string };
@@ -31,11 +37,10 @@ declare module "next-auth/jwt" {
   interface JWT {
     userId?: string;
     workspaceId?: string;
+    sessionId?: string;
   }
 }
 
-/** A panel session lasts a week; next-auth renews the cookie while the panel is in use. */
-const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 const SECRET_FILE = "auth-secret";
 
 /**
@@ -103,16 +108,18 @@ export function authSecret(): string {
 const credentialsSchema = z.record(z.string(), z.unknown());
 
 /**
- * next-auth's `authorize`: the admin for these credentials, or null. While the email and IP are
- * throttled it throws, and next-auth hands that message to the sign-in form.
+ * next-auth's `authorize`: the admin for these credentials, or null. While the email and IP (or
+ * the IP) are throttled it throws, and next-auth hands that message to the sign-in form.
  */
 export async function authorizeCredentials(ctx: AppContext, credentials: unknown, headers: Record<string, unknown>): Promise<User | null> {
   const requestHeaders = new Headers();
   for (const [name, value] of Object.entries(headers)) if (typeof value === "string") requestHeaders.set(name, value);
   const ip = clientIp(new Request(ctx.appUrl, { headers: requestHeaders }), ctx.trustProxy);
   try {
-    const admin = await signInAdmin({ db: ctx.db, signInLimiter: ctx.limiters.signIn }, credentialsSchema.parse(credentials ?? {}), ip);
-    return admin && { id: admin.userId, workspaceId: admin.workspaceId, email: admin.email, name: admin.name };
+    const admin = await signInAdmin({ db: ctx.db, limiters: ctx.limiters }, credentialsSchema.parse(credentials ?? {}), ip);
+    if (!admin) return null;
+    const session = await startSession(ctx.db, { userId: admin.userId, ip, userAgent: requestHeaders.get("user-agent") }, ctx.now());
+    return { id: admin.userId, workspaceId: admin.workspaceId, email: admin.email, name: admin.name, sessionId: session.id };
   } catch (error) {
     if (isAppError(error) && error.code === "SIGN_IN_THROTTLED") throw new Error(error.message);
     // next-auth would put the message in the redirect URL: keep database errors out of it.
@@ -121,65 +128,101 @@ export async function authorizeCredentials(ctx: AppContext, credentials: unknown
   }
 }
 
-export const authOptions: NextAuthOptions = {
-  get secret() {
-    return authConfig().secret;
-  },
-  get useSecureCookies() {
-    return authConfig().secureCookies;
-  },
-  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
-  pages: { signIn: "/signin" },
-  providers: [
-    CredentialsProvider({
-      name: "Email and password",
-      credentials: {
-        email: { label: "Email", type: "email" },
-        password: { label: "Password", type: "password" },
-      },
-      authorize: async (credentials, request) => authorizeCredentials(await getAppContext(), credentials, request.headers ?? {}),
-    }),
-  ],
-  callbacks: {
-    jwt({ token, user }) {
-      // `user` is present only at sign-in: copy the scope into the token once.
-      if (user) {
-        token.userId = user.id;
-        token.workspaceId = user.workspaceId;
-      }
-      return token;
-    },
-    // Every callbackUrl next-auth is given (sign-in, sign-out, its callback-url cookie) follows the
-    // sign-in page's rule: a path of this site, else the panel.
-    redirect({ url, baseUrl }) {
-      return `${new URL(baseUrl).origin}${safeCallbackUrl(url, baseUrl)}`;
-    },
-    session({ session, token }) {
-      session.user = {
-        id: token.userId ?? "",
-        workspaceId: token.workspaceId ?? "",
-        email: token.email ?? "",
-        name: token.name ?? "",
-      };
-      return session;
-    },
-  },
-  logger: {
-    // next-auth's metadata may carry request details; log codes and messages only.
-    error: (code, metadata) => logger.error("next-auth error", { code, message: metadata instanceof Error ? metadata.message : undefined }),
-    warn: (code) => logger.warn("next-auth warning", { code }),
-    debug: () => {},
-  },
-};
+/** Thrown by the jwt callback for a cookie whose session has ended: next-auth then clears the cookie. */
+class SessionEndedError extends Error {
+  constructor() {
+    super("The session has ended");
+    this.name = "SessionEndedError";
+  }
+}
 
-const tokenSchema = z.object({ userId: z.string().min(1), workspaceId: z.string().min(1) });
+/** next-auth's options over an app context (the app's own, or a test's). */
+export function createAuthOptions(context: () => Promise<AppContext>): NextAuthOptions {
+  return {
+    get secret() {
+      return authConfig().secret;
+    },
+    get useSecureCookies() {
+      return authConfig().secureCookies;
+    },
+    // The cookie lasts as long as an idle session; next-auth renews it while the panel is in use.
+    session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS },
+    pages: { signIn: "/signin" },
+    providers: [
+      CredentialsProvider({
+        name: "Email and password",
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+        },
+        authorize: async (credentials, request) => authorizeCredentials(await context(), credentials, request.headers ?? {}),
+      }),
+    ],
+    callbacks: {
+      async jwt({ token, user }) {
+        // `user` is present only at sign-in: copy the scope and the session into the token once.
+        if (user) {
+          token.userId = user.id;
+          token.workspaceId = user.workspaceId;
+          token.sessionId = user.sessionId;
+          return token;
+        }
+        // Any later use (next-auth's session endpoint) needs the session to be live.
+        const ctx = await context();
+        const live =
+          token.sessionId && token.userId && (await checkSession(ctx.db, { sessionId: token.sessionId, userId: token.userId }, ctx.now()));
+        if (!live) throw new SessionEndedError();
+        return token;
+      },
+      // Every callbackUrl next-auth is given (sign-in, sign-out, its callback-url cookie) follows the
+      // sign-in page's rule: a path of this site, else the panel.
+      redirect({ url, baseUrl }) {
+        return `${new URL(baseUrl).origin}${safeCallbackUrl(url, baseUrl)}`;
+      },
+      session({ session, token }) {
+        session.user = {
+          id: token.userId ?? "",
+          workspaceId: token.workspaceId ?? "",
+          email: token.email ?? "",
+          name: token.name ?? "",
+        };
+        return session;
+      },
+    },
+    events: {
+      // Sign-out ends the session in the database, for every instance at once.
+      async signOut({ token }) {
+        if (!token?.sessionId) return;
+        const ctx = await context();
+        await endSession(ctx.db, token.sessionId, ctx.now());
+      },
+    },
+    logger: {
+      // next-auth's metadata may carry request details; log codes and messages only. A cookie of an
+      // ended session is routine, not an error.
+      error: (code, metadata) => {
+        if (metadata instanceof SessionEndedError) return;
+        logger.error("next-auth error", { code, message: metadata instanceof Error ? metadata.message : undefined });
+      },
+      warn: (code) => logger.warn("next-auth warning", { code }),
+      debug: () => {},
+    },
+  };
+}
+
+export const authOptions: NextAuthOptions = createAuthOptions(getAppContext);
+
+const tokenSchema = z.object({ userId: z.string().min(1), workspaceId: z.string().min(1), sessionId: z.string().min(1) });
 
 /**
- * The admin scope of a request's session cookie, or null (no cookie, expired, tampered with, or
- * made with another secret). Only the cookie counts: next-auth's fallback to an Authorization
- * header is not offered.
+ * The admin of a request's session cookie, or null: no cookie, expired, tampered with, made with
+ * another secret, or its session ended (checked in the database on every call). Only the cookie
+ * counts: next-auth's fallback to an Authorization header is not offered.
  */
-export async function readSession(request: Request, options: { secret: string; secureCookie: boolean }): Promise<AdminScope | null> {
+export async function readSession(
+  request: Request,
+  options: { secret: string; secureCookie: boolean; db: Database; now: Date },
+): Promise<SessionAdmin | null> {
   const cookies = new Map<string, string>();
   for (const part of (request.headers.get("cookie") ?? "").split(";")) {
     const separator = part.indexOf("=");
@@ -192,7 +235,8 @@ export async function readSession(request: Request, options: { secret: string; s
     secureCookie: options.secureCookie,
   });
   const parsed = tokenSchema.safeParse(token);
-  return parsed.success ? { userId: parsed.data.userId, workspaceId: parsed.data.workspaceId } : null;
+  if (!parsed.success) return null;
+  return checkSession(options.db, { sessionId: parsed.data.sessionId, userId: parsed.data.userId }, options.now);
 }
 
 function safeDecode(value: string): string {
@@ -203,8 +247,18 @@ function safeDecode(value: string): string {
   }
 }
 
-/** The session of a request to a route handler, with the app's secret and cookie settings. */
-export function sessionFromRequest(request: Request): Promise<AdminScope | null> {
+/** The session of a request to a route handler, with the app's secret, cookie settings and database. */
+export async function sessionFromRequest(request: Request): Promise<SessionAdmin | null> {
   const { secret, secureCookies } = authConfig();
-  return readSession(request, { secret, secureCookie: secureCookies });
+  const ctx = await getAppContext();
+  return readSession(request, { secret, secureCookie: secureCookies, db: ctx.db, now: ctx.now() });
+}
+
+/** The session of the page being rendered (server components), checked as a request's is. */
+export async function pageSession(): Promise<SessionAdmin | null> {
+  const cookie = (await cookies())
+    .getAll()
+    .map(({ name, value }) => `${name}=${encodeURIComponent(value)}`)
+    .join("; ");
+  return sessionFromRequest(new Request("http://localhost/", { headers: { cookie } }));
 }

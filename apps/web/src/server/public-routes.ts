@@ -11,6 +11,7 @@ import { ERRORS } from "@parley/core/errors";
 import { logger } from "@parley/core/logger";
 import { SECURITY_HEADERS } from "@parley/core/security-headers";
 import { getAppContext, publicAppUrl } from "./context.ts";
+import { methodNotAllowed } from "./rest.ts";
 import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "./routes/help.ts";
 import { messagesRoute } from "./routes/messages.ts";
 
@@ -28,12 +29,18 @@ export const PUBLIC_ROUTES: ReadonlyArray<readonly [string, RegExp, PublicHandle
   ],
 ];
 
-/** The route for a method and a path (without its query), with its decoded parameters. */
+/**
+ * The route for a method and a path (without its query), with its decoded parameters. HEAD is
+ * served as GET (Node leaves the body out); another method on a public path gets 405.
+ */
 export function matchPublicRoute(method: string, pathname: string): { handler: PublicHandler; params: string[] } | null {
   for (const [routeMethod, pattern, handler] of PUBLIC_ROUTES) {
-    if (routeMethod !== method) continue;
     const match = pattern.exec(pathname);
-    if (match) return { handler, params: match.slice(1).map(decodeURIComponent) };
+    if (!match) continue;
+    const params = match.slice(1).map(decodeURIComponent);
+    if (method === routeMethod || (method === "HEAD" && routeMethod === "GET")) return { handler, params };
+    const allow = routeMethod === "GET" ? ["GET", "HEAD"] : [routeMethod];
+    return { handler: (_ctx, request) => methodNotAllowed(request, allow), params };
   }
   return null;
 }

@@ -51,6 +51,31 @@ export async function handle(
   return response;
 }
 
+/** 405 `Method not allowed` with the methods the route serves in `Allow`. */
+export function methodNotAllowed(request: Request, allow: readonly string[]): Promise<Response> {
+  return handle(request, async () => {
+    throw new AppError("METHOD_NOT_ALLOWED", { headers: { allow: allow.join(", ") } });
+  });
+}
+
+/** The methods a Next.js route file can export. */
+const ROUTE_FILE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+type RouteFileMethod = (typeof ROUTE_FILE_METHODS)[number];
+
+/**
+ * Route-file handlers that answer 405 for every method a route file can export but `allow` does not
+ * name (Next would answer those with an empty 405, and OPTIONS with a 204).
+ */
+export function otherMethodsNotAllowed(
+  allow: readonly RouteFileMethod[],
+): Record<RouteFileMethod, (request: Request) => Promise<Response>> {
+  const handler = (request: Request) => methodNotAllowed(request, allow);
+  return Object.fromEntries(ROUTE_FILE_METHODS.map((method) => [method, handler])) as Record<
+    RouteFileMethod,
+    (request: Request) => Promise<Response>
+  >;
+}
+
 /** The client IP of a request (core's clientIp over the socket's address and X-Forwarded-For). */
 export function clientIp(request: Request, trustProxy: AppContext["trustProxy"]): string {
   return clientIpOf(trustProxy, {

@@ -6,6 +6,9 @@
 export async function startServerInstance(): Promise<void> {
   const store = globalThis as Record<symbol, unknown>;
   try {
+    // Request body caps for server.mjs (body-limit.ts): it holds every request until they are here.
+    const { limitRequestBody } = await import("./body-limit.ts");
+    store[Symbol.for("parley.bodyLimit")] = { limitRequestBody };
     const { startWebhookWorker } = await import("./webhook-worker.ts");
     await startWebhookWorker();
     const { startWidgetSocket } = await import("./widget-socket.ts");

@@ -1,7 +1,8 @@
 // A real HTTP server over the app's route handlers, for tests that need the network between a
 // client and the app (the typed client, curl): node:http turns each request into a fetch Request,
-// a small router picks the same route function the Next.js route file calls, and the Response
-// goes back over the socket. Like server.mjs, it sets the client-IP header from the socket. Every
+// a small router picks the same route function the Next.js route file calls (the public routes
+// through the server entry's own table), and the Response goes back over the socket. Like
+// server.mjs, it caps request bodies and sets the client-IP header from the socket. Every
 // exchange is recorded (with Date.now(), which follows fake timers). `intercept` stands for a
 // proxy between client and app: it may rewrite a response, or drop it after the app handled the
 // request (the client then sees a network error).
@@ -12,8 +13,10 @@ import type { AdminScope } from "@parley/core/admin/scope";
 import type { AppContext } from "@parley/core/context";
 import { ERRORS } from "@parley/core/errors";
 import { readSession } from "~/server/auth.ts";
-import { PUBLIC_ROUTES, sendFetchResponse, toFetchRequest } from "~/server/public-routes.ts";
-import { CLIENT_IP_HEADER } from "~/server/rest.ts";
+import { limitRequestBody } from "~/server/body-limit.ts";
+import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";
+import { matchPublicRoute, sendFetchResponse, toFetchRequest } from "~/server/public-routes.ts";
+import { CLIENT_IP_HEADER, methodNotAllowed } from "~/server/rest.ts";
 import { docsAssetRoute, docsPageRoute } from "~/server/routes/docs.ts";
 import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";
 import { openApiRoute } from "~/server/routes/openapi.ts";
@@ -48,13 +51,11 @@ interface RouteInput {
 
 type Handler = (input: RouteInput) => Promise<Response>;
 
+const KEY_ROUTE_ALLOW = ["POST", "DELETE"];
+
+// Besides the public routes, which are served exactly as the server entry serves them in
+// production (matchPublicRoute), the routes of Next's route files.
 const ROUTES: Array<[string, RegExp, Handler]> = [
-  // The public routes exactly as the server entry serves them in production.
-  ...PUBLIC_ROUTES.map(([method, pattern, handler]): [string, RegExp, Handler] => [
-    method,
-    pattern,
-    ({ ctx, request, params }) => handler(ctx, request, params),
-  ]),
   [
     "POST",
     /^\/api\/agents\/([^/]+)\/http-api-key$/,
@@ -65,6 +66,7 @@ const ROUTES: Array<[string, RegExp, Handler]> = [
     /^\/api\/agents\/([^/]+)\/http-api-key$/,
     async ({ ctx, request, params: [agentId], session }) => revokeHttpApiKey(ctx, request, { agent_id: agentId! }, await session()),
   ],
+  ["*", /^\/api\/agents\/([^/]+)\/http-api-key$/, ({ request }) => methodNotAllowed(request, KEY_ROUTE_ALLOW)],
   ["GET", /^\/api\/openapi\.json$/, ({ request, origin }) => openApiRoute(request, origin)],
   ["GET", /^\/docs$/, ({ request, origin }) => docsPageRoute(request, origin)],
   ["GET", /^\/docs\/assets\/([^/]+)$/, ({ request, params: [file] }) => docsAssetRoute(request, { file: file! })],
@@ -84,19 +86,28 @@ export async function startAppServer(ctx: AppContext, options: { sessionSecret?:
   let interceptor: Intercept | undefined;
   let origin = "";
 
-  const server = createServer((req, res) => {
+  // As server.mjs: every body is capped (413) before a route reads it.
+  const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
+    limitRequestBody(req, res, () => serve(req, res));
+  });
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const request = toRequest(req, res, origin);
       const path = new URL(request.url).pathname;
       const exchange: Exchange = { method: request.method, path, idempotencyKey: request.headers.get("idempotency-key"), at: Date.now() };
       exchanges.push(exchange);
-      const route = ROUTES.find(([method, pattern]) => method === request.method && pattern.test(path));
+      const publicRoute = matchPublicRoute(request.method, path);
+      const route = ROUTES.find(([method, pattern]) => (method === request.method || method === "*") && pattern.test(path));
       const params = route ? (route[1].exec(path)?.slice(1) ?? []).map(decodeURIComponent) : [];
       const session = async () =>
-        options.sessionSecret ? readSession(request, { secret: options.sessionSecret, secureCookie: false }) : null;
-      let response = route
-        ? await route[2]({ ctx, request, params, session, origin })
-        : Response.json({ error: ERRORS.NOT_FOUND.message }, { status: ERRORS.NOT_FOUND.status });
+        options.sessionSecret
+          ? readSession(request, { secret: options.sessionSecret, secureCookie: false, db: ctx.db, now: ctx.now() })
+          : null;
+      let response = publicRoute
+        ? await publicRoute.handler(ctx, request, publicRoute.params)
+        : route
+          ? await route[2]({ ctx, request, params, session, origin })
+          : Response.json({ error: ERRORS.NOT_FOUND.message }, { status: ERRORS.NOT_FOUND.status });
       exchange.status = response.status;
       if (interceptor) {
         const intercepted = await interceptor(response, exchange);
@@ -112,7 +123,7 @@ export async function startAppServer(ctx: AppContext, options: { sessionSecret?:
       res.writeHead(599, { "content-type": "text/plain" });
       res.end(`test server error: ${String(error)}`);
     });
-  });
+  };
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

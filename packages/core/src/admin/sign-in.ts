@@ -1,9 +1,13 @@
-// Admin sign-in: email and password against the stored bcrypt hash, with failed attempts
-// throttled per email and client IP. An unknown email costs the same bcrypt work as a known one,
-// so response time does not tell which emails exist.
-import { type Database, hashPassword, verifyPassword } from "@parley/db";
+// Admin sign-in: email and password against the stored hash, with failed attempts throttled per
+// email and client IP, and per IP whatever the email (so trying many emails does not escape it).
+// An unknown email costs the same hash work as a known one, so response time does not tell which
+// emails exist. Hashes run in the thread pool (packages/db/src/password.ts), at most
+// PASSWORD_CHECKS_AT_ONCE at a time: a flood of sign-ins queues instead of taking every thread.
+import { type Database, hashPassword, needsRehash, verifyPassword } from "@parley/db";
+import pLimit from "p-limit";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
+import { PASSWORD_CHECKS_AT_ONCE } from "../limits.ts";
 import type { RateLimiter } from "../ratelimit/types.ts";
 import type { AdminScope } from "./scope.ts";
 
@@ -17,37 +21,61 @@ export interface SignedInAdmin extends AdminScope {
   name: string;
 }
 
+export interface SignInLimiters {
+  /** Failures per email and IP. */
+  signIn: RateLimiter;
+  /** Failures per IP. */
+  signInIp: RateLimiter;
+}
+
+/** The queue every password hash of this process goes through (exported for tests to observe). */
+export const passwordWork = pLimit(PASSWORD_CHECKS_AT_ONCE);
+
 // A hash of a random password, to compare against when the email is unknown.
 let decoyHash: Promise<string> | undefined;
 function decoy(): Promise<string> {
-  decoyHash ??= hashPassword(crypto.randomUUID());
+  decoyHash ??= passwordWork(() => hashPassword(crypto.randomUUID()));
   return decoyHash;
 }
 
 /**
- * The admin for these credentials, or null when they are wrong. Throws SIGN_IN_THROTTLED while the email
- * and IP are over their failed-attempt budget, even for the right password.
+ * The admin for these credentials, or null when they are wrong. Throws SIGN_IN_THROTTLED while the
+ * email and IP, or the IP, are over their failed-attempt budget, even for the right password (and
+ * then computes no hash). A hash of an older kind (bcrypt) is replaced at a successful sign-in.
  */
 export async function signInAdmin(
-  deps: { db: Database; signInLimiter: RateLimiter },
+  deps: { db: Database; limiters: SignInLimiters },
   credentials: unknown,
   clientIp: string,
 ): Promise<SignedInAdmin | null> {
   const parsed = credentialsInput.safeParse(credentials);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
-  const identifier = `${clientIp}|${email}`;
-  assertNotBlocked(deps.signInLimiter, identifier);
+  const budgets: Array<[RateLimiter, string]> = [
+    [deps.limiters.signInIp, clientIp],
+    [deps.limiters.signIn, `${clientIp}|${email}`],
+  ];
+  for (const [limiter, identifier] of budgets) assertNotBlocked(limiter, identifier);
 
   const user = await deps.db.prisma.user.findUnique({
     where: { email },
     select: { id: true, workspaceId: true, email: true, name: true, passwordHash: true },
   });
-  const valid = await verifyPassword(password, user?.passwordHash ?? (await decoy()));
-  if (user && valid) return { userId: user.id, workspaceId: user.workspaceId, email: user.email, name: user.name };
+  const hash = user?.passwordHash ?? (await decoy());
+  const valid = await passwordWork(() => verifyPassword(password, hash));
+  if (user && valid) {
+    if (needsRehash(user.passwordHash)) await rehash(deps.db, user.id, user.passwordHash, password);
+    return { userId: user.id, workspaceId: user.workspaceId, email: user.email, name: user.name };
+  }
 
-  await countFailure(deps.signInLimiter, identifier);
+  for (const [limiter, identifier] of budgets) await countFailure(limiter, identifier);
   return null;
+}
+
+/** Replaces an older hash with today's; only if it is still the one just checked (a concurrent password change wins). */
+async function rehash(db: Database, userId: string, oldHash: string, password: string): Promise<void> {
+  const passwordHash = await passwordWork(() => hashPassword(password));
+  await db.prisma.user.updateMany({ where: { id: userId, passwordHash: oldHash }, data: { passwordHash } });
 }
 
 // The shared limiter (one store for all instances) counts failures only. Asking it whether an

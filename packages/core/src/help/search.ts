@@ -208,7 +208,7 @@ function matchingArticlesSql(agentId: string, q: string, options: MatchOptions, 
       : Prisma.sql`websearch_to_tsquery('english', parley_unaccent(${q}))`;
   const wordMatch = Prisma.sql`a."searchDocument" @@ ${tsquery}`;
   const useSubstring = options.match !== "any" && [...q].length >= SUBSTRING_MIN_CHARS;
-  const pattern = Prisma.sql`'%' || parley_search_text(${escapeLike(q)}) || '%'`;
+  const pattern = Prisma.sql`'%' || ${likeLiteralSql(Prisma.sql`parley_search_text(${q})`)} || '%'`;
   const titleContains = Prisma.sql`a."searchTitle" LIKE ${pattern}`;
   const contentContains = Prisma.sql`a."searchContent" LIKE ${pattern}`;
   const pageEnd = options.offset + options.limit;
@@ -288,9 +288,13 @@ function matchingArticlesSql(agentId: string, q: string, options: MatchOptions, 
     ORDER BY p."wordMatch" DESC, p."rank" DESC, p."titleMatch" DESC, p."updatedAt" DESC, p."id"`;
 }
 
-/** `value` as a literal LIKE pattern: its wildcards and the escape character match themselves. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+/**
+ * `text` as a literal LIKE pattern: its wildcards and the escape character match themselves.
+ * Applied to the folded query, since folding makes wildcards of other characters (fullwidth ％,
+ * ＿, ＼ and their compatibility forms).
+ */
+function likeLiteralSql(text: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`replace(replace(replace(${text}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
 }
 
 function positiveInt(value: number, name: string, min = 1): number {

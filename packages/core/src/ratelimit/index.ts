@@ -5,6 +5,7 @@ import { z } from "zod";
 import { AppError } from "../errors.ts";
 import {
   FAILED_KEY_ATTEMPTS_PER_MINUTE,
+  FAILED_SIGN_INS_PER_IP_PER_WINDOW,
   FAILED_SIGN_INS_PER_WINDOW,
   HELP_REQUESTS_PER_MINUTE,
   MESSAGES_PER_MINUTE,
@@ -40,6 +41,7 @@ const POLICIES = {
   help: { name: "help", limit: HELP_REQUESTS_PER_MINUTE, windowSeconds: 60 },
   failedKeys: { name: "failed-keys", limit: FAILED_KEY_ATTEMPTS_PER_MINUTE, windowSeconds: 60 },
   signIn: { name: "sign-in", limit: FAILED_SIGN_INS_PER_WINDOW, windowSeconds: 15 * 60 },
+  signInIp: { name: "sign-in-ip", limit: FAILED_SIGN_INS_PER_IP_PER_WINDOW, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** Limiters of configured policies kept at most (distinct limit values in use; far fewer in practice). */
@@ -90,6 +92,7 @@ export function createRateLimiters(input: RateLimitersOptions = {}): RateLimiter
     help: createLimiter(backend, keyPrefix, scaled(POLICIES.help)),
     failedKeys: createLimiter(backend, keyPrefix, scaled(POLICIES.failedKeys)),
     signIn: createLimiter(backend, keyPrefix, scaled(POLICIES.signIn)),
+    signInIp: createLimiter(backend, keyPrefix, scaled(POLICIES.signInIp)),
     configured(policy) {
       const cacheKey = `${policy.name}|${policy.limit}|${policy.windowSeconds}`;
       let limiter = configured.get(cacheKey);

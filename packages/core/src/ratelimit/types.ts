@@ -50,6 +50,8 @@ export interface RateLimiters {
   configured(policy: RateLimitPolicy): RateLimiter;
   /** Concurrent widget connections per IP. */
   connections: SlotLimiter;
+  /** Failed panel sign-ins: per IP, whatever the email. */
+  signInIp: RateLimiter;
   /** Which backend these use, for logs and health. */
   backend: "memory" | "redis" | "upstash";
   close(): Promise<void>;

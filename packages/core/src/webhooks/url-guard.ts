@@ -4,7 +4,8 @@
 // then uses (no second lookup between the check and the connection, so DNS rebinding gains
 // nothing). `allowLocal` (WEBHOOKS_ALLOW_LOCAL) turns the guard off for tests and development.
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { WEBHOOK_URL_MAX_CHARS } from "../limits.ts";
 
 /** Resolves a host name to its IP addresses (injected in tests). */
@@ -34,55 +35,26 @@ export class UnresolvedHostError extends BlockedUrlError {
   }
 }
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8], // "this" network
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8], // loopback
-  ["169.254.0.0", 16], // link-local (cloud metadata services)
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.0.2.0", 24], // documentation
-  ["192.88.99.0", 24], // 6to4 relay
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["198.51.100.0", 24], // documentation
-  ["203.0.113.0", 24], // documentation
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, broadcast
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
-  ["64:ff9b::", 96], // NAT64
-  ["64:ff9b:1::", 48], // local-use NAT64
-  ["100::", 64], // discard
-  ["2001::", 23], // IETF protocol assignments (Teredo, ...)
-  ["2001:db8::", 32], // documentation
-  ["2002::", 16], // 6to4
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
-}
+// Only global unicast addresses may receive webhooks. ipaddr.js classifies the special-purpose
+// ranges of the IANA registries (private, loopback, link-local, carrier-grade NAT, documentation,
+// multicast, IPv4-mapped, NAT64, 6to4, Teredo, ...) and calls everything else "unicast". For IPv6
+// the address must also lie in 2000::/3, the only block IANA allocates for global unicast: that
+// refuses what ipaddr.js does not name, such as IPv4-compatible addresses (::/96, e.g.
+// ::127.0.0.1) and the rest of ::/8. Every form that embeds an IPv4 address is thus refused,
+// whatever address it carries.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
 /** True for an address a webhook may not be sent to. Anything that is not an IP address is refused too. */
 export function isBlockedAddress(address: string): boolean {
-  const version = isIP(address);
-  if (version === 4) return blocked.check(address, "ipv4");
-  if (version === 6) {
-    // IPv4-mapped addresses (::ffff:a.b.c.d) are refused whatever they carry: no public host needs one.
-    // (Node's BlockList would also match them against IPv4 rules, and IPv4 addresses against an
-    // IPv6 rule for ::ffff:0:0/96, so the check is done here.)
-    if (/^::ffff:/i.test(new URL(`http://[${address}]`).hostname.slice(1, -1))) return true;
-    return blocked.check(address, "ipv6");
+  if (!isIP(address)) return true;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return true;
   }
-  return true;
+  if (parsed.range() !== "unicast") return true;
+  return parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST_V6);
 }
 
 /** The URL's host without IPv6 brackets. */

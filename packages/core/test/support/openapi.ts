@@ -40,6 +40,7 @@ export const TRACKED_HEADERS = [
   "www-authenticate",
   "x-request-id",
   "idempotent-replayed",
+  "allow",
 ] as const;
 
 type Json = Record<string, unknown>;

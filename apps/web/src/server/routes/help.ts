@@ -3,7 +3,7 @@
 // limit first, and the RateLimit headers ride on every response after that. Hidden and unknown
 // things (agent, article) are all the same 404 `Not found`.
 import type { AppContext } from "@parley/core/context";
-import { AppError } from "@parley/core/errors";
+import { AppError, isAppError } from "@parley/core/errors";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "@parley/core/help/articles";
 import { listCollections } from "@parley/core/help/collections";
 import { listVisibleArticleDates } from "@parley/core/help/search";
@@ -14,6 +14,13 @@ import { helpPaths } from "~/help/urls.ts";
 import { clientIp, errorResponse, handle, json } from "../rest.ts";
 
 const CACHE_HEADERS = { "cache-control": HELP_CACHE_CONTROL };
+/** A 429 or a 500 is not cached: a retry (after Retry-After) must reach the server again. */
+const NO_STORE_HEADERS = { "cache-control": "no-store" };
+
+function helpErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
+  const transient = !isAppError(error) || error.status === 429 || error.status >= 500;
+  return errorResponse(error, { ...(transient ? NO_STORE_HEADERS : CACHE_HEADERS), ...headers });
+}
 
 /** GET /api/agent/{agentId}/help */
 export function helpCollectionsRoute(ctx: AppContext, request: Request, params: { agentId: string }): Promise<Response> {
@@ -86,12 +93,17 @@ function helpRoute(ctx: AppContext, request: Request, agentId: string, body: () 
   return handle(
     request,
     async () => {
-      const limitHeaders = await enforceRateLimit(ctx.limiters.help, `${agentId}:${clientIp(request, ctx.trustProxy)}`);
+      let limitHeaders: Record<string, string>;
+      try {
+        limitHeaders = await enforceRateLimit(ctx.limiters.help, `${agentId}:${clientIp(request, ctx.trustProxy)}`);
+      } catch (error) {
+        return helpErrorResponse(error);
+      }
       let response: Response;
       try {
         response = await body();
       } catch (error) {
-        response = errorResponse(error, { ...CACHE_HEADERS, ...limitHeaders });
+        response = helpErrorResponse(error, limitHeaders);
       }
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
       return response;

@@ -1,8 +1,12 @@
 import { sessionFromRequest } from "~/server/auth.ts";
 import { getAppContext } from "~/server/context.ts";
+import { otherMethodsNotAllowed } from "~/server/rest.ts";
 import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";
 
 export const dynamic = "force-dynamic";
+
+// Every other method: 405 with the error body and Allow.
+export const { GET, PUT, PATCH, OPTIONS } = otherMethodsNotAllowed(["POST", "DELETE"]);
 
 type Context = { params: Promise<{ agent_id: string }> };
 

@@ -1,0 +1,226 @@
+// Hardening on real app processes (two instances of one deployment sharing PostgreSQL and Redis):
+// - request bodies are capped before Next or a route reads them: a declared 300 MB sign-in body
+//   and a chunked body that keeps growing both get 413, and the server's memory does not grow;
+// - a method a route does not serve gets 405 with the error body and Allow, on both serving paths;
+// - signing out on one instance ends the session on the other at once (a kept cookie gets 401
+//   and is sent from /panel to /signin), while another session of the admin goes on; ending all
+//   of the admin's sessions ends them everywhere;
+// - /api/health keeps answering while a flood of sign-ins hashes passwords (figures printed).
+import { readFileSync } from "node:fs";
+import { connect } from "node:net";
+import { performance } from "node:perf_hooks";
+import { endAllSessions } from "@parley/core/admin/sessions";
+import { AUTH_BODY_MAX_BYTES, TRPC_BODY_MAX_BYTES } from "@parley/core/limits";
+import { describe, expect, it } from "vitest";
+import { setUpTwoAppCluster } from "./support/cluster.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createAgent } from "./support/database.ts";
+import { request, signIn } from "./support/http.ts";
+
+// Limits raised (RATE_LIMIT_SCALE) so that the sign-in flood hashes every password instead of
+// meeting the per-IP budget.
+const cluster = setUpTwoAppCluster("hardening", { RATE_LIMIT_SCALE: "100" });
+
+/** Resident memory of a process, in MB (Linux). */
+function residentMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+  if (!line) throw new Error(`no VmRSS for ${pid}`);
+  return Number(line[1]) / 1024;
+}
+
+/**
+ * POSTs over a raw socket: Content-Length `declared`, or else a chunked body of `total` bytes in
+ * 64 KiB pieces, sent as fast as the server reads them, until it answers and closes.
+ */
+function rawPost(
+  baseUrl: string,
+  path: string,
+  options: { declared?: number; total: number },
+): Promise<{ status: number; body: string; sent: number }> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  const chunked = options.declared === undefined;
+  let received = "";
+  let sent = 0;
+  let closed = false;
+  return new Promise((resolve, reject) => {
+    socket.setEncoding("latin1");
+    socket.on("data", (data: string) => {
+      received += data;
+    });
+    socket.on("error", () => {}); // EPIPE / ECONNRESET once the server closes: expected.
+    socket.on("close", () => {
+      closed = true;
+      const status = Number(received.split("\r\n")[0]?.split(" ")[1]);
+      if (!status) return reject(new Error(`no response (sent ${sent} bytes)`));
+      resolve({ status, body: received.slice(received.indexOf("\r\n\r\n") + 4), sent });
+    });
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\n${
+        chunked ? "transfer-encoding: chunked" : `content-length: ${options.declared}`
+      }\r\n\r\n`,
+    );
+    const piece = "x".repeat(64 * 1024);
+    const pump = () => {
+      while (!closed && sent < options.total) {
+        sent += piece.length;
+        if (!socket.write(chunked ? `${piece.length.toString(16)}\r\n${piece}\r\n` : piece)) return void socket.once("drain", pump);
+      }
+    };
+    pump();
+  });
+}
+
+describe("request body caps", () => {
+  it("refuse a declared 300 MB sign-in body and a growing chunked tRPC body with 413; memory stays put", async () => {
+    const app = cluster.apps[0]!;
+    const before = residentMb(app.pid);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const declared = await rawPost(app.url, "/api/auth/callback/credentials", { declared: 300 * 1024 * 1024, total: 0 });
+      expect(declared.status).toBe(413);
+      expect(JSON.parse(declared.body)).toEqual({
+        error: "Payload too large",
+        details: `body: must be at most ${AUTH_BODY_MAX_BYTES} bytes`,
+      });
+      const total = 300 * 1024 * 1024;
+      const chunked = await rawPost(app.url, "/api/trpc/agents.list", { total });
+      expect(chunked.status).toBe(413);
+      expect(JSON.parse(chunked.body)).toEqual({
+        error: "Payload too large",
+        details: `body: must be at most ${TRPC_BODY_MAX_BYTES} bytes`,
+      });
+      // The connection closed: most of the 300 MB was never sent.
+      expect(chunked.sent).toBeLessThan(total / 10);
+    }
+    const after = residentMb(app.pid);
+    console.log(
+      `body caps: server resident memory ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after 3 x (300 MB declared + 300 MB chunked)`,
+    );
+    // Before the caps one such body took 900 MB.
+    expect(after - before).toBeLessThan(100);
+    expect((await request(`${app.url}/api/health`)).status).toBe(200);
+  });
+
+  it("hand a chunked message within the limit whole to the route", async () => {
+    const agent = await createAgent(cluster.db, "body-caps");
+    const body = JSON.stringify({ message: "How do I reset my password?", clientVariables: { pad: "x".repeat(1_000) } });
+    const response = await fetch(`${cluster.apps[1]!.url}/api/agent/${agent.id}/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${agent.key}`, "content-type": "application/json" },
+      body: new Blob([body]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("405 Method not allowed", () => {
+  it("on the direct path of the public routes and on Next's route files, with Allow", async () => {
+    const url = cluster.apps[0]!.url;
+    for (const [method, path, allow] of [
+      ["GET", "/api/agent/demo/messages", "POST"],
+      ["DELETE", "/api/agent/demo/help", "GET, HEAD"],
+      ["PUT", "/api/agent/demo/help/articles/art-refunds", "GET, HEAD"],
+      ["GET", "/api/agents/demo/http-api-key", "POST, DELETE"],
+    ] as const) {
+      const outcome = await request(`${url}${path}`, { method });
+      expect(outcome.status, `${method} ${path}`).toBe(405);
+      expect(outcome.headers.get("allow"), `${method} ${path}`).toBe(allow);
+      expect(outcome.body, `${method} ${path}`).toEqual({ error: "Method not allowed" });
+    }
+    const head = await fetch(`${url}/api/agent/demo/help`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+  });
+});
+
+/** Signs out through next-auth's sign-out route, as the panel's Sign out button does. */
+async function signOut(baseUrl: string, sessionCookie: string): Promise<void> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`, { headers: { cookie: sessionCookie } });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const csrfCookie = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!);
+  const response = await fetch(`${baseUrl}/api/auth/signout`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: [sessionCookie, ...csrfCookie].join("; "), origin: baseUrl },
+    body: new URLSearchParams({ csrfToken, callbackUrl: `${baseUrl}/signin`, json: "true" }),
+  });
+  expect(response.status).toBe(200);
+  // The browser's copy is cleared; a copy kept elsewhere is what the checks below use.
+  expect(response.headers.getSetCookie().some((cookie) => /^next-auth\.session-token=;/.test(cookie))).toBe(true);
+}
+
+async function access(baseUrl: string, cookie: string) {
+  const trpc = await request(`${baseUrl}/api/trpc/agents.list`, { headers: { cookie } });
+  const key = await request(`${baseUrl}/api/agents/demo-quota/http-api-key`, { method: "DELETE", headers: { cookie, origin: baseUrl } });
+  const panel = await request(`${baseUrl}/panel/agents`, { headers: { cookie } });
+  return { trpc: trpc.status, key: key.status, panel: panel.status, panelLocation: panel.headers.get("location") };
+}
+
+describe("sessions across instances", () => {
+  it("sign-out on one instance ends the session on the other at once; the admin's other session goes on", async () => {
+    const [first, second] = cluster.apps;
+    if (!first || !second) throw new Error("two instances expected");
+    const kept = await signIn(first.url, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const other = await signIn(first.url, ADMIN_EMAIL, ADMIN_PASSWORD);
+    expect(await access(second.url, kept)).toEqual({ trpc: 200, key: 204, panel: 200, panelLocation: null });
+
+    await signOut(first.url, kept);
+    for (const app of [second, first]) {
+      expect(await access(app.url, kept)).toEqual({ trpc: 401, key: 401, panel: 307, panelLocation: "/signin?callbackUrl=%2Fpanel" });
+      expect(await access(app.url, other)).toEqual({ trpc: 200, key: 204, panel: 200, panelLocation: null });
+    }
+
+    // Ending all of the admin's sessions (a password change) ends them on every instance.
+    const admin = await cluster.db.prisma.user.findUniqueOrThrow({ where: { email: ADMIN_EMAIL } });
+    expect(await endAllSessions(cluster.db, admin.id, new Date())).toBeGreaterThanOrEqual(1);
+    for (const app of [first, second]) expect((await access(app.url, other)).trpc).toBe(401);
+  });
+});
+
+describe("sign-in flood", () => {
+  /** /api/health round trips (ms), one every 50 ms while `during` runs. */
+  async function probeHealth(url: string, during: () => Promise<unknown>): Promise<number[]> {
+    const times: number[] = [];
+    let running = true;
+    const probe = (async () => {
+      while (running) {
+        const started = performance.now();
+        expect((await request(`${url}/api/health`)).status).toBe(200);
+        times.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    await during();
+    running = false;
+    await probe;
+    return times.sort((a, b) => a - b);
+  }
+  const describeTimes = (times: number[]) => {
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(0);
+    return `${times.length} probes, p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${times.at(-1)!.toFixed(0)} ms`;
+  };
+
+  it("/api/health keeps answering while 40 sign-ins (10 at a time) hash passwords", async () => {
+    const app = cluster.apps[1]!;
+    // The sign-in routes' code loaded first (a cold route would be measured, not the hashes).
+    await signIn(app.url, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const quiet = await probeHealth(app.url, () => new Promise((resolve) => setTimeout(resolve, 5_000)));
+    let floodMs = 0;
+    const flood = await probeHealth(app.url, async () => {
+      const started = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          while (next < 40) {
+            next += 1;
+            await signIn(app.url, `nobody-${next}@example.com`, "wrong password").catch(() => {});
+          }
+        }),
+      );
+      floodMs = performance.now() - started;
+    });
+    console.log(
+      `sign-in flood: /api/health without sign-ins ${describeTimes(quiet)}; during 40 sign-ins (${(floodMs / 1000).toFixed(1)} s) ${describeTimes(flood)}`,
+    );
+    expect(flood.length).toBeGreaterThan(5);
+  });
+});

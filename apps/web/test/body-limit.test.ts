@@ -1,0 +1,173 @@
+// Request bodies are capped per path before any route reads them (src/server/body-limit.ts, as
+// server.mjs installs it), over a real socket: a Content-Length over the limit is refused at once,
+// and a chunked body that grows past it is refused while it streams, the rest never read.
+import { connect, type Socket } from "node:net";
+import {
+  AUTH_BODY_MAX_BYTES,
+  bodyLimitForPath,
+  DEFAULT_BODY_MAX_BYTES,
+  MESSAGE_BODY_MAX_BYTES,
+  TRPC_BODY_MAX_BYTES,
+} from "@parley/core/limits";
+import type { TestContext } from "@parley/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
+import { type AppServer, startAppServer } from "./support/app-server.ts";
+
+let ctx: TestContext;
+let server: AppServer;
+let agent: TestAgent;
+
+beforeAll(async () => {
+  ctx = await createMessagingContext();
+  server = await startAppServer(ctx);
+  agent = await createAgentWithKey(ctx);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await ctx?.close();
+});
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Body bytes the client managed to write before the server answered and closed. */
+  sent: number;
+}
+
+/**
+ * Sends a request over a raw socket: `declared` as its Content-Length (else chunked), then up to
+ * `total` bytes of body in 16 KiB pieces of `fill`, waiting for the socket to drain, until the
+ * server answers and closes.
+ */
+function rawRequest(
+  path: string,
+  options: { total: number; declared?: number; headers?: Record<string, string>; fill?: string },
+): Promise<RawResponse> {
+  const { port } = new URL(server.url);
+  const socket: Socket = connect(Number(port), "127.0.0.1");
+  const chunked = options.declared === undefined;
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `host: 127.0.0.1:${port}`,
+    "content-type: application/json",
+    chunked ? "transfer-encoding: chunked" : `content-length: ${options.declared}`,
+    ...Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+    "",
+    "",
+  ].join("\r\n");
+  let received = "";
+  let sent = 0;
+  let closed = false;
+  return new Promise((resolve, reject) => {
+    socket.setEncoding("latin1");
+    socket.on("data", (data: string) => {
+      received += data;
+    });
+    socket.on("error", () => {}); // EPIPE / ECONNRESET once the server closes: expected.
+    socket.on("close", () => {
+      closed = true;
+      const [head = "", body = ""] = received.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const status = Number(statusLine.split(" ")[1]);
+      if (!status) return reject(new Error(`no response (sent ${sent} bytes)`));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
+      resolve({ status, headers, body, sent });
+    });
+    socket.write(head);
+    const piece = (options.fill ?? " ").repeat(16 * 1024).slice(0, 16 * 1024);
+    const pump = () => {
+      while (!closed && sent < options.total) {
+        const size = Math.min(piece.length, options.total - sent);
+        const data = piece.slice(0, size);
+        sent += size;
+        const ok = socket.write(chunked ? `${size.toString(16)}\r\n${data}\r\n` : data);
+        if (!ok) return void socket.once("drain", pump);
+      }
+      if (!closed && chunked) socket.write("0\r\n\r\n");
+    };
+    pump();
+  });
+}
+
+/** A JSON message request body of exactly `bytes` bytes (padded with spaces). */
+function messageBody(bytes: number): string {
+  const json = '{"message":"hi"}';
+  return json + " ".repeat(bytes - json.length);
+}
+
+describe("the limit of each path (limits.ts)", () => {
+  it("auth a few KB, tRPC an article's worth, messages left to their route, everything else a few KB", () => {
+    expect(bodyLimitForPath("/api/auth/callback/credentials")).toBe(AUTH_BODY_MAX_BYTES);
+    expect(AUTH_BODY_MAX_BYTES).toBe(16 * 1024);
+    expect(bodyLimitForPath("/api/trpc/articles.update")).toBe(TRPC_BODY_MAX_BYTES);
+    // The largest article, every character a 6-byte JSON escape, still fits.
+    expect(TRPC_BODY_MAX_BYTES).toBeGreaterThan(
+      JSON.stringify({ 0: { json: { content: "\u0001".repeat(100_000), title: "t".repeat(200) } } }).length,
+    );
+    // The messages route reads its own body within MESSAGE_BODY_MAX_BYTES (400 in the spec's order).
+    expect(bodyLimitForPath("/api/agent/demo/messages")).toBeNull();
+    for (const path of ["/panel", "/api/agents/demo/http-api-key", "/help/demo", "/"])
+      expect(bodyLimitForPath(path)).toBe(DEFAULT_BODY_MAX_BYTES);
+  });
+});
+
+describe("over a real socket", () => {
+  it("refuses a declared 300 MB sign-in body with 413 at once, without reading it", async () => {
+    const response = await rawRequest("/api/auth/callback/credentials", { declared: 300 * 1024 * 1024, total: 0 });
+    expect(response.status).toBe(413);
+    expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(response.headers.connection).toBe("close");
+    expect(response.headers["x-request-id"]).toBeTruthy();
+    expect(JSON.parse(response.body)).toEqual({
+      error: "Payload too large",
+      details: `body: must be at most ${AUTH_BODY_MAX_BYTES} bytes`,
+    });
+  });
+
+  it("refuses a chunked tRPC body once it grows past the limit, and reads no more of it", async () => {
+    const total = 200 * 1024 * 1024;
+    const response = await rawRequest("/api/trpc/agents.list", { total });
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body)).toEqual({
+      error: "Payload too large",
+      details: `body: must be at most ${TRPC_BODY_MAX_BYTES} bytes`,
+    });
+    // The server closed the connection: the client could not send the rest (what it did send
+    // sat in socket buffers, a few MB at most).
+    expect(response.sent).toBeLessThan(total / 10);
+  });
+
+  it("leaves the messages body to its route, which refuses 64 KiB + 1, declared or chunked, with the spec's 400", async () => {
+    const expected = { error: "Invalid request", details: `body: must be at most ${MESSAGE_BODY_MAX_BYTES} bytes` };
+    const headers = { authorization: `Bearer ${agent.key}` };
+    const declared = await rawRequest(`/api/agent/${agent.id}/messages`, { declared: MESSAGE_BODY_MAX_BYTES + 1, total: 0, headers });
+    expect(declared.status).toBe(400);
+    expect(JSON.parse(declared.body)).toEqual(expected);
+    const chunked = await rawRequest(`/api/agent/${agent.id}/messages`, { total: MESSAGE_BODY_MAX_BYTES + 1, headers });
+    expect(chunked.status).toBe(400);
+    expect(JSON.parse(chunked.body)).toEqual(expected);
+  });
+
+  it("hands a body within the limit, chunked or declared, whole to the route", async () => {
+    const body = messageBody(MESSAGE_BODY_MAX_BYTES);
+    for (const declared of [undefined, MESSAGE_BODY_MAX_BYTES]) {
+      const response = await fetch(`${server.url}/api/agent/${agent.id}/messages`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${agent.key}`,
+          "content-type": "application/json",
+          ...(declared ? { "content-length": String(declared) } : {}),
+        },
+        body: declared ? body : new Blob([body]).stream(),
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status, await response.clone().text()).toBe(200);
+      expect(((await response.json()) as { reply: string }).reply).toBeTruthy();
+    }
+  });
+});
