@@ -19,10 +19,10 @@ export function limitRequestBody(req: IncomingMessage, res: ServerResponse, serv
   const url = req.url ?? "/";
   const end = url.search(/[?#]/);
   const limit = bodyLimitForPath(end === -1 ? url : url.slice(0, end));
-  if (limit === null) return serve();
   const declared = req.headers["content-length"];
   const hasBody = req.headers["transfer-encoding"] !== undefined || (declared !== undefined && Number(declared) > 0);
-  if (declared !== undefined && Number(declared) > limit) refuse(req, res, limit);
+  if (limit === null) serve();
+  else if (declared !== undefined && Number(declared) > limit) refuse(req, res, limit);
   else if (!hasBody || req.complete) serve();
   // Duck-typed: server.mjs and this bundle load the class as two module instances.
   else if (canHoldBody(req)) req.holdBody(limit, serve, () => refuse(req, res, limit));
