@@ -47,6 +47,7 @@ function malformedPath(url = "/") {
 const BODY_LIMIT = Symbol.for("parley.bodyLimit");
 const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
   if (malformedPath(req.url)) {
+    req.streamBody(); // read and dropped after the answer, as any unread body
     // The security headers of every response (@parley/core/security-headers): Next does not see this one.
     res.writeHead(400, {
       "content-type": "application/json; charset=utf-8",
@@ -66,11 +67,15 @@ const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) 
     prepared.then(() => handle(req, res));
   };
   // Request body caps (src/server/body-limit.ts, published at start-up): each body is counted
-  // before Next or a route reads it, and refused with 413 past the limit of its path.
+  // before Next or a route reads it, and refused with 413 past the limit of its path. Until then
+  // BodyLimitedRequest keeps what arrives of the body (a little, then it stops reading).
   started.then(() => {
     const bodyLimit = globalThis[BODY_LIMIT];
     if (bodyLimit) bodyLimit.limitRequestBody(req, res, serve);
-    else serve();
+    else {
+      req.streamBody();
+      serve();
+    }
   });
 });
 // /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).

@@ -1,7 +1,9 @@
 // Request bodies are capped per path before any route reads them (src/server/body-limit.ts, as
 // server.mjs installs it), over a real socket: a Content-Length over the limit is refused at once,
 // and a chunked body that grows past it is refused while it streams, the rest never read.
-import { connect, type Socket } from "node:net";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import {
   AUTH_BODY_MAX_BYTES,
   bodyLimitForPath,
@@ -12,6 +14,8 @@ import {
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
+import { limitRequestBody } from "~/server/body-limit.ts";
+import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
 
 let ctx: TestContext;
@@ -44,9 +48,9 @@ interface RawResponse {
  */
 function rawRequest(
   path: string,
-  options: { total: number; declared?: number; headers?: Record<string, string>; fill?: string },
+  options: { total: number; declared?: number; headers?: Record<string, string>; fill?: string; baseUrl?: string },
 ): Promise<RawResponse> {
-  const { port } = new URL(server.url);
+  const { port } = new URL(options.baseUrl ?? server.url);
   const socket: Socket = connect(Number(port), "127.0.0.1");
   const chunked = options.declared === undefined;
   const head = [
@@ -168,6 +172,60 @@ describe("over a real socket", () => {
       } as RequestInit);
       expect(response.status, await response.clone().text()).toBe(200);
       expect(((await response.json()) as { reply: string }).reply).toBeTruthy();
+    }
+  });
+});
+
+describe("when the limit is decided after the body started to arrive", () => {
+  // The production server decides only once the app has started, so the first body bytes may
+  // come before the limit does. This server decides 200 ms late and answers with the byte count.
+  let lateUrl: string;
+  let late: ReturnType<typeof createServer>;
+  beforeAll(async () => {
+    late = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
+      setTimeout(() => {
+        limitRequestBody(req, res, async () => {
+          let bytes = 0;
+          for await (const chunk of req) bytes += (chunk as Buffer).length;
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ bytes }));
+        });
+      }, 200);
+    });
+    late.listen(0, "127.0.0.1");
+    await once(late, "listening");
+    lateUrl = `http://127.0.0.1:${(late.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    late?.closeAllConnections();
+    late?.close();
+  });
+
+  it("still refuses a chunked body past the limit with 413", async () => {
+    const total = 50 * 1024 * 1024;
+    const response = await rawRequest("/api/trpc/agents.list", { total, baseUrl: lateUrl });
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body)).toEqual({
+      error: "Payload too large",
+      details: `body: must be at most ${TRPC_BODY_MAX_BYTES} bytes`,
+    });
+    expect(response.sent).toBeLessThan(total / 2);
+  });
+
+  it("hands bodies far past the socket's buffers whole to the route, held or streamed", async () => {
+    for (const [path, size] of [
+      ["/api/trpc/articles.update", 300 * 1024],
+      ["/api/agent/demo/messages", 60 * 1024],
+      ["/api/auth/callback/credentials", 0],
+    ] as const) {
+      for (const chunked of [true, false]) {
+        const response = await fetch(`${lateUrl}${path}`, {
+          method: "POST",
+          body: chunked ? new Blob(["x".repeat(size)]).stream() : "x".repeat(size),
+          duplex: "half",
+        } as RequestInit);
+        expect(response.status, `${path} chunked=${chunked}`).toBe(200);
+        expect(await response.json(), `${path} chunked=${chunked}`).toEqual({ bytes: size });
+      }
     }
   });
 });

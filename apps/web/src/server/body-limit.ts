@@ -16,21 +16,24 @@ import { bodyLimitForPath } from "@parley/core/limits";
  * never called.
  */
 export function limitRequestBody(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
+  // Duck-typed: server.mjs and this bundle load the class as two module instances.
+  if (!canHoldBody(req)) throw new Error("The server must create its requests as BodyLimitedRequest");
   const url = req.url ?? "/";
   const end = url.search(/[?#]/);
   const limit = bodyLimitForPath(end === -1 ? url : url.slice(0, end));
   const declared = req.headers["content-length"];
   const hasBody = req.headers["transfer-encoding"] !== undefined || (declared !== undefined && Number(declared) > 0);
-  if (limit === null) serve();
-  else if (declared !== undefined && Number(declared) > limit) refuse(req, res, limit);
-  else if (!hasBody || req.complete) serve();
-  // Duck-typed: server.mjs and this bundle load the class as two module instances.
-  else if (canHoldBody(req)) req.holdBody(limit, serve, () => refuse(req, res, limit));
-  else throw new Error("The server must create its requests as BodyLimitedRequest");
+  if (limit !== null && declared !== undefined && Number(declared) > limit) return refuse(req, res, limit);
+  if (limit === null || !hasBody) {
+    req.streamBody();
+    return serve();
+  }
+  req.holdBody(limit, serve, () => refuse(req, res, limit));
 }
 
 interface HoldingRequest extends IncomingMessage {
   holdBody(limit: number, complete: () => void, tooLarge: () => void): void;
+  streamBody(): void;
 }
 
 function canHoldBody(req: IncomingMessage): req is HoldingRequest {

@@ -1,38 +1,83 @@
 // The request class of Parley's server (server.mjs creates its server with it): a request whose
-// body can be held back and counted before its stream gives out a byte (see body-limit.ts, which
-// decides each path's limit and answers 413). Plain JavaScript, because server.mjs loads it as is.
+// body is held back from the moment it arrives until the server has decided what to do with it
+// (see body-limit.ts, which decides each path's limit and answers 413). The decision may come
+// later than the first body bytes (the server waits for the app to start), so nothing may reach
+// the stream before it. Plain JavaScript, because server.mjs loads it as is.
 import { IncomingMessage } from "node:http";
 
-export class BodyLimitedRequest extends IncomingMessage {
-  #held;
-  #refused = false;
+/**
+ * Body bytes kept before the decision; past this the socket is paused (backpressure) until it
+ * comes, so a request that waits for start-up cannot fill memory.
+ */
+const UNDECIDED_MAX_BYTES = 64 * 1024;
 
-  /** Holds the body until its end (then `complete`), or until it passes `limit` bytes (then `tooLarge`, once). */
+export class BodyLimitedRequest extends IncomingMessage {
+  /** Body pieces received and not yet handed on; `ended` once the parser pushed the end. */
+  #pending = { chunks: [], bytes: 0, ended: false };
+  /** undefined until decided; then "stream" (hand on as it comes), "hold" or "refused". */
+  #mode;
+  #hold;
+
+  /**
+   * Holds the body until its end (then `complete`), or until it passes `limit` bytes (then
+   * `tooLarge`, once, and nothing more of it is read).
+   */
   holdBody(limit, complete, tooLarge) {
-    this.#held = { limit, received: 0, chunks: [], complete, tooLarge };
+    this.#mode = "hold";
+    this.#hold = { limit, complete, tooLarge };
+    if (this.#pending.bytes > limit) return this.#refuse();
+    if (this.#pending.ended) return this.#release();
+    this.#resumeSocket();
   }
 
-  // Node's HTTP parser hands each piece of the body to push(); the last call is push(null).
+  /** Hands the body on as it arrives, unlimited here (the route reads it with its own cap). */
+  streamBody() {
+    this.#mode = "stream";
+    this.#release();
+  }
+
+  // Node's HTTP parser hands each piece of the body to push(); the last call is push(null). A
+  // false return pauses the socket.
   push(chunk, encoding) {
-    const held = this.#held;
-    if (this.#refused) return false;
-    if (!held) return super.push(chunk, encoding);
+    if (this.#mode === "stream") return super.push(chunk, encoding);
+    if (this.#mode === "refused") return false;
+    const pending = this.#pending;
     if (chunk === null) {
-      this.#held = undefined;
-      for (const piece of held.chunks) super.push(piece);
-      const ended = super.push(null);
-      held.complete();
-      return ended;
-    }
-    const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, encoding);
-    held.received += piece.length;
-    if (held.received > held.limit) {
-      this.#refused = true;
-      this.#held = undefined;
-      held.tooLarge();
+      pending.ended = true;
+      if (this.#mode === "hold") this.#release();
       return false;
     }
-    held.chunks.push(piece);
-    return true;
+    const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, encoding);
+    pending.chunks.push(piece);
+    pending.bytes += piece.length;
+    if (this.#mode === "hold") {
+      if (pending.bytes > this.#hold.limit) this.#refuse();
+      return this.#mode === "hold";
+    }
+    return pending.bytes < UNDECIDED_MAX_BYTES;
+  }
+
+  /** Gives the stream every piece kept so far (and its end, if it came), then streams on. */
+  #release() {
+    const { chunks, ended } = this.#pending;
+    const hold = this.#mode === "hold" ? this.#hold : undefined;
+    this.#mode = "stream";
+    this.#pending = { chunks: [], bytes: 0, ended };
+    for (const piece of chunks) super.push(piece);
+    if (ended) super.push(null);
+    else this.#resumeSocket();
+    hold?.complete();
+  }
+
+  /** Reads on after a false push() paused the socket, unless the server paused it itself. */
+  #resumeSocket() {
+    const socket = this.socket;
+    if (socket && !socket._paused && socket.readable) socket.resume();
+  }
+
+  #refuse() {
+    this.#mode = "refused";
+    this.#pending = { chunks: [], bytes: 0, ended: false };
+    this.#hold.tooLarge();
   }
 }
