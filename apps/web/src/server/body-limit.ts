@@ -7,7 +7,7 @@
 // handles the request.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ERRORS } from "@parley/core/errors";
+import { ERRORS } from "@parley/core";
 import { bodyLimitForPath } from "@parley/core/limits";
 
 /**
@@ -23,12 +23,12 @@ export function limitRequestBody(req: IncomingMessage, res: ServerResponse, serv
   const limit = bodyLimitForPath(end === -1 ? url : url.slice(0, end));
   const declared = req.headers["content-length"];
   const hasBody = req.headers["transfer-encoding"] !== undefined || (declared !== undefined && Number(declared) > 0);
-  if (limit !== null && declared !== undefined && Number(declared) > limit) return refuse(req, res, limit);
-  if (limit === null || !hasBody) {
+  if (limit !== null && declared !== undefined && Number(declared) > limit) refuse(req, res, limit);
+  else if (limit !== null && hasBody) req.holdBody(limit, serve, () => refuse(req, res, limit));
+  else {
     req.streamBody();
-    return serve();
+    serve();
   }
-  req.holdBody(limit, serve, () => refuse(req, res, limit));
 }
 
 interface HoldingRequest extends IncomingMessage {
