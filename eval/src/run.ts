@@ -13,7 +13,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { runTurn } from "@parley/core/messages/turn";
+import { runTurn } from "@parley/core/messages";
 import { createTestContext } from "@parley/core/testing";
 import { env } from "@parley/db";
 import { type Baseline, baselineFigures, compareWithBaseline } from "./baseline.ts";

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generateAgentKey } from "@parley/core/keys";
+import { generateAgentKey } from "@parley/core";
 import { type Database, migrate, openDatabase, restoreDataFolder, seed } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, productionAppEnv } from "../../../bench/processes.ts";

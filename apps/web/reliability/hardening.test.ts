@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { performance } from "node:perf_hooks";
-import { endAllSessions } from "@parley/core/admin/sessions";
+import { endAllSessions } from "@parley/core/admin";
 import { AUTH_BODY_MAX_BYTES, TRPC_BODY_MAX_BYTES } from "@parley/core/limits";
 import { describe, expect, it } from "vitest";
 import { setUpTwoAppCluster } from "./support/cluster.ts";

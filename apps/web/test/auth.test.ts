@@ -5,8 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { startSession } from "@parley/core/admin/sessions";
-import { passwordWork } from "@parley/core/admin/sign-in";
+import { passwordWork, startSession } from "@parley/core/admin";
 import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW, PASSWORD_CHECKS_AT_ONCE } from "@parley/core/limits";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { hashPassword, parseEnv, verifyPassword } from "@parley/db";

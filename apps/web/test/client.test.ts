@@ -33,13 +33,10 @@ import {
   type SendOptions,
   TimeoutError,
 } from "@parley/client";
+import { generateAgentKey } from "@parley/core";
 import type { RichContentItem as CoreRichContentItem } from "@parley/core/engine";
-import type { ArticleSummary } from "@parley/core/help/articles";
-import type { HelpCollection as CoreHelpCollection } from "@parley/core/help/collections";
-import type { helpArticleSchema } from "@parley/core/help/schemas";
-import { generateAgentKey } from "@parley/core/keys";
-import type { MessageResponse as CoreMessageResponse } from "@parley/core/messages";
-import type { messageRequestSchema } from "@parley/core/messages/schema";
+import type { ArticleSummary, HelpCollection as CoreHelpCollection, helpArticleSchema } from "@parley/core/help";
+import type { MessageResponse as CoreMessageResponse, messageRequestSchema } from "@parley/core/messages";
 import { buildOpenApiDocument, API_VERSION as SERVER_API_VERSION } from "@parley/core/openapi";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";

@@ -6,8 +6,8 @@
 
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { startSession } from "@parley/core/admin/sessions";
-import { generateAgentKey } from "@parley/core/keys";
+import { generateAgentKey } from "@parley/core";
+import { startSession } from "@parley/core/admin";
 import { buildOpenApiDocument } from "@parley/core/openapi";
 import type { TestContext } from "@parley/core/testing";
 import { encode } from "next-auth/jwt";

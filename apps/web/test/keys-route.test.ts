@@ -1,8 +1,9 @@
 // POST/DELETE /api/agents/{agent_id}/http-api-key (spec 4.6) through the route handlers, with a
 // real database and an explicit session: 201 with the key shown once, 204, 401, 403, 404, and
 // what is stored.
-import type { AdminScope } from "@parley/core/admin/scope";
-import { hashAgentKey } from "@parley/core/keys";
+
+import { hashAgentKey } from "@parley/core";
+import type { AdminScope } from "@parley/core/admin";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";

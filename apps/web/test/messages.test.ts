@@ -2,7 +2,7 @@
 // row of the spec's error table with its exact text and headers, the order of the checks, the
 // body boundaries over HTTP, key rotation, the per-agent rate limit (on Redis when REDIS_URL is
 // set) and the failed-key guard, X-Request-Id, and the exact 200 shape.
-import { generateAgentKey, revokeAgentKey } from "@parley/core/keys";
+import { generateAgentKey, revokeAgentKey } from "@parley/core";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { messagesRoute } from "~/server/routes/messages.ts";

@@ -3,8 +3,9 @@
 // limiter), and each body validates against the document's schema for that status (ajv, JSON
 // Schema 2020-12) and each header against its documented presence and schema. A status the
 // document lists but no test produces, or one the routes send but the document lacks, fails.
-import type { AdminScope } from "@parley/core/admin/scope";
-import { generateAgentKey } from "@parley/core/keys";
+
+import { generateAgentKey } from "@parley/core";
+import type { AdminScope } from "@parley/core/admin";
 import { buildOpenApiDocument } from "@parley/core/openapi";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

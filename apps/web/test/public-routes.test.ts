@@ -1,6 +1,6 @@
 // Which requests the server entry serves directly (src/server/public-routes.ts) and which it
 // leaves to Next.js. The handlers themselves are tested through the same table in the other files.
-import type { AppContext } from "@parley/core/context";
+import type { AppContext } from "@parley/core";
 import { describe, expect, it } from "vitest";
 import { matchPublicRoute } from "~/server/public-routes.ts";
 

@@ -4,9 +4,9 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getConversation, replyToConversation, setConversationStatus } from "@parley/core/admin/conversations";
+import { getConversation, replyToConversation, setConversationStatus } from "@parley/core/admin";
 import { renderMessageHtml } from "@parley/core/markdown";
-import { ESCALATED_REPLY } from "@parley/core/messages/turn";
+import { ESCALATED_REPLY } from "@parley/core/messages";
 import type { TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parley/core/widget";
 import { connect as connectSdk, type Message, type ParleyEvents, type ResumeStorage, type WebSocketConstructor } from "@parley/web";

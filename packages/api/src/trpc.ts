@@ -1,8 +1,9 @@
 // tRPC setup of the control panel: the context (no Next.js imports: the route adapter builds it),
 // the error mapping from core's AppError, and the procedure every router uses.
-import type { AdminScope } from "@parley/core/admin/scope";
-import type { AppContext } from "@parley/core/context";
-import { ERRORS, isAppError } from "@parley/core/errors";
+
+import type { AppContext } from "@parley/core";
+import { ERRORS, isAppError } from "@parley/core";
+import type { AdminScope } from "@parley/core/admin";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 

@@ -1,6 +1,6 @@
 // Fixtures for procedure tests: two workspaces, each with an admin, an agent, a source and an
 // article, and a caller acting as either admin (or as nobody) through createCaller.
-import type { AdminScope } from "@parley/core/admin/scope";
+import type { AdminScope } from "@parley/core/admin";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { createCaller, createTRPCContext } from "../src/index.ts";
 

@@ -3,8 +3,7 @@
 // delivery log with "send test event" and "retry now" against a local receiver, events of panel
 // actions, and workspace isolation.
 import type { TestContext } from "@parley/core/testing";
-import { webhookTestPayloadSchema } from "@parley/core/webhooks/schemas";
-import { WebhookWorker } from "@parley/core/webhooks/worker";
+import { WebhookWorker, webhookTestPayloadSchema } from "@parley/core/webhooks";
 import { TRPCError } from "@trpc/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../../core/test/support/webhook-receiver.ts";

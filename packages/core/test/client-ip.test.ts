@@ -1,9 +1,10 @@
 // The client IP behind each form of TRUST_PROXY: tables of socket peers and X-Forwarded-For
 // headers (spoofed, several proxies, several header lines, malformed, IPv6) and the address the
 // limits must key on. TRUST_PROXY values go through the real environment parser.
-import { clientIp, parseAddress } from "@parley/core/client-ip";
+
 import { parseEnv, type TrustProxy } from "@parley/db";
 import { describe, expect, it } from "vitest";
+import { clientIp, parseAddress } from "../src/client-ip.ts";
 
 const trust = (value: string): TrustProxy => parseEnv({ TRUST_PROXY: value }).TRUST_PROXY;
 

@@ -1,10 +1,10 @@
 // The LLM agent against a local fake OpenAI-compatible server, over a real (throwaway) database.
 
-import { createLlmEngine, type LlmConfig } from "@parley/core/engine/llm";
-import type { EngineInput } from "@parley/core/engine/types";
-import { AppError } from "@parley/core/errors";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createLlmEngine, type LlmConfig } from "../src/engine/llm.ts";
+import type { EngineInput } from "../src/engine/types.ts";
+import { AppError } from "../src/errors.ts";
 import {
   errorResponse,
   type FakeOpenAi,

@@ -2,13 +2,13 @@
 // Upstash's shebang scripts and their hashes, on ioredis-mock and (with REDIS_URL) a real Redis;
 // and the in-process store's sweeping of expired keys.
 import { createHash, randomBytes } from "node:crypto";
-import { createMemoryStore, mockCommandSender } from "@parley/core/ratelimit/backends";
-import { createRedisRequester, type SendCommand, stripShebang } from "@parley/core/ratelimit/requester";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import IORedis from "ioredis";
 import RedisMock from "ioredis-mock";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { createMemoryStore, mockCommandSender } from "../src/ratelimit/backends.ts";
+import { createRedisRequester, type SendCommand, stripShebang } from "../src/ratelimit/requester.ts";
 
 const redisUrl = process.env.REDIS_URL || undefined;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");

@@ -3,9 +3,9 @@
 // limit, counting the same window when the limit changes) and the concurrent connection slots,
 // shared by two limiter sets as by two app instances, freed on release or when they expire.
 import { randomBytes } from "node:crypto";
-import { WIDGET_CONNECTION_SLOT_TTL_MS } from "@parley/core/limits";
-import { createRateLimiters, enforceRateLimit, type RateLimiters } from "@parley/core/ratelimit/index";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { WIDGET_CONNECTION_SLOT_TTL_MS } from "../src/limits.ts";
+import { createRateLimiters, enforceRateLimit, type RateLimiters } from "../src/ratelimit/index.ts";
 
 const redisUrl = process.env.REDIS_URL || undefined;
 const open: RateLimiters[] = [];

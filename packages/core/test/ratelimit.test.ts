@@ -2,23 +2,23 @@
 // backend) and, when REDIS_URL is set, a real Redis. Only Date is faked, so every run sees the
 // same place in the window and the exact header values can be asserted.
 import { randomBytes } from "node:crypto";
-import { AppError } from "@parley/core/errors";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AppError } from "../src/errors.ts";
 import {
   FAILED_KEY_ATTEMPTS_PER_MINUTE,
   FAILED_SIGN_INS_PER_IP_PER_WINDOW,
   FAILED_SIGN_INS_PER_WINDOW,
   HELP_REQUESTS_PER_MINUTE,
   MESSAGES_PER_MINUTE,
-} from "@parley/core/limits";
-import { upstashBackend } from "@parley/core/ratelimit/backends";
+} from "../src/limits.ts";
+import { upstashBackend } from "../src/ratelimit/backends.ts";
 import {
   createRateLimiters,
   enforceRateLimit,
   type RateLimiter,
   type RateLimiters,
   type RateLimitersOptions,
-} from "@parley/core/ratelimit/index";
-import { afterEach, describe, expect, it, vi } from "vitest";
+} from "../src/ratelimit/index.ts";
 
 const redisUrl = process.env.REDIS_URL || undefined;
 

@@ -1,8 +1,8 @@
 // A list of article summaries: title, collection and date, and a plain-text excerpt (with the
 // search terms marked on the search page). Text goes through React, so it is always escaped.
-import { excerpt, highlight } from "@parley/core/help/excerpt";
-import { markdownToPlainText } from "@parley/core/help/plain-text";
-import type { ArticleHit } from "@parley/core/help/search";
+
+import type { ArticleHit } from "@parley/core/help";
+import { excerpt, highlight, markdownToPlainText } from "@parley/core/help";
 import { HELP_EXCERPT_CHARS } from "@parley/core/limits";
 import Link from "next/link";
 import { Fragment } from "react";

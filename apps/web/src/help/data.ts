@@ -1,9 +1,13 @@
 // What the help pages read, through the same core functions as the JSON routes (one visibility
 // rule). Wrapped in React's per-request cache so generateMetadata and the page share one query.
-import { getVisibleArticle } from "@parley/core/help/articles";
-import { getCollection, listCollections } from "@parley/core/help/collections";
-import { type SearchOptions, searchVisibleArticles } from "@parley/core/help/search";
-import { findHelpAgent } from "@parley/core/help/visibility";
+import {
+  findHelpAgent,
+  getCollection,
+  getVisibleArticle,
+  listCollections,
+  type SearchOptions,
+  searchVisibleArticles,
+} from "@parley/core/help";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "~/server/context.ts";

@@ -7,12 +7,10 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { checkSession, endSession, type SessionAdmin, startSession } from "@parley/core/admin/sessions";
-import { signInAdmin } from "@parley/core/admin/sign-in";
-import type { AppContext } from "@parley/core/context";
-import { ERRORS, isAppError } from "@parley/core/errors";
+import type { AppContext } from "@parley/core";
+import { ERRORS, isAppError, logger } from "@parley/core";
+import { checkSession, endSession, type SessionAdmin, signInAdmin, startSession } from "@parley/core/admin";
 import { SESSION_IDLE_SECONDS } from "@parley/core/limits";
-import { logger } from "@parley/core/logger";
 import { type Database, dataDir, type Env, env } from "@parley/db";
 import { cookies } from "next/headers";
 import type { NextAuthOptions, User } from "next-auth";

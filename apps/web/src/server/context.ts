@@ -1,6 +1,6 @@
 // The process-wide AppContext, built once from the environment and shared by every route handler,
 // tRPC procedure and the server entry.
-import type { AppContext } from "@parley/core/context";
+import type { AppContext } from "@parley/core";
 import { createEngineSelector } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
 import { createLiveBus } from "@parley/core/widget";

@@ -1,4 +1,4 @@
-import { databaseIsHealthy } from "@parley/core/health";
+import { databaseIsHealthy } from "@parley/core";
 import type { Database } from "@parley/db";
 import { json } from "./rest.ts";
 

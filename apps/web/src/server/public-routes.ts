@@ -6,9 +6,8 @@
 // publishes servePublicRoute for server.mjs; `next dev` keeps Next's path (and hot reload).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import type { AppContext } from "@parley/core/context";
-import { ERRORS } from "@parley/core/errors";
-import { logger } from "@parley/core/logger";
+import type { AppContext } from "@parley/core";
+import { ERRORS, logger } from "@parley/core";
 import { SECURITY_HEADERS } from "@parley/core/security-headers";
 import { getAppContext, publicAppUrl } from "./context.ts";
 import { methodNotAllowed } from "./rest.ts";

@@ -1,10 +1,8 @@
 // The one wrapper for Parley's public REST routes: request id, error mapping to the spec's error
 // body, and no stack trace or secret in any response or log.
 import { randomUUID } from "node:crypto";
-import { clientIp as clientIpOf } from "@parley/core/client-ip";
-import type { AppContext } from "@parley/core/context";
-import { AppError, ERRORS, isAppError } from "@parley/core/errors";
-import { logger } from "@parley/core/logger";
+import type { AppContext } from "@parley/core";
+import { AppError, clientIp as clientIpOf, ERRORS, isAppError, logger } from "@parley/core";
 
 /** Header the server entry sets from the socket; any incoming copy is removed there. */
 export const CLIENT_IP_HEADER = "x-parley-client-ip";

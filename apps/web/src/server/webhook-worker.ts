@@ -1,8 +1,8 @@
 // The webhook delivery worker of this app instance: started once per process by the
 // instrumentation hook (every instance runs one; they share the work through the database), and
 // stopped by the server entry on SIGTERM/SIGINT through the process's shutdown hooks.
-import { logger } from "@parley/core/logger";
-import { WebhookWorker } from "@parley/core/webhooks/worker";
+import { logger } from "@parley/core";
+import { WebhookWorker } from "@parley/core/webhooks";
 import { env, getDb } from "@parley/db";
 
 const workerKey = Symbol.for("parley.webhookWorker");

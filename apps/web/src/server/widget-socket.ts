@@ -7,10 +7,9 @@
 // which publishes the upgrade handler on globalThis for server.mjs.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { clientIp } from "@parley/core/client-ip";
-import type { AppContext } from "@parley/core/context";
+import type { AppContext } from "@parley/core";
+import { clientIp, logger } from "@parley/core";
 import { WIDGET_FRAME_MAX_BYTES } from "@parley/core/limits";
-import { logger } from "@parley/core/logger";
 import { CLOSE_CODES, createResumeTokens, type ResumeTokens, WIDGET_SUBPROTOCOL, WidgetSession } from "@parley/core/widget";
 import { type WebSocket, WebSocketServer } from "ws";
 

@@ -9,9 +9,9 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AdminScope } from "@parley/core/admin/scope";
-import type { AppContext } from "@parley/core/context";
-import { ERRORS } from "@parley/core/errors";
+import type { AppContext } from "@parley/core";
+import { ERRORS } from "@parley/core";
+import type { AdminScope } from "@parley/core/admin";
 import { readSession } from "~/server/auth.ts";
 import { limitRequestBody } from "~/server/body-limit.ts";
 import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";

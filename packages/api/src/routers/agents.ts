@@ -1,12 +1,4 @@
-import {
-  agentIdInput,
-  createAgent,
-  createAgentInput,
-  getAgent,
-  listAgents,
-  updateAgent,
-  updateAgentInput,
-} from "@parley/core/admin/agents";
+import { agentIdInput, createAgent, createAgentInput, getAgent, listAgents, updateAgent, updateAgentInput } from "@parley/core/admin";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const agentsRouter = createTRPCRouter({

@@ -13,7 +13,7 @@ import {
   setArticlePublishedInput,
   updateArticle,
   updateArticleInput,
-} from "@parley/core/admin/articles";
+} from "@parley/core/admin";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const articlesRouter = createTRPCRouter({

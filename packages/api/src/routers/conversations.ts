@@ -7,7 +7,7 @@ import {
   replyToConversation,
   setConversationStatus,
   setStatusInput,
-} from "@parley/core/admin/conversations";
+} from "@parley/core/admin";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const conversationsRouter = createTRPCRouter({

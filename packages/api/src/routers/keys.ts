@@ -1,4 +1,4 @@
-import { agentKeyInput, issueAgentKey, revokeWorkspaceAgentKey } from "@parley/core/admin/keys";
+import { agentKeyInput, issueAgentKey, revokeWorkspaceAgentKey } from "@parley/core/admin";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const keysRouter = createTRPCRouter({

@@ -6,7 +6,7 @@ import {
   setSourceAgentsInput,
   updateSource,
   updateSourceInput,
-} from "@parley/core/admin/sources";
+} from "@parley/core/admin";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const sourcesRouter = createTRPCRouter({

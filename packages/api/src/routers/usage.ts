@@ -1,4 +1,4 @@
-import { dailyUsage, dailyUsageInput, usageSummary } from "@parley/core/admin/usage";
+import { dailyUsage, dailyUsageInput, usageSummary } from "@parley/core/admin";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const usageRouter = createTRPCRouter({

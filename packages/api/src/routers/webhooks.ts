@@ -17,7 +17,7 @@ import {
   updateEndpoint,
   updateEndpointInput,
   webhookUrlPolicy,
-} from "@parley/core/admin/webhooks";
+} from "@parley/core/admin";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const webhooksRouter = createTRPCRouter({

@@ -1,5 +1,5 @@
 // POST /api/agent/{agentId}/messages (spec 4.1), transport-independent: the REST route hands over
-// the headers and the body stream and maps the result. The steps run in the order of issue 3:
+// the headers and the body stream and maps the result. The steps run in the spec's order:
 // agent, API enabled, bearer key (failed keys limited per IP), rate limit per agent, body, the
 // Idempotency-Key, the conversation, quotas, the turn. From the rate limit on, every outcome
 // (errors included) carries the RateLimit headers.
@@ -13,8 +13,10 @@ import { findStoredResponse, parseIdempotencyKey, requestHash } from "./idempote
 import { parseMessageRequest } from "./schema.ts";
 import { IdempotentRaceLost, type MessageResponse, runTurn } from "./turn.ts";
 
-export type { MessageRequest } from "./schema.ts";
-export type { MessageResponse } from "./turn.ts";
+export { authenticateAgent, type MessagingAgent } from "./auth.ts";
+export { usageMonth } from "./quotas.ts";
+export { type MessageRequest, messageRequestSchema } from "./schema.ts";
+export { ESCALATED_REPLY, type MessageResponse, runTurn } from "./turn.ts";
 
 export interface SendMessageInput {
   agentId: string;

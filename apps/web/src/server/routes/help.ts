@@ -2,12 +2,16 @@
 // included, carries the help Cache-Control; each request counts against the per-IP-and-agent
 // limit first, and the RateLimit headers ride on every response after that. Hidden and unknown
 // things (agent, article) are all the same 404 `Not found`.
-import type { AppContext } from "@parley/core/context";
-import { AppError, isAppError } from "@parley/core/errors";
-import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "@parley/core/help/articles";
-import { listCollections } from "@parley/core/help/collections";
-import { listVisibleArticleDates } from "@parley/core/help/search";
-import { findHelpAgent } from "@parley/core/help/visibility";
+import type { AppContext } from "@parley/core";
+import { AppError, isAppError } from "@parley/core";
+import {
+  findHelpAgent,
+  getVisibleArticle,
+  listArticleSummaries,
+  listCollections,
+  listVisibleArticleDates,
+  parseArticleListQuery,
+} from "@parley/core/help";
 import { HELP_CACHE_CONTROL, HELP_SITEMAP_MAX_URLS } from "@parley/core/limits";
 import { enforceRateLimit } from "@parley/core/ratelimit";
 import { helpPaths } from "~/help/urls.ts";

@@ -1,11 +1,11 @@
 // Key management routes (spec 4.6): POST generates or rotates an agent's HTTP API key and shows it
 // once; DELETE revokes it. Session-authenticated (the panel's cookie), inside the admin's workspace,
 // and only from the app's own origin. Same core functions as the panel's keys.* procedures.
-import { issueAgentKey, revokeWorkspaceAgentKey } from "@parley/core/admin/keys";
-import { isSameOrigin } from "@parley/core/admin/origin";
-import type { AdminScope } from "@parley/core/admin/scope";
-import type { AppContext } from "@parley/core/context";
-import { AppError } from "@parley/core/errors";
+
+import type { AppContext } from "@parley/core";
+import { AppError } from "@parley/core";
+import type { AdminScope } from "@parley/core/admin";
+import { isSameOrigin, issueAgentKey, revokeWorkspaceAgentKey } from "@parley/core/admin";
 import { handle, json } from "../rest.ts";
 
 export interface AgentKeyParams {

@@ -1,7 +1,7 @@
 // POST /api/agent/{agentId}/messages (spec 4.1): a thin adapter over core's sendMessage, which
 // holds every rule (auth, limits, validation, quotas, the turn). This passes the headers, the body
 // stream and the client IP in, and maps the result (or the AppError) to a response.
-import type { AppContext } from "@parley/core/context";
+import type { AppContext } from "@parley/core";
 import { sendMessage } from "@parley/core/messages";
 import { clientIp, handle, json } from "../rest.ts";
 

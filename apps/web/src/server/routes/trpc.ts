@@ -1,10 +1,10 @@
 // The control panel's tRPC endpoint (/api/trpc/*) over the fetch adapter. The session and the
 // origin check are resolved here, from the request, and handed to the router's context.
 import { appRouter, createTRPCContext } from "@parley/api";
-import { isSameOrigin } from "@parley/core/admin/origin";
-import type { AdminScope } from "@parley/core/admin/scope";
-import type { AppContext } from "@parley/core/context";
-import { logger } from "@parley/core/logger";
+import type { AppContext } from "@parley/core";
+import { logger } from "@parley/core";
+import type { AdminScope } from "@parley/core/admin";
+import { isSameOrigin } from "@parley/core/admin";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 
 export const TRPC_ENDPOINT = "/api/trpc";

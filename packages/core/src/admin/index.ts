@@ -1,0 +1,72 @@
+// What the control panel does, each operation checked against the admin's workspace (scope.ts):
+// the tRPC procedures of @parley/api are thin calls over these.
+export {
+  agentIdInput,
+  createAgent,
+  createAgentInput,
+  getAgent,
+  listAgents,
+  updateAgent,
+  updateAgentInput,
+} from "./agents.ts";
+export {
+  articleIdInput,
+  createArticle,
+  createArticleInput,
+  getArticle,
+  listArticles,
+  listArticlesInput,
+  previewArticle,
+  previewArticleInput,
+  setArticleActive,
+  setArticleActiveInput,
+  setArticlePublished,
+  setArticlePublishedInput,
+  updateArticle,
+  updateArticleInput,
+} from "./articles.ts";
+export {
+  conversationIdInput,
+  getConversation,
+  listConversations,
+  listConversationsInput,
+  replyInput,
+  replyToConversation,
+  setConversationStatus,
+  setStatusInput,
+} from "./conversations.ts";
+export { agentKeyInput, issueAgentKey, revokeWorkspaceAgentKey } from "./keys.ts";
+export { isSameOrigin } from "./origin.ts";
+export type { AdminScope } from "./scope.ts";
+export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
+export { passwordWork, signInAdmin } from "./sign-in.ts";
+export {
+  createSource,
+  createSourceInput,
+  listSources,
+  setSourceAgents,
+  setSourceAgentsInput,
+  updateSource,
+  updateSourceInput,
+} from "./sources.ts";
+export { dailyUsage, dailyUsageInput, usageSummary } from "./usage.ts";
+export {
+  createEndpoint,
+  createEndpointInput,
+  deleteEndpoint,
+  deliveryIdInput,
+  endpointIdInput,
+  getDelivery,
+  getEndpoint,
+  listDeliveries,
+  listDeliveriesInput,
+  listEndpoints,
+  retryDelivery,
+  rollEndpointSecret,
+  sendTestEvent,
+  setEndpointEnabled,
+  setEndpointEnabledInput,
+  updateEndpoint,
+  updateEndpointInput,
+  webhookUrlPolicy,
+} from "./webhooks.ts";

@@ -1,0 +1,20 @@
+// @parley/core: the rules of Parley, shared by the REST routes, the panel's tRPC procedures and
+// the widget's WebSocket. This index holds the foundations every feature uses; each feature has
+// a named entry of its own (see package.json "exports"):
+//   @parley/core/messages   the HTTP API's message turn (auth, quotas, idempotency, the turn)
+//   @parley/core/help       the public help centre (visibility, lists, search, excerpts)
+//   @parley/core/admin      what the panel does (agents, keys, articles, conversations, sessions)
+//   @parley/core/widget     the widget's protocol, sessions and live events
+//   @parley/core/webhooks   event types, signing and the delivery worker
+//   @parley/core/engine     the engines that answer (knowledge agent, LLM agent)
+//   @parley/core/ratelimit  the shared rate limiters
+//   @parley/core/limits, /security-headers   plain constants, safe for config files and the proxy
+//   @parley/core/markdown, /openapi, /testing
+
+export { type ClientAddressSource, clientIp } from "./client-ip.ts";
+export type { AppContext } from "./context.ts";
+export { AppError, ERRORS, type ErrorBody, type ErrorCode, isAppError } from "./errors.ts";
+export { databaseIsHealthy } from "./health.ts";
+export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys.ts";
+export { logger } from "./logger.ts";
+export { safeLinkUrl } from "./safe-url.ts";
