@@ -19,7 +19,7 @@ function run(command, args, extraEnv = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run("npx", ["--no-install", "tsx", "packages/db/src/cli/check-env.ts"]);
+run("npx", ["--no-install", "tsx", "apps/web/src/check-env.ts"]);
 run("node", ["scripts/bundle-widget.mjs"]);
 run("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/app", "--output-logs=errors-only"], { NODE_ENV: "production" });
 run("npx", ["--no-install", "tsx", "packages/db/src/cli/setup.ts"]);

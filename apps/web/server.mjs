@@ -98,6 +98,8 @@ server.on("upgrade", (req, socket, head) => {
 function startupFailureLine(error) {
   if (error?.code === "EADDRINUSE")
     return `Port ${port} is in use: another process listens on ${hostname}:${port}; stop it or set PORT to a free port.`;
+  if (error?.code === "ENOTFOUND" || error?.code === "EADDRNOTAVAIL")
+    return `HOST ${hostname} is not an address of this machine; set HOST to one of its addresses or host names.`;
   if (error?.code === "EACCES") return `Port ${port} cannot be opened on ${hostname}: permission denied; set PORT to a port above 1023.`;
   if (error?.code === "ERR_SOCKET_BAD_PORT")
     return `Invalid environment variables: PORT: must be a port number from 1 to 65535, not "${process.env.PORT}".`;

@@ -13,9 +13,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { configureLogging } from "@parley/core";
+import { llmConfigFrom, llmSettingsSchema } from "@parley/core/engine";
 import { runTurn } from "@parley/core/messages";
 import { createTestContext } from "@parley/core/testing";
-import { env } from "@parley/db";
+import { parseEnvWith } from "@parley/db";
 import { type Baseline, baselineFigures, compareWithBaseline } from "./baseline.ts";
 import { loadArticles, loadCollections } from "./corpus.ts";
 import { type EngineName, evalAgent, loadCorpus } from "./load.ts";
@@ -23,7 +25,7 @@ import { type Figures, judge, type Outcome, readReply, summarize } from "./metri
 import { loadQuestions, SPLITS, type Split, type SplitQuestion, sliceOf } from "./questions.ts";
 import { breakdown, failureLines, formatTable } from "./report.ts";
 
-process.env.LOG_LEVEL ??= "warn"; // one "message turn" info line per question would drown the table
+configureLogging({ level: "warn" }); // one "message turn" info line per question would drown the table
 
 const evalDir = path.join(import.meta.dirname, "..");
 const resultsDir = path.join(evalDir, "results");
@@ -41,11 +43,7 @@ const { values: args } = parseArgs({
 });
 
 async function main(): Promise<number> {
-  const config = env();
-  const llm =
-    config.LLM_BASE_URL && config.LLM_MODEL
-      ? { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL, timeoutMs: config.LLM_TIMEOUT_MS }
-      : undefined;
+  const llm = llmConfigFrom(parseEnvWith(llmSettingsSchema, process.env));
 
   const guard = args.check || args["update-baseline"];
   const baseline = guard ? (JSON.parse(readFileSync(baselinePath, "utf8")) as Baseline) : undefined;

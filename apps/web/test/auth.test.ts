@@ -8,11 +8,12 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { passwordWork, startSession } from "@parley/core/admin";
 import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW, PASSWORD_CHECKS_AT_ONCE } from "@parley/core/limits";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { hashPassword, parseEnv, verifyPassword } from "@parley/db";
+import { hashPassword, verifyPassword } from "@parley/db";
 import bcrypt from "bcryptjs";
 import type { Session, User } from "next-auth";
 import { encode, type JWT } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAppEnv } from "~/env.ts";
 import { authorizeCredentials, createAuthOptions, readSession, resolveAuthSecret } from "~/server/auth.ts";
 
 const PASSWORD = "correct horse battery";
@@ -230,38 +231,32 @@ describe("resolveAuthSecret", () => {
 
   it("uses NEXTAUTH_SECRET when set, without writing a file", () => {
     const file = tempFile();
-    expect(resolveAuthSecret({ NEXTAUTH_SECRET: SECRET, NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }, file)).toBe(SECRET);
+    expect(resolveAuthSecret({ NEXTAUTH_SECRET: SECRET }, file)).toBe(SECRET);
     expect(() => statSync(file)).toThrow();
   });
 
   it("generates a secret once into DATA_DIR (mode 0600) and reuses it after a restart", () => {
     const file = tempFile();
-    const first = resolveAuthSecret({ NODE_ENV: "production", DATABASE_URL: undefined }, file);
+    const first = resolveAuthSecret({}, file);
     expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, "utf8").trim()).toBe(first);
-    expect(resolveAuthSecret({ NODE_ENV: "development", DATABASE_URL: undefined }, file)).toBe(first);
-  });
-
-  it("refuses to run production server mode without NEXTAUTH_SECRET", () => {
-    expect(() => resolveAuthSecret({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }, tempFile())).toThrow(
-      /NEXTAUTH_SECRET must be set/,
-    );
+    expect(resolveAuthSecret({}, file)).toBe(first);
   });
 
   it("is required by the environment check in production server mode, and at least 32 characters", () => {
-    expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" })).toThrow(
+    expect(() => parseAppEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" })).toThrow(
       "NEXTAUTH_SECRET: required in production with DATABASE_URL (every instance must use the same secret)",
     );
-    expect(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", NEXTAUTH_SECRET: SECRET }).NEXTAUTH_SECRET).toBe(SECRET);
-    expect(parseEnv({ NODE_ENV: "production" }).NEXTAUTH_SECRET).toBeUndefined();
-    expect(() => parseEnv({ NEXTAUTH_SECRET: "too-short" })).toThrow("NEXTAUTH_SECRET: must be at least 32 characters");
+    expect(parseAppEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", NEXTAUTH_SECRET: SECRET }).NEXTAUTH_SECRET).toBe(SECRET);
+    expect(parseAppEnv({ NODE_ENV: "production" }).NEXTAUTH_SECRET).toBeUndefined();
+    expect(() => parseAppEnv({ NEXTAUTH_SECRET: "too-short" })).toThrow("NEXTAUTH_SECRET: must be at least 32 characters");
   });
 
   it("refuses a stored secret that is too short", () => {
     const file = tempFile();
-    resolveAuthSecret({ NODE_ENV: "test", DATABASE_URL: undefined }, file);
+    resolveAuthSecret({}, file);
     writeFileSync(file, "short\n");
-    expect(() => resolveAuthSecret({ NODE_ENV: "test", DATABASE_URL: undefined }, file)).toThrow(/does not hold a usable secret/);
+    expect(() => resolveAuthSecret({}, file)).toThrow(/does not hold a usable secret/);
   });
 });

@@ -2,8 +2,9 @@
 // Behind proxies it is what the chain of proxies says, read from the right: each trusted proxy
 // appends the address it received the request from, so the entries left of the first untrusted
 // one were written by the client and prove nothing.
-import type { TrustProxy } from "@parley/db";
+
 import ipaddr from "ipaddr.js";
+import type { TrustProxy } from "./trust-proxy.ts";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 

@@ -1,8 +1,9 @@
 // Everything a core operation needs from the outside world, passed explicitly (no globals), so
 // tests build one over a throwaway database and the app builds one from the environment.
-import type { Database, TrustProxy } from "@parley/db";
+import type { Database } from "@parley/db";
 import type { Engine, EngineAgent } from "./engine/types.ts";
 import type { RateLimiters } from "./ratelimit/types.ts";
+import type { TrustProxy } from "./trust-proxy.ts";
 import type { Resolver } from "./webhooks/url-guard.ts";
 import type { LiveBus } from "./widget/live.ts";
 
@@ -17,8 +18,8 @@ export interface AppContext {
   trustProxy: TrustProxy;
   now(): Date;
   /**
-   * Webhook URL checks in the panel. Absent: WEBHOOKS_ALLOW_LOCAL from the environment and the
-   * system's DNS resolver.
+   * Webhook URL checks in the panel (allowLocal from WEBHOOKS_ALLOW_LOCAL). Absent: the guard on,
+   * with the system's DNS resolver.
    */
   webhooks?: { allowLocal: boolean; resolve?: Resolver };
   /** Live events to connected widget visitors (admin replies, status changes). Absent: none. */

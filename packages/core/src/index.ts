@@ -16,5 +16,6 @@ export type { AppContext } from "./context.ts";
 export { AppError, ERRORS, type ErrorBody, type ErrorCode, isAppError } from "./errors.ts";
 export { databaseIsHealthy } from "./health.ts";
 export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys.ts";
-export { logger } from "./logger.ts";
+export { configureLogging, LOG_LEVELS, type LogLevel, logger } from "./logger.ts";
 export { safeLinkUrl } from "./safe-url.ts";
+export { parseTrustProxy, TRUST_PROXY_MAX_HOPS, type TrustProxy } from "./trust-proxy.ts";

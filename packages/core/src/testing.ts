@@ -1,11 +1,11 @@
 // A complete AppContext over a throwaway, migrated database for integration tests
 // (in-memory PGlite, or a fresh database on DATABASE_URL's server; a real Redis with REDIS_URL).
 import { randomBytes } from "node:crypto";
-import type { TrustProxy } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import type { AppContext } from "./context.ts";
 import { createEngineSelector, type LlmConfig } from "./engine/index.ts";
 import { createRateLimiters } from "./ratelimit/index.ts";
+import type { TrustProxy } from "./trust-proxy.ts";
 
 export interface TestContext extends AppContext {
   db: TestDatabase;

@@ -1,12 +1,16 @@
 // The client IP behind each form of TRUST_PROXY: tables of socket peers and X-Forwarded-For
 // headers (spoofed, several proxies, several header lines, malformed, IPv6) and the address the
-// limits must key on. TRUST_PROXY values go through the real environment parser.
+// limits must key on. TRUST_PROXY values go through the parser the app's settings use.
 
-import { parseEnv, type TrustProxy } from "@parley/db";
 import { describe, expect, it } from "vitest";
 import { clientIp, parseAddress } from "../src/client-ip.ts";
+import { parseTrustProxy, type TrustProxy } from "../src/trust-proxy.ts";
 
-const trust = (value: string): TrustProxy => parseEnv({ TRUST_PROXY: value }).TRUST_PROXY;
+function trust(value: string): TrustProxy {
+  const parsed = parseTrustProxy(value);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value;
+}
 
 type Row = [description: string, socketAddress: string | undefined, forwardedFor: string | undefined, expected: string];
 

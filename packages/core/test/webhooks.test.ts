@@ -400,7 +400,6 @@ describe("workers", () => {
         ["--import", "tsx", fileURLToPath(new URL("./support/worker-process.ts", import.meta.url)), ctx.db.url!, "1500", "2000"],
         {
           stdio: ["ignore", "pipe", "inherit"],
-          env: { ...process.env, LOG_LEVEL: "silent" },
         },
       );
       const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -8,7 +8,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { dumpOpenDatabase, EXTENSIONS, openPGliteFolder } from "./data-folder.ts";
-import { env } from "./env.ts";
+import { dbEnv } from "./env.ts";
 import { lockDataFolder } from "./folder-lock.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
@@ -136,7 +136,7 @@ export function repoRoot(start = process.cwd()): string {
 
 /** The embedded data folder: DATA_DIR, relative paths taken from the repository root. */
 export function dataDir(): string {
-  return path.resolve(/*turbopackIgnore: true*/ repoRoot(), env().DATA_DIR, "pglite");
+  return path.resolve(/*turbopackIgnore: true*/ repoRoot(), dbEnv().DATA_DIR, "pglite");
 }
 
 const globalKey = Symbol.for("parley.db");
@@ -151,8 +151,8 @@ export function getDb(): Promise<Database> {
   if (!store[globalKey]) {
     // A failed open (the folder locked or damaged) is not remembered: a later call tries again.
     const opening: Promise<Database> = openDatabase({
-      url: env().DATABASE_URL,
-      dataDir: env().DATABASE_URL ? undefined : dataDir(),
+      url: dbEnv().DATABASE_URL,
+      dataDir: dbEnv().DATABASE_URL ? undefined : dataDir(),
     }).catch((error) => {
       if (store[globalKey] === opening) store[globalKey] = undefined;
       throw error;

@@ -1,124 +1,40 @@
-import { EnvError, env, parseEnv, resetEnv } from "@parley/db";
+// The database package's settings (src/env.ts); the app's own are tested with the app's parser.
+import { dbEnv, EnvError, parseDbEnv, resetDbEnv } from "@parley/db";
 import { afterEach, describe, expect, it } from "vitest";
 
-function errorOf(source: Record<string, string | undefined>): EnvError {
-  try {
-    parseEnv(source);
-  } catch (error) {
-    expect(error).toBeInstanceOf(EnvError);
-    return error as EnvError;
-  }
-  throw new Error("parseEnv accepted an invalid environment");
-}
-
-describe("parseEnv", () => {
-  it("accepts an empty environment with the defaults", () => {
-    const parsed = parseEnv({});
-    // toMatchObject: variables added later need not be listed here to keep this test passing.
-    expect(parsed).toMatchObject({
+describe("parseDbEnv", () => {
+  it("reads only the database's variables, with their defaults", () => {
+    expect(parseDbEnv({ REDIS_URL: "redis://x:6379", LOG_LEVEL: "debug" })).toEqual({
       NODE_ENV: "development",
       DATA_DIR: ".data",
       PORT: 3000,
       ADMIN_EMAIL: "admin@example.com",
-      TRUST_PROXY: false,
-      LLM_TIMEOUT_MS: 30_000,
-      LOG_LEVEL: "info",
-    });
-    for (const name of [
-      "DATABASE_URL",
-      "APP_URL",
-      "ADMIN_PASSWORD",
-      "REDIS_URL",
-      "UPSTASH_REDIS_REST_URL",
-      "LLM_BASE_URL",
-      "LLM_API_KEY",
-    ] as const) {
-      expect(parsed[name], name).toBeUndefined();
-    }
-  });
-
-  it("treats empty strings as unset and parses valid values", () => {
-    const blank = parseEnv({ DATABASE_URL: "", REDIS_URL: "", APP_URL: "" });
-    expect([blank.DATABASE_URL, blank.REDIS_URL, blank.APP_URL]).toEqual([undefined, undefined, undefined]);
-    expect(
-      parseEnv({
-        DATABASE_URL: "postgresql://user:pw@db.internal:5432/parley",
-        PORT: "8080",
-        REDIS_URL: "redis://127.0.0.1:6379",
-        TRUST_PROXY: "1",
-        ADMIN_PASSWORD: "long enough",
-      }),
-    ).toMatchObject({
-      DATABASE_URL: "postgresql://user:pw@db.internal:5432/parley",
-      PORT: 8080,
-      REDIS_URL: "redis://127.0.0.1:6379",
-      TRUST_PROXY: { hops: 1 },
-      ADMIN_PASSWORD: "long enough",
     });
   });
 
-  it.each([
-    ["DATABASE_URL", "mysql://x", "must be a postgres:// or postgresql:// URL"],
-    ["PORT", "abc", ""],
-    ["PORT", "70000", ""],
-    ["REDIS_URL", "notaurl", ""],
-    ["ADMIN_EMAIL", "not-an-email", ""],
-    ["ADMIN_PASSWORD", "short", "must be at least 8 characters"],
-    ["TRUST_PROXY", "yes", '"yes" is none of these'],
-    ["TRUST_PROXY", "21", "at most 20"],
-    ["TRUST_PROXY", "10.0.0.0/8, 10.0.0.1/33", '"10.0.0.1/33" is none of these'],
-    ["TRUST_PROXY", "10.1/8", '"10.1/8" is none of these'],
-    ["TRUST_PROXY", "proxy.internal", '"proxy.internal" is none of these'],
-    ["LOG_LEVEL", "verbose", ""],
-  ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
-    const error = errorOf({ [name]: value });
-    expect(error.message).toMatch(new RegExp(`^Invalid environment variables:\\n  ${name}: .*${reason}`));
-  });
-
-  it.each([
-    ["", false],
-    ["false", false],
-    ["0", false],
-    ["true", { hops: 1 }],
-    ["1", { hops: 1 }],
-    ["2", { hops: 2 }],
-    ["10.0.0.0/8", { proxies: ["10.0.0.0/8"] }],
-    [" 10.0.0.0/8 , 192.0.2.10,2001:DB8::/32,::1 ", { proxies: ["10.0.0.0/8", "192.0.2.10/32", "2001:db8::/32", "::1/128"] }],
-    ["::ffff:10.0.0.0/104", { proxies: ["10.0.0.0/8"] }],
-  ])("reads TRUST_PROXY=%j as %j", (value, expected) => {
-    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
-  });
-
-  it("names every bad variable at once", () => {
-    const lines = errorOf({ DATABASE_URL: "mysql://x", PORT: "abc", REDIS_URL: "notaurl" }).message.split("\n");
-    expect(lines[0]).toBe("Invalid environment variables:");
-    expect(
-      lines
-        .slice(1)
-        .map((line) => line.trim().split(":")[0])
-        .sort(),
-    ).toEqual(["DATABASE_URL", "PORT", "REDIS_URL"]);
+  it("names each bad variable", () => {
+    expect(() => parseDbEnv({ DATABASE_URL: "mysql://x", ADMIN_PASSWORD: "short" })).toThrow(EnvError);
+    expect(() => parseDbEnv({ DATABASE_URL: "mysql://x", ADMIN_PASSWORD: "short" })).toThrow(
+      "Invalid environment variables:\n  DATABASE_URL: must be a postgres:// or postgresql:// URL\n  ADMIN_PASSWORD: must be at least 8 characters",
+    );
   });
 });
 
-describe("env", () => {
-  const saved = process.env.PORT;
+describe("dbEnv", () => {
+  const saved = process.env.DATA_DIR;
   afterEach(() => {
-    if (saved === undefined) delete process.env.PORT;
-    else process.env.PORT = saved;
-    resetEnv();
+    if (saved === undefined) delete process.env.DATA_DIR;
+    else process.env.DATA_DIR = saved;
+    resetDbEnv();
   });
 
   it("parses process.env once, until reset", () => {
-    process.env.PORT = "4100";
-    resetEnv();
-    expect(env().PORT).toBe(4100);
-    process.env.PORT = "4200";
-    expect(env().PORT).toBe(4100);
-    resetEnv();
-    expect(env().PORT).toBe(4200);
-    process.env.PORT = "abc";
-    resetEnv();
-    expect(() => env()).toThrow(/PORT/);
+    process.env.DATA_DIR = "/tmp/a";
+    resetDbEnv();
+    expect(dbEnv().DATA_DIR).toBe("/tmp/a");
+    process.env.DATA_DIR = "/tmp/b";
+    expect(dbEnv().DATA_DIR).toBe("/tmp/a");
+    resetDbEnv();
+    expect(dbEnv().DATA_DIR).toBe("/tmp/b");
   });
 });

@@ -11,12 +11,13 @@ import type { AppContext } from "@parley/core";
 import { ERRORS, isAppError, logger } from "@parley/core";
 import { checkSession, endSession, type SessionAdmin, signInAdmin, startSession } from "@parley/core/admin";
 import { SESSION_IDLE_SECONDS } from "@parley/core/limits";
-import { type Database, dataDir, type Env, env } from "@parley/db";
+import { type Database, dataDir, publicAppUrl } from "@parley/db";
 import { cookies } from "next/headers";
 import type { NextAuthOptions, User } from "next-auth";
 import { getToken } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
+import { type AppEnv, appEnv } from "../env.ts";
 import { safeCallbackUrl } from "../panel/auth/callback-url.ts";
 import { getAppContext } from "./context.ts";
 import { clientIp } from "./rest.ts";
@@ -44,14 +45,11 @@ const SECRET_FILE = "auth-secret";
 /**
  * The secret that encrypts session cookies: NEXTAUTH_SECRET, or else one generated once and kept
  * in `<DATA_DIR>/auth-secret` (mode 0600) so sessions survive restarts. Production with a shared
- * PostgreSQL needs the variable (every instance must use the same secret); env.ts refuses to start
- * without it and this repeats the check. The secret is never logged.
+ * PostgreSQL needs the variable (every instance must use the same secret): the settings refuse to
+ * start without it (src/env.ts). The secret is never logged.
  */
-export function resolveAuthSecret(config: Pick<Env, "NEXTAUTH_SECRET" | "NODE_ENV" | "DATABASE_URL">, secretFile: string): string {
+export function resolveAuthSecret(config: Pick<AppEnv, "NEXTAUTH_SECRET">, secretFile: string): string {
   if (config.NEXTAUTH_SECRET) return config.NEXTAUTH_SECRET;
-  if (config.NODE_ENV === "production" && config.DATABASE_URL) {
-    throw new Error("NEXTAUTH_SECRET must be set in production with DATABASE_URL (every instance must use the same secret)");
-  }
   const stored = readSecret(secretFile);
   if (stored) return stored;
   mkdirSync(path.dirname(secretFile), { recursive: true });
@@ -88,14 +86,17 @@ let resolved: AuthConfig | undefined;
 /** Read on first use (not at import: `next build` imports this file without a runtime environment). */
 function authConfig(): AuthConfig {
   if (!resolved) {
-    const config = env();
-    // next-auth builds its redirects from process.env.NEXTAUTH_URL alone (else http://localhost:3000).
-    process.env.NEXTAUTH_URL ||= config.APP_URL ?? `http://localhost:${config.PORT}`;
+    const config = appEnv();
     // DATA_DIR as resolved for the embedded database (its parent folder).
     const secretFile = path.join(path.dirname(dataDir()), SECRET_FILE);
-    resolved = { secret: resolveAuthSecret(config, secretFile), secureCookies: process.env.NEXTAUTH_URL.startsWith("https://") };
+    resolved = { secret: resolveAuthSecret(config, secretFile), secureCookies: nextAuthUrl(config).startsWith("https://") };
   }
   return resolved;
+}
+
+/** The URL next-auth builds its redirects with: NEXTAUTH_URL, else the public app URL. */
+export function nextAuthUrl(config: Pick<AppEnv, "NEXTAUTH_URL" | "APP_URL" | "PORT">): string {
+  return config.NEXTAUTH_URL ?? publicAppUrl(config);
 }
 
 /** The app's secret (also the root of the widget's resume-token key). */

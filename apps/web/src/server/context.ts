@@ -1,16 +1,17 @@
-// The process-wide AppContext, built once from the environment and shared by every route handler,
+// The process-wide AppContext, built once from the app's settings (src/env.ts) and shared by every route handler,
 // tRPC procedure and the server entry.
 import type { AppContext } from "@parley/core";
-import { createEngineSelector } from "@parley/core/engine";
+import { createEngineSelector, llmConfigFrom } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
 import { createLiveBus } from "@parley/core/widget";
-import { env, getDb, publicAppUrl } from "@parley/db";
+import { getDb, publicAppUrl } from "@parley/db";
+import { appEnv } from "../env.ts";
 
 const globalKey = Symbol.for("parley.appContext");
 type GlobalWithContext = typeof globalThis & { [globalKey]?: Promise<AppContext> };
 
 async function build(): Promise<AppContext> {
-  const config = env();
+  const config = appEnv();
   const db = await getDb();
   const appUrl = publicAppUrl(config);
   return {
@@ -27,14 +28,12 @@ async function build(): Promise<AppContext> {
     engineFor: createEngineSelector({
       db,
       appUrl,
-      llm:
-        config.LLM_BASE_URL && config.LLM_MODEL
-          ? { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL, timeoutMs: config.LLM_TIMEOUT_MS }
-          : undefined,
+      llm: llmConfigFrom(config),
     }),
     appUrl,
     live: createLiveBus({ redisUrl: config.REDIS_URL }),
     trustProxy: config.TRUST_PROXY,
+    webhooks: { allowLocal: config.WEBHOOKS_ALLOW_LOCAL },
     now: () => new Date(),
   };
 }

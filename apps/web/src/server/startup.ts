@@ -6,6 +6,14 @@
 export async function startServerInstance(): Promise<void> {
   const store = globalThis as Record<symbol, unknown>;
   try {
+    // The settings, validated once (an invalid variable ends the start here), then what core and
+    // next-auth take from them: the log level, and next-auth's URL (it reads process.env alone).
+    const { appEnv } = await import("../env.ts");
+    const settings = appEnv();
+    const { configureLogging } = await import("@parley/core");
+    configureLogging({ level: settings.LOG_LEVEL });
+    const { nextAuthUrl } = await import("./auth.ts");
+    process.env.NEXTAUTH_URL = nextAuthUrl(settings);
     // Request body caps for server.mjs (body-limit.ts): it holds every request until they are here.
     const { limitRequestBody } = await import("./body-limit.ts");
     store[Symbol.for("parley.bodyLimit")] = { limitRequestBody };

@@ -3,7 +3,8 @@
 // stopped by the server entry on SIGTERM/SIGINT through the process's shutdown hooks.
 import { logger } from "@parley/core";
 import { WebhookWorker } from "@parley/core/webhooks";
-import { env, getDb } from "@parley/db";
+import { getDb } from "@parley/db";
+import { appEnv } from "../env.ts";
 
 const workerKey = Symbol.for("parley.webhookWorker");
 /** Async callbacks the server entry (server.mjs) runs before exiting. */
@@ -17,7 +18,7 @@ export async function startWebhookWorker(): Promise<WebhookWorker> {
   const store = globalThis as GlobalWithWorker;
   const running = store[workerKey];
   if (running) return running;
-  const config = env();
+  const config = appEnv();
   if (config.WEBHOOKS_ALLOW_LOCAL) {
     logger.warn("WEBHOOKS_ALLOW_LOCAL is on: webhooks may go to http:// and private addresses (tests and development only)");
   }

@@ -1,7 +1,7 @@
 // Cross-site request forgery guard for cookie-authenticated writes (tRPC mutations, key routes):
 // a browser always names the page's origin in `Origin` on such requests, so a write is refused when
 // that origin is neither the configured app URL nor the host the request was sent to.
-import type { TrustProxy } from "@parley/db";
+import type { TrustProxy } from "../trust-proxy.ts";
 
 /**
  * Whether the request may act with the admin's cookie (no foreign Origin). Behind any trusted proxy

@@ -2,7 +2,6 @@
 // roll the signing secret, the delivery log, "send test event" and "retry now". The secret is
 // returned only by create and rollSecret (shown once); every other read leaves it out.
 import type { Database, Prisma } from "@parley/db";
-import { env } from "@parley/db";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { AppError } from "../errors.ts";
@@ -19,10 +18,10 @@ import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../webhooks/types.
 import { BlockedUrlError, checkWebhookUrl, systemResolver, type UrlPolicy } from "../webhooks/url-guard.ts";
 import { assertAgentsInWorkspace, rowId } from "./scope.ts";
 
-/** The URL policy of the panel: the context's, or the environment's. */
+/** The URL policy of the panel: the context's (the guard is on unless it says otherwise). */
 export function webhookUrlPolicy(ctx: Pick<AppContext, "webhooks">): UrlPolicy {
   return {
-    allowLocal: ctx.webhooks?.allowLocal ?? env().WEBHOOKS_ALLOW_LOCAL,
+    allowLocal: ctx.webhooks?.allowLocal ?? false,
     resolve: ctx.webhooks?.resolve ?? systemResolver,
   };
 }

@@ -2,7 +2,8 @@
 // is set to it AND an OpenAI-compatible endpoint is configured (LLM_BASE_URL / LLM_MODEL). An
 // agent set to "llm" on a deployment without an endpoint falls back to the knowledge agent rather
 // than failing every turn; the panel shows the setting, the README says so.
-import type { Database } from "@parley/db";
+import { type Database, optionalUrl } from "@parley/db";
+import { z } from "zod";
 import { createKnowledgeEngine } from "./knowledge.ts";
 import type { Engine, EngineAgent, EngineDeps } from "./types.ts";
 
@@ -14,6 +15,22 @@ export interface LlmConfig {
   apiKey?: string;
   model: string;
   timeoutMs: number;
+}
+
+/** The LLM agent's environment variables; the app's settings (and the eval) include them. */
+export const llmSettingsSchema = z.object({
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+});
+
+export type LlmSettings = z.infer<typeof llmSettingsSchema>;
+
+/** The endpoint configuration, or undefined when LLM_BASE_URL or LLM_MODEL is unset. */
+export function llmConfigFrom(settings: LlmSettings): LlmConfig | undefined {
+  if (!settings.LLM_BASE_URL || !settings.LLM_MODEL) return undefined;
+  return { baseUrl: settings.LLM_BASE_URL, apiKey: settings.LLM_API_KEY, model: settings.LLM_MODEL, timeoutMs: settings.LLM_TIMEOUT_MS };
 }
 
 export function createEngineSelector(deps: { db: Database; appUrl: string; llm?: LlmConfig }): (agent: EngineAgent) => Engine {

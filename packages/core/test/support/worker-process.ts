@@ -1,8 +1,10 @@
 // A webhook worker in a process of its own (the crash test SIGKILLs it mid-delivery): connects to
 // the PostgreSQL database given as argv[2], prints "ready" once started, and runs until killed.
 import { openDatabase } from "@parley/db";
+import { configureLogging } from "../../src/logger.ts";
 import { WebhookWorker } from "../../src/webhooks/worker.ts";
 
+configureLogging({ level: "silent" });
 const url = process.argv[2];
 if (!url) throw new Error("usage: worker-process.ts <postgres url> <timeout ms> <lease ms>");
 const db = await openDatabase({ url, poolSize: 4 });

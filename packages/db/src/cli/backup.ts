@@ -4,11 +4,11 @@
 import path from "node:path";
 import { backupDataFolder } from "../backup.ts";
 import { dataDir } from "../client.ts";
-import { env } from "../env.ts";
+import { dbEnv } from "../env.ts";
 import { fileArgument, runCli } from "./run.ts";
 
 await runCli(async () => {
-  if (env().DATABASE_URL) throw new Error("db:backup backs up the embedded database; with DATABASE_URL (PostgreSQL) use pg_dump.");
+  if (dbEnv().DATABASE_URL) throw new Error("db:backup backs up the embedded database; with DATABASE_URL (PostgreSQL) use pg_dump.");
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   const file = fileArgument(process.argv[2]) ?? path.join(path.dirname(dataDir()), "backups", `parley-${stamp}.tar.gz`);
   const result = await backupDataFolder(dataDir(), file);

@@ -2,11 +2,11 @@
 // while a process (the server) has the folder open; keeps the replaced folder beside it.
 import { restoreDataFolder } from "../backup.ts";
 import { dataDir } from "../client.ts";
-import { env } from "../env.ts";
+import { dbEnv } from "../env.ts";
 import { fileArgument, runCli } from "./run.ts";
 
 await runCli(async () => {
-  if (env().DATABASE_URL)
+  if (dbEnv().DATABASE_URL)
     throw new Error("db:restore restores the embedded database; with DATABASE_URL (PostgreSQL) use pg_restore or psql.");
   const file = fileArgument(process.argv[2]);
   if (!file) throw new Error("Usage: npm run db:restore -- <backup file>");

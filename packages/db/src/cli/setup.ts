@@ -2,13 +2,13 @@
 // migrations, and seed the demo data on first run (an empty database) only, so later starts never
 // overwrite what admins changed. `npm run db:seed` re-seeds on demand.
 import { getDb } from "../client.ts";
-import { env, publicAppUrl } from "../env.ts";
+import { dbEnv, publicAppUrl } from "../env.ts";
 import { migrate } from "../migrate.ts";
 import { seed } from "../seed.ts";
 import { runCli } from "./run.ts";
 
 await runCli(async () => {
-  const config = env();
+  const config = dbEnv();
   const db = await getDb();
   const applied = await migrate(db);
   if (applied.length) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);

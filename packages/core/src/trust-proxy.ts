@@ -1,5 +1,5 @@
 // TRUST_PROXY: which peers may tell the app the client's address in X-Forwarded-For. Parsed once
-// with the rest of the environment; @parley/core's clientIp() applies it to each request.
+// with the app's settings; clientIp() (client-ip.ts) applies it to each request.
 import ipaddr from "ipaddr.js";
 
 /**

@@ -1,0 +1,82 @@
+// The app's environment variables: the database's (packages/db/src/env.ts) and the app's own,
+// validated once at start-up (check-env.ts before `npm start` builds; the instrumentation hook
+// when a server starts) and handed to core through the AppContext. Core reads no environment.
+import { isIP } from "node:net";
+import { LOG_LEVELS, parseTrustProxy, type TrustProxy } from "@parley/core";
+import { llmSettingsSchema } from "@parley/core/engine";
+import { dbEnvSchema, flag, optionalUrl, parseEnvWith } from "@parley/db";
+import { z } from "zod";
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === "" ? undefined : value));
+
+/** An interface address to listen on: an IP address or a host name. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+const appEnvSchema = dbEnvSchema
+  .extend({
+    /** The interface server.mjs listens on. */
+    HOST: z
+      .string()
+      .default("0.0.0.0")
+      .refine((value) => isIP(value) !== 0 || HOST_NAME.test(value), "must be an IP address or a host name"),
+    /** Signs and encrypts panel sessions. Required in production server mode; otherwise generated once into DATA_DIR. */
+    NEXTAUTH_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+    /** Public URL next-auth builds its redirects with; defaults to APP_URL. */
+    NEXTAUTH_URL: optionalUrl,
+    REDIS_URL: optionalUrl,
+    UPSTASH_REDIS_REST_URL: optionalUrl,
+    UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
+    /** Benchmarks only (`npm run bench`): multiplies every rate limit by this factor. Never set it in production. */
+    RATE_LIMIT_SCALE: z.coerce.number().int().min(1).default(1),
+    /** Behind reverse proxies: which of them may name the client in X-Forwarded-For (see @parley/core's trust-proxy.ts). */
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, context): TrustProxy => {
+        const parsed = parseTrustProxy(value);
+        if (parsed.ok) return parsed.value;
+        context.addIssue({ code: "custom", message: parsed.error });
+        return z.NEVER;
+      }),
+    ...llmSettingsSchema.shape,
+    LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+    /**
+     * Tests and local development only: webhook endpoints may use http:// and private, loopback or
+     * link-local addresses (the SSRF guard is off). Never set it in production.
+     */
+    WEBHOOKS_ALLOW_LOCAL: flag,
+  })
+  // Instances sharing a PostgreSQL database must accept each other's session cookies, so they need
+  // one configured secret; a single embedded instance generates and keeps its own (auth.ts).
+  .superRefine((config, context) => {
+    if (config.NODE_ENV === "production" && config.DATABASE_URL && !config.NEXTAUTH_SECRET) {
+      context.addIssue({
+        code: "custom",
+        path: ["NEXTAUTH_SECRET"],
+        message: "required in production with DATABASE_URL (every instance must use the same secret)",
+      });
+    }
+  });
+
+export type AppEnv = z.infer<typeof appEnvSchema>;
+
+/** Parses an environment; throws EnvError naming each bad variable. */
+export function parseAppEnv(source: Record<string, string | undefined>): AppEnv {
+  return parseEnvWith(appEnvSchema, source);
+}
+
+let cached: AppEnv | undefined;
+
+/** The process environment, parsed once. */
+export function appEnv(): AppEnv {
+  cached ??= parseAppEnv(process.env);
+  return cached;
+}
+
+/** Forget the parsed environment (tests that change process.env). */
+export function resetAppEnv(): void {
+  cached = undefined;
+}

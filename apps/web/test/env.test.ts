@@ -1,0 +1,130 @@
+// The app's settings (src/env.ts): the database's variables and the app's own, parsed at once.
+import { EnvError } from "@parley/db";
+import { afterEach, describe, expect, it } from "vitest";
+import { appEnv, parseAppEnv, resetAppEnv } from "~/env.ts";
+
+function errorOf(source: Record<string, string | undefined>): EnvError {
+  try {
+    parseAppEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return error as EnvError;
+  }
+  throw new Error("parseAppEnv accepted an invalid environment");
+}
+
+describe("parseAppEnv", () => {
+  it("accepts an empty environment with the defaults", () => {
+    const parsed = parseAppEnv({});
+    // toMatchObject: variables added later need not be listed here to keep this test passing.
+    expect(parsed).toMatchObject({
+      NODE_ENV: "development",
+      DATA_DIR: ".data",
+      PORT: 3000,
+      ADMIN_EMAIL: "admin@example.com",
+      TRUST_PROXY: false,
+      LLM_TIMEOUT_MS: 30_000,
+      LOG_LEVEL: "info",
+      HOST: "0.0.0.0",
+      WEBHOOKS_ALLOW_LOCAL: false,
+    });
+    for (const name of [
+      "DATABASE_URL",
+      "APP_URL",
+      "ADMIN_PASSWORD",
+      "REDIS_URL",
+      "UPSTASH_REDIS_REST_URL",
+      "LLM_BASE_URL",
+      "LLM_API_KEY",
+    ] as const) {
+      expect(parsed[name], name).toBeUndefined();
+    }
+  });
+
+  it("treats empty strings as unset and parses valid values", () => {
+    const blank = parseAppEnv({ DATABASE_URL: "", REDIS_URL: "", APP_URL: "" });
+    expect([blank.DATABASE_URL, blank.REDIS_URL, blank.APP_URL]).toEqual([undefined, undefined, undefined]);
+    expect(
+      parseAppEnv({
+        DATABASE_URL: "postgresql://user:pw@db.internal:5432/parley",
+        PORT: "8080",
+        REDIS_URL: "redis://127.0.0.1:6379",
+        TRUST_PROXY: "1",
+        ADMIN_PASSWORD: "long enough",
+      }),
+    ).toMatchObject({
+      DATABASE_URL: "postgresql://user:pw@db.internal:5432/parley",
+      PORT: 8080,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      TRUST_PROXY: { hops: 1 },
+      ADMIN_PASSWORD: "long enough",
+    });
+  });
+
+  it.each([
+    ["DATABASE_URL", "mysql://x", "must be a postgres:// or postgresql:// URL"],
+    ["PORT", "abc", ""],
+    ["PORT", "70000", ""],
+    ["REDIS_URL", "notaurl", ""],
+    ["ADMIN_EMAIL", "not-an-email", ""],
+    ["ADMIN_PASSWORD", "short", "must be at least 8 characters"],
+    ["TRUST_PROXY", "yes", '"yes" is none of these'],
+    ["TRUST_PROXY", "21", "at most 20"],
+    ["TRUST_PROXY", "10.0.0.0/8, 10.0.0.1/33", '"10.0.0.1/33" is none of these'],
+    ["TRUST_PROXY", "10.1/8", '"10.1/8" is none of these'],
+    ["TRUST_PROXY", "proxy.internal", '"proxy.internal" is none of these'],
+    ["LOG_LEVEL", "verbose", ""],
+    ["HOST", "not a host!", "must be an IP address or a host name"],
+    ["NEXTAUTH_SECRET", "too-short", "must be at least 32 characters"],
+  ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
+    const error = errorOf({ [name]: value });
+    expect(error.message).toMatch(new RegExp(`^Invalid environment variables:\\n  ${name}: .*${reason}`));
+  });
+
+  it.each([
+    ["", false],
+    ["false", false],
+    ["0", false],
+    ["true", { hops: 1 }],
+    ["1", { hops: 1 }],
+    ["2", { hops: 2 }],
+    ["10.0.0.0/8", { proxies: ["10.0.0.0/8"] }],
+    [" 10.0.0.0/8 , 192.0.2.10,2001:DB8::/32,::1 ", { proxies: ["10.0.0.0/8", "192.0.2.10/32", "2001:db8::/32", "::1/128"] }],
+    ["::ffff:10.0.0.0/104", { proxies: ["10.0.0.0/8"] }],
+  ])("reads TRUST_PROXY=%j as %j", (value, expected) => {
+    expect(parseAppEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it("names every bad variable at once", () => {
+    const lines = errorOf({ DATABASE_URL: "mysql://x", PORT: "abc", REDIS_URL: "notaurl" }).message.split("\n");
+    expect(lines[0]).toBe("Invalid environment variables:");
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.trim().split(":")[0])
+        .sort(),
+    ).toEqual(["DATABASE_URL", "PORT", "REDIS_URL"]);
+  });
+});
+
+describe("appEnv", () => {
+  const saved = process.env.PORT;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PORT;
+    else process.env.PORT = saved;
+    resetAppEnv();
+  });
+
+  it("parses process.env once, until reset", () => {
+    process.env.PORT = "4100";
+    resetAppEnv();
+    expect(appEnv().PORT).toBe(4100);
+    process.env.PORT = "4200";
+    expect(appEnv().PORT).toBe(4100);
+    resetAppEnv();
+    expect(appEnv().PORT).toBe(4200);
+    process.env.PORT = "abc";
+    resetAppEnv();
+    expect(() => appEnv()).toThrow(/PORT/);
+  });
+});
