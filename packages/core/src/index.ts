@@ -9,6 +9,7 @@
 //   @parley/core/engine     the engines that answer (knowledge agent, LLM agent)
 //   @parley/core/ratelimit  the shared rate limiters
 //   @parley/core/limits, /security-headers   plain constants, safe for config files and the proxy
+//   @parley/core/browser    what the panel's client components may import
 //   @parley/core/markdown, /openapi, /testing
 
 export { type ClientAddressSource, clientIp } from "./client-ip.ts";

@@ -41,4 +41,15 @@ describe("package boundaries", () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it("the panel's client components import core only through its browser-safe entries", () => {
+    const offenders: string[] = [];
+    for (const file of sources("apps/web")) {
+      const text = readFileSync(path.join(repo, file), "utf8");
+      if (!/^\s*["']use client["']/m.test(text)) continue;
+      for (const [, specifier] of text.matchAll(/from\s+"(@parley\/core[^"]*)"/g))
+        if (specifier !== "@parley/core/browser" && specifier !== "@parley/core/limits") offenders.push(`${file}: ${specifier}`);
+    }
+    expect(offenders).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@
 
 // Rich content as the engines produce it (packages/core/src/engine/types.ts: "articles" and
 // "buttons" items). Anything else is shown as JSON rather than dropped, so nothing is hidden.
-import { safeLinkUrl } from "@parley/core";
+import { safeLinkUrl } from "@parley/core/browser";
 
 interface ArticleItem {
   type: "articles";

@@ -1,6 +1,6 @@
 "use client";
 
-import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@parley/core/webhooks";
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@parley/core/browser";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { errorCode, fieldErrors } from "../errors.ts";

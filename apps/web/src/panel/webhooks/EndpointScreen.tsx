@@ -1,6 +1,6 @@
 "use client";
 
-import { isWebhookEventType } from "@parley/core/webhooks";
+import { isWebhookEventType } from "@parley/core/browser";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
