@@ -16,5 +16,5 @@ export type { AppContext } from "./context.ts";
 export { AppError, ERRORS, type ErrorBody, type ErrorCode, isAppError } from "./errors.ts";
 export { databaseIsHealthy } from "./health.ts";
 export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys.ts";
-export { logger } from "./logger.ts";
+export { describeError, logger } from "./logger.ts";
 export { safeLinkUrl } from "./safe-url.ts";

@@ -20,7 +20,7 @@ import {
   WEBHOOK_RETRY_JITTER,
   WEBHOOK_TIMEOUT_MS,
 } from "../limits.ts";
-import { logger } from "../logger.ts";
+import { describeError, logger } from "../logger.ts";
 import { AttemptError, type PostResult, postWebhook } from "./http.ts";
 import { signingSecrets, webhookHeaders } from "./signing.ts";
 import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, systemResolver } from "./url-guard.ts";
@@ -164,7 +164,7 @@ export class WebhookWorker {
       } catch (error) {
         if (!this.running) break;
         failures += 1;
-        logger.error("webhook worker poll failed", { worker: this.options.name, error: errorText(error) });
+        logger.error("webhook worker poll failed", { worker: this.options.name, error: describeError(error) });
       }
       if (!this.running) break;
       // Full: wait for a slot. Nothing due: wait for the poll interval (or a wake-up). Otherwise go on.
@@ -198,7 +198,7 @@ export class WebhookWorker {
     const done = this.process(item, controller.signal)
       .catch((error) => {
         if (!this.killed)
-          logger.error("webhook delivery failed", { worker: this.options.name, deliveryId: item.id, error: errorText(error) });
+          logger.error("webhook delivery failed", { worker: this.options.name, deliveryId: item.id, error: describeError(error) });
       })
       .finally(() => {
         this.inFlight.delete(item.id);
@@ -293,7 +293,7 @@ export class WebhookWorker {
       const timeoutMs = Math.max(1, this.options.timeoutMs - latency());
       result = await postWebhook({ url, addresses, headers, body, timeoutMs, signal, now: this.options.now });
     } catch (error) {
-      const message = error instanceof BlockedUrlError || error instanceof AttemptError ? error.message : errorText(error);
+      const message = error instanceof BlockedUrlError || error instanceof AttemptError ? error.message : describeError(error);
       return { startedAt, latencyMs: latency(), status: null, error: message, retryAfterMs: null, body: null };
     }
     return { startedAt, latencyMs: latency(), status: result.status, error: null, retryAfterMs: result.retryAfterMs, body: result.body };
@@ -389,8 +389,4 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new AttemptError(`Timed out after ${Math.round(ms / 1000)} s (DNS lookup)`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : "unknown";
 }
