@@ -9,6 +9,7 @@
 //   @parley/core/engine     the engines that answer (knowledge agent, LLM agent)
 //   @parley/core/ratelimit  the shared rate limiters
 //   @parley/core/limits, /security-headers   plain constants, safe for config files and the proxy
+//   @parley/core/storable-text   the rule for text the database cannot store, in plain JS for server.mjs
 //   @parley/core/markdown, /openapi, /testing
 
 export { type ClientAddressSource, clientIp } from "./client-ip.ts";
@@ -18,3 +19,4 @@ export { databaseIsHealthy } from "./health.ts";
 export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys.ts";
 export { describeError, logger } from "./logger.ts";
 export { safeLinkUrl } from "./safe-url.ts";
+export { isUnstorableText, pathOfUnstorableText, storableString, UNSTORABLE_TEXT_RULE } from "./text.ts";
