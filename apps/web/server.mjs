@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { BodyLimitedRequest } from "./src/server/body-limited-request.mjs";
+import { MALFORMED_PATH_DETAILS, malformedPath } from "./src/server/request-path.mjs";
 
 const CLIENT_IP_HEADER = "x-parley-client-ip";
 const PUBLIC_ROUTES = Symbol.for("parley.publicRoutes");
@@ -32,18 +33,6 @@ const started = new Promise((resolve) => {
   markStarted = resolve;
 });
 
-// Next answers a path it cannot percent-decode with a plain-text 500 before any route runs, and a
-// decoded NUL reaches PostgreSQL, which cannot hold it (another 500). No Parley path can contain
-// either: such a request target is a 400 with the API's error body.
-function malformedPath(url = "/") {
-  const end = url.search(/[?#]/);
-  try {
-    return decodeURIComponent(end === -1 ? url : url.slice(0, end)).includes("\0");
-  } catch {
-    return true;
-  }
-}
-
 const BODY_LIMIT = Symbol.for("parley.bodyLimit");
 const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
   if (malformedPath(req.url)) {
@@ -55,7 +44,7 @@ const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) 
       "x-content-type-options": "nosniff",
       "referrer-policy": "strict-origin-when-cross-origin",
     });
-    res.end(JSON.stringify({ error: "Invalid request", details: "path: must be percent-encoded UTF-8 without NUL characters" }));
+    res.end(JSON.stringify({ error: "Invalid request", details: MALFORMED_PATH_DETAILS }));
     return;
   }
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";

@@ -2,7 +2,7 @@
 // the error mapping from core's AppError, and the procedure every router uses.
 
 import type { AppContext } from "@parley/core";
-import { ERRORS, isAppError } from "@parley/core";
+import { ERRORS, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
 import type { AdminScope } from "@parley/core/admin";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
@@ -55,9 +55,15 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
-/** Needs a session; writes (mutations) must also come from the app's own origin. */
-export const protectedProcedure = publicProcedure.use(({ ctx, type, next }) => {
+/**
+ * Needs a session; writes (mutations) must also come from the app's own origin. Input holding
+ * text the database cannot store is refused next (400 naming the field), before any procedure
+ * could fail with it in the database.
+ */
+export const protectedProcedure = publicProcedure.use(async ({ ctx, type, getRawInput, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: ERRORS.UNAUTHORIZED.message });
   if (type === "mutation" && !ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
+  const unstorable = pathOfUnstorableText(await getRawInput(), "input");
+  if (unstorable !== null) throw new TRPCError({ code: "BAD_REQUEST", message: `${unstorable}: ${UNSTORABLE_TEXT_RULE}` });
   return next({ ctx: { ...ctx, session: ctx.session } });
 });

@@ -135,6 +135,28 @@ describe("agents", () => {
     await expect(caller.agents.update({ id, monthlyTokenLimit: 1.5 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
+  it("refuses text the database cannot store (NUL, lone surrogates) as bad input naming the field, and stores nothing", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const RULE = "must be valid Unicode text without NUL characters";
+    const agentsBefore = await ctx.db.prisma.agent.count();
+    await expect(caller.agents.create({ name: "a\u0000b" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: `name: ${RULE}` });
+    await expect(caller.agents.update({ id: a.agentId, instructions: "lone \ud800" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: `instructions: ${RULE}`,
+    });
+    await expect(caller.agents.update({ id: a.agentId, allowedOrigins: ["https://x.example", "\udc00"] })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: `allowedOrigins.1: ${RULE}`,
+    });
+    // Ids are looked up in the database too: the same 400, not a 500.
+    await expect(caller.agents.get({ id: "agent\u0000" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: `id: ${RULE}` });
+    // A surrogate pair (an emoji) is a real character.
+    const { id } = await caller.agents.create({ name: "Smile \u{1F600}" });
+    expect((await caller.agents.get({ id })).name).toBe("Smile \u{1F600}");
+    expect(await ctx.db.prisma.agent.count()).toBe(agentsBefore + 1);
+    expect((await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: a.agentId } })).instructions).not.toContain("lone");
+  });
+
   it("updates the widget's limits and quota share within their bounds; null means the default", async () => {
     const caller = callerFor(ctx, a.scope);
     const { id } = await caller.agents.create({ name: "Widget limits" });

@@ -10,6 +10,7 @@
 //   @parley/core/ratelimit  the shared rate limiters
 //   @parley/core/limits, /security-headers   plain constants, safe for config files and the proxy
 //   @parley/core/browser    what the panel's client components may import
+//   @parley/core/storable-text   the rule for text the database cannot store, in plain JS for server.mjs
 //   @parley/core/markdown, /openapi, /testing
 
 export { type ClientAddressSource, clientIp } from "./client-ip.ts";
@@ -17,6 +18,7 @@ export type { AppContext } from "./context.ts";
 export { AppError, ERRORS, type ErrorBody, type ErrorCode, isAppError } from "./errors.ts";
 export { databaseIsHealthy } from "./health.ts";
 export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys.ts";
-export { configureLogging, LOG_LEVELS, type LogLevel, logger } from "./logger.ts";
+export { configureLogging, describeError, LOG_LEVELS, type LogLevel, logger } from "./logger.ts";
 export { safeLinkUrl } from "./safe-url.ts";
+export { isUnstorableText, pathOfUnstorableText, storableString, UNSTORABLE_TEXT_RULE } from "./text.ts";
 export { parseTrustProxy, TRUST_PROXY_MAX_HOPS, type TrustProxy } from "./trust-proxy.ts";

@@ -1,17 +1,12 @@
-// Text PostgreSQL cannot store, refused where requests enter (the messages API's body reader,
-// messages/body.ts, and the widget's frame parser, widget/protocol.ts) so both channels answer 400
-// / an `error` frame naming the field instead of failing in the database.
+// Text PostgreSQL cannot store (the rule: storable-text.mjs), refused where requests enter: the
+// messages API's body reader (messages/body.ts), the widget's frame parser (widget/protocol.ts),
+// the help routes' query (help/articles.ts), the panel's procedures (packages/api) and the server
+// entry's path check. Each answers 400 / an `error` frame naming the field instead of failing in
+// the database.
+import { z } from "zod";
+import { isUnstorableText, UNSTORABLE_TEXT_RULE } from "./storable-text.mjs";
 
-/** The rule as `details` word it: `<field>: <rule>`. */
-export const UNSTORABLE_TEXT_RULE = "must be valid Unicode text without NUL characters";
-
-/**
- * Text PostgreSQL cannot store: U+0000, and unpaired UTF-16 surrogates (not Unicode; jsonb refuses
- * their `\ud800` escapes). JSON can carry both as escapes, so a turn would fail in the database.
- */
-export function isUnstorableText(text: string): boolean {
-  return text.includes("\u0000") || /\p{Cs}/u.test(text);
-}
+export { isUnstorableText, UNSTORABLE_TEXT_RULE };
 
 /**
  * Where the first string (a value or a key) of parsed JSON holding unstorable text is, as a dotted
@@ -33,4 +28,9 @@ export function pathOfUnstorableText(value: unknown, root = "body"): string | nu
     }
   }
   return null;
+}
+
+/** A zod string that refuses unstorable text with the rule's wording. */
+export function storableString(): z.ZodString {
+  return z.string().refine((value) => !isUnstorableText(value), UNSTORABLE_TEXT_RULE);
 }

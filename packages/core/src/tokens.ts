@@ -10,10 +10,3 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 export function countTokens(text: string): number {
   return text === "" ? 0 : countEncodedTokens(text, PLAIN_TEXT);
 }
-
-/** Sum of the token counts of several texts, each tokenized on its own. */
-export function countTokensOf(texts: Iterable<string>): number {
-  let total = 0;
-  for (const text of texts) total += countTokens(text);
-  return total;
-}

@@ -311,6 +311,23 @@ describe("article list query and summaries", () => {
     expect((error as AppError).toBody()).toEqual({ error: "Invalid request", details: "q: must be at most 100 characters" });
   });
 
+  it("refuses q and source holding text the database cannot store, with the one rule's wording", () => {
+    const details = (params: URLSearchParams) => {
+      try {
+        parseArticleListQuery(params);
+      } catch (error) {
+        return (error as AppError).toBody();
+      }
+      return null;
+    };
+    const RULE = "must be valid Unicode text without NUL characters";
+    expect(details(new URLSearchParams("q=a%00b"))).toEqual({ error: "Invalid request", details: `q: ${RULE}` });
+    expect(details(new URLSearchParams("source=src%00"))).toEqual({ error: "Invalid request", details: `source: ${RULE}` });
+    // URLSearchParams holds Unicode only (a lone surrogate becomes U+FFFD), which is storable.
+    expect(details(new URLSearchParams({ q: "lone \ud800" }))).toBeNull();
+    expect(details(new URLSearchParams({ q: "smile \u{1F600}" }))).toBeNull();
+  });
+
   it("gives plain-text excerpts of about 200 characters, around the match when searching", async () => {
     const all = await listArticleSummaries(db, "demo", { q: "", source: undefined });
     expect(all.map((row) => row.id)).toEqual(["art-invoices", "art-api-keys", "art-reset-password", "art-refunds", "art-welcome"]);

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AppContext } from "@parley/core";
-import { ERRORS, isAppError, logger } from "@parley/core";
+import { describeError, ERRORS, isAppError, logger } from "@parley/core";
 import { checkSession, endSession, type SessionAdmin, signInAdmin, startSession } from "@parley/core/admin";
 import { SESSION_IDLE_SECONDS } from "@parley/core/limits";
 import { type Database, dataDir, publicAppUrl } from "@parley/db";
@@ -122,7 +122,7 @@ export async function authorizeCredentials(ctx: AppContext, credentials: unknown
   } catch (error) {
     if (isAppError(error) && error.code === "SIGN_IN_THROTTLED") throw new Error(error.message);
     // next-auth would put the message in the redirect URL: keep database errors out of it.
-    logger.error("sign-in failed", { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    logger.error("sign-in failed", { error: describeError(error) });
     throw new Error(ERRORS.INTERNAL.message);
   }
 }
@@ -201,7 +201,7 @@ export function createAuthOptions(context: () => Promise<AppContext>): NextAuthO
       // ended session is routine, not an error.
       error: (code, metadata) => {
         if (metadata instanceof SessionEndedError) return;
-        logger.error("next-auth error", { code, message: metadata instanceof Error ? metadata.message : undefined });
+        logger.error("next-auth error", { code, message: metadata instanceof Error ? describeError(metadata) : undefined });
       },
       warn: (code) => logger.warn("next-auth warning", { code }),
       debug: () => {},

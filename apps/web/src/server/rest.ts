@@ -2,7 +2,7 @@
 // body, and no stack trace or secret in any response or log.
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "@parley/core";
-import { AppError, clientIp as clientIpOf, ERRORS, isAppError, logger } from "@parley/core";
+import { AppError, clientIp as clientIpOf, describeError, ERRORS, isAppError, logger } from "@parley/core";
 
 /** Header the server entry sets from the socket; any incoming copy is removed there. */
 export const CLIENT_IP_HEADER = "x-parley-client-ip";
@@ -19,11 +19,6 @@ export function errorResponse(error: unknown, headers: Record<string, string> = 
   if (isAppError(error)) return json(error.toBody(), error.status, { ...headers, ...error.headers });
   logger.error("unhandled error", { error: describeError(error) });
   return json({ error: ERRORS.INTERNAL.message }, ERRORS.INTERNAL.status, headers);
-}
-
-/** A short description of an error for logs: its class and message, never its stack. */
-function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /**

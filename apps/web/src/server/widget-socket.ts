@@ -8,7 +8,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { AppContext } from "@parley/core";
-import { clientIp, logger } from "@parley/core";
+import { clientIp, describeError, logger } from "@parley/core";
 import { WIDGET_FRAME_MAX_BYTES } from "@parley/core/limits";
 import { CLOSE_CODES, createResumeTokens, type ResumeTokens, WIDGET_SUBPROTOCOL, WidgetSession } from "@parley/core/widget";
 import { type WebSocket, WebSocketServer } from "ws";
@@ -57,7 +57,7 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
   function onConnection(ws: WebSocket, request: IncomingMessage): void {
     alive.add(ws);
     ws.on("pong", () => alive.add(ws));
-    ws.on("error", (error) => logger.debug("widget socket error", { error: error.message }));
+    ws.on("error", (error) => logger.debug("widget socket error", { error: describeError(error) }));
     if (ws.protocol !== WIDGET_SUBPROTOCOL) {
       ws.close(CLOSE_CODES.UNSUPPORTED_PROTOCOL.code, CLOSE_CODES.UNSUPPORTED_PROTOCOL.reason);
       return;
@@ -87,7 +87,7 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
         );
       })
       .catch((error: unknown) => {
-        logger.error("widget session failed to start", { error: error instanceof Error ? error.message : "unknown" });
+        logger.error("widget session failed to start", { error: describeError(error) });
         ws.close(CLOSE_CODES.INTERNAL.code, CLOSE_CODES.INTERNAL.reason);
         return null;
       });

@@ -145,7 +145,6 @@ function toMessage(row: MessageRow) {
   };
 }
 
-export type ConversationDetail = Awaited<ReturnType<typeof getConversation>>;
 export type ConversationMessage = ReturnType<typeof toMessage>;
 
 /** The conversation as webhook payloads describe it. */

@@ -13,11 +13,6 @@ export interface AdminScope {
 /** Ids arrive from the browser: any short non-empty string, looked up inside the workspace. */
 export const rowId = z.string().trim().min(1).max(200);
 
-export async function assertAgentInWorkspace(db: Database, workspaceId: string, agentId: string): Promise<void> {
-  const agent = await db.prisma.agent.findFirst({ where: { id: agentId, workspaceId }, select: { id: true } });
-  if (!agent) throw new AppError("AGENT_NOT_FOUND");
-}
-
 export async function assertSourceInWorkspace(db: Database, workspaceId: string, sourceId: string): Promise<void> {
   const source = await db.prisma.source.findFirst({ where: { id: sourceId, workspaceId }, select: { id: true } });
   if (!source) throw new AppError("SOURCE_NOT_FOUND");

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { HELP_ARTICLES_PER_LIST, HELP_EXCERPT_CHARS, HELP_QUERY_MAX_CHARS } from "../limits.ts";
 import { charCount } from "../messages/schema.ts";
+import { storableString } from "../text.ts";
 import { excerpt } from "./excerpt.ts";
 import { markdownToPlainText } from "./plain-text.ts";
 import { searchVisibleArticles } from "./search.ts";
@@ -35,15 +36,10 @@ export function visibleArticleSql(agentId: string, articleId: string): Prisma.Sq
     WHERE a."id" = ${articleId} AND ${articleIsVisibleSql("a", agentId)}`;
 }
 
-// PostgreSQL text cannot hold U+0000: a query with it would fail in the database (a 500).
-const hasNoNul = (value: string) => !value.includes("\u0000");
-const NO_NUL = "must not contain the NUL character";
-
 /** Query string of the article list: `q` (trimmed; blank is no filter) and `source`. */
 export const articleListQuerySchema = z.object({
-  q: z
-    .string()
-    .refine(hasNoNul, NO_NUL)
+  // Text the database cannot store would fail in the query (a 500).
+  q: storableString()
     .optional()
     .transform((value) => value?.trim() ?? "")
     .refine((value) => charCount(value) <= HELP_QUERY_MAX_CHARS, `must be at most ${HELP_QUERY_MAX_CHARS} characters`)
@@ -53,9 +49,7 @@ export const articleListQuerySchema = z.object({
       maxLength: HELP_QUERY_MAX_CHARS,
       param: { example: "refund" },
     }),
-  source: z
-    .string()
-    .refine(hasNoNul, NO_NUL)
+  source: storableString()
     .optional()
     .transform((value) => value?.trim() || undefined)
     .meta({ description: "Only articles of this collection (a source id from the collections list).", param: { example: "src-billing" } }),

@@ -82,7 +82,7 @@ export async function storeResponse(
   return rows.length > 0;
 }
 
-/** Deletes expired records (for a periodic job; lookups ignore them anyway). */
+/** Deletes expired records; the webhook worker runs it hourly (lookups ignore them anyway). */
 export async function pruneIdempotencyRecords(db: Database, now: Date): Promise<number> {
   const { count } = await db.prisma.idempotencyRecord.deleteMany({ where: { createdAt: { lte: cutoff(now) } } });
   return count;

@@ -5,7 +5,7 @@
 // (errors included) carries the RateLimit headers.
 import type { AppContext } from "../context.ts";
 import { AppError, isAppError } from "../errors.ts";
-import { logger } from "../logger.ts";
+import { describeError, logger } from "../logger.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import { authenticateAgent } from "./auth.ts";
 import { readJsonBody } from "./body.ts";
@@ -76,7 +76,6 @@ function replay(stored: { status: number; body: unknown }, headers: Record<strin
 /** The same error with the RateLimit headers added; unknown errors become a logged 500. */
 function withHeaders(error: unknown, headers: Record<string, string>): AppError {
   if (isAppError(error)) return new AppError(error.code, { details: error.details, headers: { ...headers, ...error.headers } });
-  // Class and the start of the message only (database errors name the failing constraint).
-  logger.error("message turn failed", { error: error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : "unknown" });
+  logger.error("message turn failed", { error: describeError(error) });
   return new AppError("INTERNAL", { headers });
 }

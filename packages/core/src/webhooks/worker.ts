@@ -20,7 +20,8 @@ import {
   WEBHOOK_RETRY_JITTER,
   WEBHOOK_TIMEOUT_MS,
 } from "../limits.ts";
-import { logger } from "../logger.ts";
+import { describeError, logger } from "../logger.ts";
+import { pruneIdempotencyRecords } from "../messages/idempotency.ts";
 import { AttemptError, type PostResult, postWebhook } from "./http.ts";
 import { signingSecrets, webhookHeaders } from "./signing.ts";
 import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, systemResolver } from "./url-guard.ts";
@@ -63,7 +64,7 @@ interface Outcome {
   body: string | null;
 }
 
-const CLEANUP_INTERVAL_MS = 3_600_000;
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 export class WebhookWorker {
   private readonly db: Database;
@@ -74,7 +75,7 @@ export class WebhookWorker {
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private wakeUp: (() => void) | null = null;
   private wakePending = false;
-  private lastCleanup = 0;
+  private lastPrune: number | null = null;
 
   constructor(options: WebhookWorkerOptions) {
     this.db = options.db;
@@ -153,18 +154,12 @@ export class WebhookWorker {
     while (this.running) {
       let claimed = 0;
       try {
-        const room = this.options.concurrency - this.inFlight.size;
-        if (room > 0) {
-          const batch = await this.claim(room);
-          claimed = batch.length;
-          for (const item of batch) this.launch(item);
-        }
-        await this.cleanupIfDue();
+        claimed = await this.tick();
         failures = 0;
       } catch (error) {
         if (!this.running) break;
         failures += 1;
-        logger.error("webhook worker poll failed", { worker: this.options.name, error: errorText(error) });
+        logger.error("webhook worker poll failed", { worker: this.options.name, error: describeError(error) });
       }
       if (!this.running) break;
       // Full: wait for a slot. Nothing due: wait for the poll interval (or a wake-up). Otherwise go on.
@@ -173,6 +168,22 @@ export class WebhookWorker {
         await this.sleep(failures > 0 ? Math.min(30_000, this.options.pollIntervalMs * 2 ** failures) : this.options.pollIntervalMs);
       }
     }
+  }
+
+  /**
+   * One pass of the loop: claims as many due deliveries as there is room for and starts them, then
+   * prunes expired records if the hour is up. Returns how many deliveries it claimed.
+   */
+  async tick(): Promise<number> {
+    let claimed = 0;
+    const room = this.options.concurrency - this.inFlight.size;
+    if (room > 0) {
+      const batch = await this.claim(room);
+      claimed = batch.length;
+      for (const item of batch) this.launch(item);
+    }
+    await this.pruneIfDue();
+    return claimed;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -198,7 +209,7 @@ export class WebhookWorker {
     const done = this.process(item, controller.signal)
       .catch((error) => {
         if (!this.killed)
-          logger.error("webhook delivery failed", { worker: this.options.name, deliveryId: item.id, error: errorText(error) });
+          logger.error("webhook delivery failed", { worker: this.options.name, deliveryId: item.id, error: describeError(error) });
       })
       .finally(() => {
         this.inFlight.delete(item.id);
@@ -293,7 +304,7 @@ export class WebhookWorker {
       const timeoutMs = Math.max(1, this.options.timeoutMs - latency());
       result = await postWebhook({ url, addresses, headers, body, timeoutMs, signal, now: this.options.now });
     } catch (error) {
-      const message = error instanceof BlockedUrlError || error instanceof AttemptError ? error.message : errorText(error);
+      const message = error instanceof BlockedUrlError || error instanceof AttemptError ? error.message : describeError(error);
       return { startedAt, latencyMs: latency(), status: null, error: message, retryAfterMs: null, body: null };
     }
     return { startedAt, latencyMs: latency(), status: result.status, error: null, retryAfterMs: result.retryAfterMs, body: result.body };
@@ -373,13 +384,35 @@ export class WebhookWorker {
     return retryAfterMs === null ? scheduled : Math.max(scheduled, Math.min(retryAfterMs, WEBHOOK_RETRY_AFTER_MAX_MS));
   }
 
-  /** Drops events (and their delivery logs) past the retention period, at most once an hour. */
-  private async cleanupIfDue(): Promise<void> {
+  /** Prunes expired records on the first pass and then at most once an hour. */
+  private async pruneIfDue(): Promise<void> {
     const now = this.options.now();
-    if (now.getTime() - this.lastCleanup < CLEANUP_INTERVAL_MS) return;
-    this.lastCleanup = now.getTime();
-    const before = new Date(now.getTime() - WEBHOOK_RETENTION_DAYS * 86_400_000);
-    await this.db.prisma.webhookEvent.deleteMany({ where: { createdAt: { lt: before } } });
+    if (this.lastPrune !== null && now.getTime() - this.lastPrune < PRUNE_INTERVAL_MS) return;
+    this.lastPrune = now.getTime();
+    await this.prune(now);
+  }
+
+  /**
+   * Deletes webhook events (with their delivery logs) past the retention period and idempotency
+   * records past their lifetime, then logs the counts. A failure is logged and waits for the next
+   * run: pruning is housekeeping and must not stop deliveries. Returns the counts deleted (a
+   * count is missing when its delete failed).
+   */
+  async prune(now: Date): Promise<{ webhookEvents?: number; idempotencyRecords?: number }> {
+    const pruned: { webhookEvents?: number; idempotencyRecords?: number } = {};
+    try {
+      const before = new Date(now.getTime() - WEBHOOK_RETENTION_DAYS * 86_400_000);
+      pruned.webhookEvents = (await this.db.prisma.webhookEvent.deleteMany({ where: { createdAt: { lt: before } } })).count;
+    } catch (error) {
+      logger.error("pruning webhook events failed", { worker: this.options.name, error: describeError(error) });
+    }
+    try {
+      pruned.idempotencyRecords = await pruneIdempotencyRecords(this.db, now);
+    } catch (error) {
+      logger.error("pruning idempotency records failed", { worker: this.options.name, error: describeError(error) });
+    }
+    logger.info("expired records pruned", { worker: this.options.name, ...pruned });
+    return pruned;
   }
 }
 
@@ -389,8 +422,4 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new AttemptError(`Timed out after ${Math.round(ms / 1000)} s (DNS lookup)`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : "unknown";
 }

@@ -4,7 +4,7 @@
 // publish. Delivery is best effort: the message is stored first, and a visitor who was offline
 // sees it in `ready` when they resume.
 import IORedis from "ioredis";
-import { logger } from "../logger.ts";
+import { describeError, logger } from "../logger.ts";
 import type { WireMessage } from "./protocol.ts";
 
 export type LiveEvent = { type: "message"; message: WireMessage } | { type: "status"; status: "active" | "escalated" };
@@ -117,7 +117,7 @@ export function createRedisLiveBus(createClient: () => PubSubClient, options: { 
     subscribe(conversationId, listener) {
       if (listeners.add(conversationId, listener).first) {
         subscriber.subscribe(`${prefix}${conversationId}`).catch((error: unknown) => {
-          logger.warn("live redis subscribe failed", { error: error instanceof Error ? error.message : "unknown" });
+          logger.warn("live redis subscribe failed", { error: describeError(error) });
         });
       }
       return () => {
@@ -148,6 +148,6 @@ export async function publishLive(bus: LiveBus | undefined, conversationId: stri
   try {
     await bus.publish(conversationId, event);
   } catch (error) {
-    logger.warn("live publish failed", { error: error instanceof Error ? error.message : "unknown" });
+    logger.warn("live publish failed", { error: describeError(error) });
   }
 }

@@ -16,7 +16,7 @@ import {
   WIDGET_RESUME_MESSAGES,
   WIDGET_TOOL_TIMEOUT_MS,
 } from "../limits.ts";
-import { logger } from "../logger.ts";
+import { describeError, logger } from "../logger.ts";
 import { renderMessageHtml } from "../markdown.ts";
 import type { MessagingAgent } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
@@ -453,7 +453,7 @@ export class WidgetSession {
   }
 
   private fail(error: unknown, ref: { clientMessageId?: string } = {}): void {
-    logger.error("widget frame failed", { error: error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : "unknown" });
+    logger.error("widget frame failed", { error: describeError(error) });
     this.send({ type: "error", error: new AppError("INTERNAL").message, ...ref });
   }
 
@@ -471,7 +471,7 @@ export class WidgetSession {
 
 /** A slot left behind expires on its own; the failure is worth a line in the log, not the visitor's attention. */
 function logSlotError(error: unknown): void {
-  logger.warn("widget connection slot", { error: error instanceof Error ? error.message : "unknown" });
+  logger.warn("widget connection slot", { error: describeError(error) });
 }
 
 /** Exact match of the page's origin (scheme, host and port) with one of the agent's. */
