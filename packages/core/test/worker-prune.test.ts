@@ -2,9 +2,9 @@
 // idempotency records (and webhook events past retention), logs one line with the counts, and a
 // failed delete is logged without stopping deliveries. Real database (PGlite, or PostgreSQL
 // with DATABASE_URL).
-import { resetEnv } from "@parley/db";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { IDEMPOTENCY_TTL_HOURS, WEBHOOK_RETENTION_DAYS } from "../src/limits.ts";
+import { configureLogging } from "../src/logger.ts";
 import { createTestContext, type TestContext } from "../src/testing.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 
@@ -27,13 +27,11 @@ afterAll(async () => {
 });
 
 let logLines: Array<Record<string, unknown>>;
-const savedLogLevel = process.env.LOG_LEVEL;
 
 beforeEach(() => {
   clock = NOW;
   logLines = [];
-  process.env.LOG_LEVEL = "info";
-  resetEnv();
+  configureLogging({ level: "info" });
   const capture = (chunk: unknown) => {
     for (const line of String(chunk).split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
     return true;
@@ -45,9 +43,7 @@ beforeEach(() => {
 afterEach(async () => {
   for (const worker of workers.splice(0)) await worker.stop(0);
   vi.restoreAllMocks();
-  if (savedLogLevel === undefined) delete process.env.LOG_LEVEL;
-  else process.env.LOG_LEVEL = savedLogLevel;
-  resetEnv();
+  configureLogging({ level: "silent" });
   await ctx.db.prisma.idempotencyRecord.deleteMany({});
   await ctx.db.prisma.webhookEvent.deleteMany({});
 });
