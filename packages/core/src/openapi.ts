@@ -14,7 +14,7 @@ import { helpArticleOperation, helpArticlesOperation, helpCollectionsOperation }
 import { createKeyOperation, revokeKeyOperation, sessionCookieScheme } from "./openapi/keys.ts";
 import { bearerAuthScheme, sendMessageOperation } from "./openapi/messages.ts";
 import { errorBodySchema } from "./openapi/shared.ts";
-import { webhookEntries } from "./openapi/webhooks.ts";
+import { webhookEntries, webhookSignatureScheme } from "./openapi/webhooks.ts";
 
 export { issuedKeyResponseSchema } from "./openapi/keys.ts";
 export { errorBodySchema } from "./openapi/shared.ts";
@@ -29,6 +29,22 @@ export const API_VERSION = "1.0.0";
 /** The generated document (plain JSON data). */
 export type OpenApiDocument = ReturnType<typeof createDocument>;
 
+/**
+ * The license the document declares (an SPDX id). The repository has no LICENSE file yet: whoever
+ * chooses the project's license changes it here too.
+ */
+const API_LICENSE = { name: "MIT", identifier: "MIT" };
+
+/** The server variable that holds the deployment's base URL. */
+const APP_URL_VARIABLE = "appUrl";
+
+/** The base URL the document names: its server URL with each variable at its default (the APP_URL it was built for). */
+export function documentServerUrl(document: OpenApiDocument): string {
+  const server = document.servers?.[0];
+  if (!server) return "";
+  return server.url.replace(/\{([^}]+)\}/g, (_match, name: string) => String(server.variables?.[name]?.default ?? ""));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The document
 
@@ -37,7 +53,8 @@ agent's HTTP API key (\`Authorization: Bearer pk_...\`, server to server only); 
 and read-only; the key routes belong to the control panel and need its session.
 
 **Errors** always have the body \`{"error": "<short message>", "details": "<optional>"}\`; each response
-below lists its exact \`error\` texts. Every response carries \`X-Request-Id\`.
+below lists its exact \`error\` texts, and a \`Link\` header points to the error's documentation
+(\`Link: </docs#errors-rate-limited>; rel="help"\`). Every response carries \`X-Request-Id\`.
 
 **Rate limits**: ${MESSAGES_PER_MINUTE} messages a minute per agent; ${HELP_REQUESTS_PER_MINUTE} help requests a minute per client IP and agent.
 Limited responses carry \`RateLimit-Policy\` and \`RateLimit\` (IETF draft); a 429 carries \`Retry-After\`.
@@ -62,8 +79,22 @@ export function buildOpenApiDocument(options: { appUrl: string }): OpenApiDocume
       title: "Parley API",
       version: API_VERSION,
       description: DESCRIPTION,
+      license: API_LICENSE,
     },
-    servers: [{ url: appUrl, description: "This Parley deployment (APP_URL)" }],
+    // A variable rather than the URL itself: tools offer to point the document at another
+    // deployment, and its default is this deployment's APP_URL.
+    servers: [
+      {
+        url: `{${APP_URL_VARIABLE}}`,
+        description: "This Parley deployment (APP_URL)",
+        variables: {
+          [APP_URL_VARIABLE]: {
+            default: appUrl,
+            description: "The deployment's public base URL (its APP_URL, no trailing slash); another deployment's to call that one.",
+          },
+        },
+      },
+    ],
     tags: [
       { name: "Messages", description: "The agent HTTP API (per-agent key)." },
       { name: "Help centre", description: "Published knowledge-base articles (public, read-only)." },
@@ -80,7 +111,11 @@ export function buildOpenApiDocument(options: { appUrl: string }): OpenApiDocume
     webhooks: webhookEntries(),
     components: {
       schemas: { Error: errorBodySchema },
-      securitySchemes: { bearerAuth: bearerAuthScheme, sessionCookie: sessionCookieScheme(secure) },
+      securitySchemes: {
+        bearerAuth: bearerAuthScheme,
+        sessionCookie: sessionCookieScheme(secure),
+        webhookSignature: webhookSignatureScheme,
+      },
     },
   });
   cache.set(appUrl, document);

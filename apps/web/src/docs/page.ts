@@ -1,7 +1,7 @@
 // The /docs page: Swagger UI over /api/openapi.json, and above it copyable curl commands rendered
 // on the server from the document's examples (readable without JavaScript). Every asset is served
 // from our own origin (./assets.ts); no inline script or style.
-import { API_VERSION, type OpenApiDocument } from "@parley/core/openapi";
+import { API_VERSION, documentServerUrl, type OpenApiDocument } from "@parley/core/openapi";
 import { OPENAPI_PATH } from "../server/routes/openapi.ts";
 import { DOCS_ASSETS_PATH } from "./assets.ts";
 import { API_KEY_VARIABLE, curlExamples, SESSION_VARIABLE } from "./curl.ts";
@@ -22,7 +22,7 @@ export function renderDocsPage(document: OpenApiDocument): string {
       </article>`,
     )
     .join("\n");
-  const server = document.servers?.[0]?.url ?? "";
+  const server = documentServerUrl(document);
   return `<!doctype html>
 <html lang="en">
   <head>

@@ -2,8 +2,9 @@
 // error responses (texts from errors.ts, meanings from error-docs.ts), the agent id parameter.
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
+import { API_DOCS_PATH, ERROR_DOCS, errorDocsLink } from "../error-docs.ts";
 import { ERRORS, type ErrorCode } from "../errors.ts";
-import { IDEMPOTENCY_TTL_HOURS, MESSAGES_PER_MINUTE } from "../limits.ts";
+import { MESSAGES_PER_MINUTE } from "../limits.ts";
 
 /** Longest X-Request-Id the server echoes (longer ones are cut; rest.ts). */
 const REQUEST_ID_MAX_CHARS = 128;
@@ -59,6 +60,8 @@ export interface HeaderSet {
   cacheControl?: z.ZodType;
   /** The methods a path serves (on 405). */
   allow?: readonly string[];
+  /** The errors a response may be (their documentation links). */
+  errors?: readonly ErrorCode[];
 }
 
 /** The response headers of one response; X-Request-Id is on every response of every route. */
@@ -73,6 +76,7 @@ export function responseHeaders(set: HeaderSet) {
   if (set.wwwAuthenticate) shape["WWW-Authenticate"] = wwwAuthenticateHeader;
   if (set.idempotentReplayed) shape["Idempotent-Replayed"] = idempotentReplayedHeader.optional();
   if (set.allow) shape.Allow = z.literal(set.allow.join(", ")).meta({ description: "The methods this path serves." });
+  if (set.errors) shape.Link = errorLinkHeader(set.errors);
   shape["X-Request-Id"] = requestIdHeader;
   return z.object(shape);
 }
@@ -87,28 +91,16 @@ export const errorBodySchema = z
   })
   .meta({ id: "Error", description: "Every error has this body (spec 2.7)." });
 
-/** What each error means for an integrator, by code (the texts themselves are in errors.ts). */
-const CAUSES: Partial<Record<ErrorCode, string>> = {
-  INVALID_REQUEST: "The request is malformed; `details` names each field and rule. Do not retry unchanged.",
-  MISSING_BEARER_TOKEN: "No `Authorization: Bearer <key>` header.",
-  INVALID_BEARER_TOKEN: "Wrong key, or a key that was rotated or revoked.",
-  KEY_NOT_CONFIGURED: "The agent's HTTP API is enabled but no key was generated.",
-  UNAUTHORIZED: "No valid control-panel session cookie.",
-  CONVERSATION_QUOTA_EXHAUSTED: "The agent's monthly conversation quota is used up (a new conversation would exceed it).",
-  TOKEN_QUOTA_EXHAUSTED: "The agent's monthly text-token quota is used up.",
-  USAGE_LIMIT_REACHED: "The agent's usage limit is reached.",
-  HTTP_API_DISABLED: "The HTTP API is not enabled for this agent.",
-  FORBIDDEN: "A cross-site request (foreign `Origin` or `Sec-Fetch-Site: cross-site`) with a session cookie.",
-  AGENT_NOT_FOUND: "Unknown agent, an inactive agent, or (key routes) an agent outside your workspace.",
-  CONVERSATION_NOT_FOUND: "`conversationId` is not a conversation of this agent.",
-  NOT_FOUND: "Unknown, unpublished or inactive: all look the same.",
-  IDEMPOTENCY_CONFLICT: `This Idempotency-Key was used in the last ${IDEMPOTENCY_TTL_HOURS} hours with a different request body.`,
-  RATE_LIMITED: "Too many requests: wait `Retry-After` seconds.",
-  PAYLOAD_TOO_LARGE: "The request body is larger than this route accepts; `details` says the limit. Do not retry unchanged.",
-  METHOD_NOT_ALLOWED: "This path does not serve the method; `Allow` names the ones it does.",
-  INTERNAL: "Something failed on our side; nothing was stored. Safe to retry (with the same Idempotency-Key for messages).",
-};
+/** The `Link` header of an error response: the /docs entry of the error it is. */
+function errorLinkHeader(codes: readonly ErrorCode[]) {
+  const links = codes.map(errorDocsLink);
+  return (links.length === 1 ? z.literal(links[0]!) : z.enum(links as [string, ...string[]])).meta({
+    description: `Where this error is documented (RFC 8288): its entry in the Errors section of the API reference (\`${API_DOCS_PATH}\` on this server), with its meaning and what to do.`,
+    examples: [links[0]!],
+  });
+}
 
+/** A response that is one of `codes` (all of one status): the Error body narrowed to their texts. */
 export function errorResponse(
   codes: readonly ErrorCode[],
   headers: HeaderSet,
@@ -121,14 +113,17 @@ export function errorResponse(
   const texts = codes.map((code) => ERRORS[code].message);
   const error = texts.length === 1 ? z.literal(texts[0]!) : z.enum(texts as [string, ...string[]]);
   const withDetails = options.detailsExample !== undefined;
-  const schema = z.object({
-    error: error.meta({ description: texts.length === 1 ? "Always this text." : "Exactly one of these texts." }),
-    details: withDetails ? z.string().meta({ description: "Each problem as `field: rule`, separated by `; `." }) : z.string().optional(),
-  });
-  const lines = codes.map((code) => `- \`${ERRORS[code].message}\`: ${CAUSES[code] ?? ""}`);
+  const schema = z.intersection(
+    errorBodySchema,
+    z.object({
+      error: error.meta({ description: texts.length === 1 ? "Always this text." : "Exactly one of these texts." }),
+      details: withDetails ? z.string().meta({ description: "Each problem as `field: rule`, separated by `; `." }) : z.string().optional(),
+    }),
+  );
+  const lines = codes.map((code) => `- \`${ERRORS[code].message}\`: ${ERROR_DOCS[code].meaning}`);
   return {
     description: [options.description, lines.join("\n")].filter(Boolean).join("\n\n"),
-    headers: responseHeaders(headers),
+    headers: responseHeaders({ ...headers, errors: codes }),
     content: {
       "application/json": {
         schema,

@@ -1,7 +1,7 @@
 // The OpenAPI document's `webhooks` section: what Parley POSTs to an integrator's endpoint, one
 // entry per event type of webhooks/types.ts, from the payload schemas of webhooks/schemas.ts.
 import { z } from "zod";
-import type { ZodOpenApiOperationObject, ZodOpenApiPathItemObject } from "zod-openapi";
+import type { ZodOpenApiOperationObject, ZodOpenApiPathItemObject, ZodOpenApiSecuritySchemeObject } from "zod-openapi";
 import {
   WEBHOOK_FAILING_DISABLE_MS,
   WEBHOOK_RETRY_AFTER_MAX_MS,
@@ -64,6 +64,7 @@ function webhookOperation(type: string, description: string, schema: z.ZodType):
       tags: ["Webhooks"],
       summary: type,
       description: `${description}\n\nSent as JSON (\`Content-Type: application/json\`) with the Standard Webhooks headers; verify the signature before trusting the body, and ignore fields you do not know.`,
+      security: [{ webhookSignature: [] }],
       requestParams: { header: webhookHeaderParams },
       requestBody: { required: true, content: { "application/json": { schema } } },
       responses: WEBHOOK_RESPONSES,
@@ -84,3 +85,19 @@ export function webhookEntries(): Record<string, ZodOpenApiPathItemObject> {
   );
   return entries;
 }
+
+/**
+ * What protects a webhook: not a credential the sender holds, but Parley's Standard Webhooks
+ * signature, which the receiver checks with the endpoint's secret. OpenAPI has no scheme for a
+ * signature, so it is declared as the header it travels in.
+ */
+export const webhookSignatureScheme: ZodOpenApiSecuritySchemeObject = {
+  type: "apiKey",
+  in: "header",
+  name: "webhook-signature",
+  description: [
+    "The Standard Webhooks signature (https://www.standardwebhooks.com) on every delivery: the proof that it comes from Parley, checked by your endpoint with the endpoint's signing secret (`whsec_...`, shown in the control panel).",
+    `Format: ${WEBHOOK_HEADERS["webhook-signature"]}`,
+    "Verify it (any Standard Webhooks library does) and reject the delivery when no signature matches or `webhook-timestamp` is far from now.",
+  ].join("\n\n"),
+};
