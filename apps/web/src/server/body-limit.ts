@@ -7,6 +7,7 @@
 // handles the request.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorDocsLink } from "@parley/core/error-docs";
 import { ERRORS } from "@parley/core/errors";
 import { bodyLimitForPath } from "@parley/core/limits";
 
@@ -23,10 +24,14 @@ export function limitRequestBody(req: IncomingMessage, res: ServerResponse, serv
   const limit = bodyLimitForPath(end === -1 ? url : url.slice(0, end));
   const declared = req.headers["content-length"];
   const hasBody = req.headers["transfer-encoding"] !== undefined || (declared !== undefined && Number(declared) > 0);
-  if (limit !== null && declared !== undefined && Number(declared) > limit) return refuse(req, res, limit);
+  if (limit !== null && declared !== undefined && Number(declared) > limit) {
+    refuse(req, res, limit);
+    return;
+  }
   if (limit === null || !hasBody) {
     req.streamBody();
-    return serve();
+    serve();
+    return;
   }
   req.holdBody(limit, serve, () => refuse(req, res, limit));
 }
@@ -59,6 +64,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void 
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(body),
     "x-request-id": randomUUID(),
+    link: errorDocsLink("PAYLOAD_TOO_LARGE"),
     connection: "close",
   });
   res.end(body);

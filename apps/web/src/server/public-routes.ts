@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { AppContext } from "@parley/core/context";
+import { errorDocsLink } from "@parley/core/error-docs";
 import { ERRORS } from "@parley/core/errors";
 import { logger } from "@parley/core/logger";
 import { SECURITY_HEADERS } from "@parley/core/security-headers";
@@ -63,7 +64,7 @@ export function servePublicRoute(req: IncomingMessage, res: ServerResponse): boo
     // The route functions answer every error themselves; this is a failure around them.
     logger.error("public route failed", { error: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" });
     if (res.headersSent) return void res.destroy();
-    res.writeHead(ERRORS.INTERNAL.status, { "content-type": "application/json; charset=utf-8" });
+    res.writeHead(ERRORS.INTERNAL.status, { "content-type": "application/json; charset=utf-8", link: errorDocsLink("INTERNAL") });
     res.end(JSON.stringify({ error: ERRORS.INTERNAL.message }));
   });
   return true;

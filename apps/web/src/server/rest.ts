@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { clientIp as clientIpOf } from "@parley/core/client-ip";
 import type { AppContext } from "@parley/core/context";
+import { errorDocsLink } from "@parley/core/error-docs";
 import { AppError, ERRORS, isAppError } from "@parley/core/errors";
 import { logger } from "@parley/core/logger";
 
@@ -16,11 +17,14 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** Maps any thrown value to a response; unknown errors become 500 `Internal error`. */
+/**
+ * Maps any thrown value to a response; unknown errors become 500 `Internal error`. Every error
+ * links its documentation (`Link: </docs#errors-...>; rel="help"`).
+ */
 export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
-  if (isAppError(error)) return json(error.toBody(), error.status, { ...headers, ...error.headers });
+  if (isAppError(error)) return json(error.toBody(), error.status, { ...headers, link: errorDocsLink(error.code), ...error.headers });
   logger.error("unhandled error", { error: describeError(error) });
-  return json({ error: ERRORS.INTERNAL.message }, ERRORS.INTERNAL.status, headers);
+  return json({ error: ERRORS.INTERNAL.message }, ERRORS.INTERNAL.status, { ...headers, link: errorDocsLink("INTERNAL") });
 }
 
 /** A short description of an error for logs: its class and message, never its stack. */
