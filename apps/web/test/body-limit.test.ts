@@ -127,6 +127,7 @@ describe("over a real socket", () => {
     expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(response.headers.connection).toBe("close");
     expect(response.headers["x-request-id"]).toBeTruthy();
+    expect(response.headers.link).toBe('</docs#errors-payload-too-large>; rel="help"');
     expect(JSON.parse(response.body)).toEqual({
       error: "Payload too large",
       details: `body: must be at most ${AUTH_BODY_MAX_BYTES} bytes`,

@@ -6,10 +6,12 @@
 
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { generateAgentKey } from "@parley/core";
+import { ERROR_DOCS, ERRORS, type ErrorCode, errorDocsAnchor, generateAgentKey } from "@parley/core";
 import { startSession } from "@parley/core/admin";
 import { buildOpenApiDocument } from "@parley/core/openapi";
 import type { TestContext } from "@parley/core/testing";
+import { type ChildNode, type Element, isTag, isText } from "domhandler";
+import { parseDocument } from "htmlparser2";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { curlExamples, shellQuote } from "~/docs/curl.ts";
@@ -31,6 +33,19 @@ function pageCommands(html: string): Array<{ id: string; command: string }> {
     ([, id, code]) => ({ id: id!, command: unescapeHtml(code!) }),
   );
 }
+
+/** Every element of a parsed page, depth first. */
+function elements(nodes: ChildNode[]): Element[] {
+  return nodes.flatMap((node) => (isTag(node) ? [node, ...elements(node.children)] : []));
+}
+
+/** An element's text, as a reader sees it (entities decoded, whitespace collapsed). */
+function textOf(node: ChildNode): string {
+  if (isText(node)) return node.data;
+  return isTag(node) ? node.children.map(textOf).join("") : "";
+}
+
+const readable = (text: string) => text.replace(/\s+/g, " ").trim();
 
 describe("GET /docs", () => {
   it("is an HTML page with Swagger UI and the curl examples, nothing from another origin", async () => {
@@ -74,6 +89,31 @@ describe("GET /docs", () => {
       `curl -s -X POST "${APP_URL}/api/agents/demo/http-api-key" \\\n  -b "__Secure-next-auth.session-token=$PARLEY_SESSION"`,
     );
     expect(commands[7]?.command).toMatch(/^curl -s -X DELETE /);
+  });
+
+  it("has an Errors section: every entry of the error table under its stable anchor, with status, text, meaning and what to do", async () => {
+    const html = await (await docsPageRoute(new Request(`${APP_URL}/docs`), APP_URL)).text();
+    const all = elements(parseDocument(html, { decodeEntities: true }).children);
+    const byId = new Map(all.filter((element) => element.attribs.id).map((element) => [element.attribs.id!, element]));
+    expect(readable(textOf(byId.get("errors-heading")!))).toBe("Errors");
+    expect(Object.keys(ERRORS).length).toBeGreaterThan(20);
+    for (const code of Object.keys(ERRORS) as ErrorCode[]) {
+      const row = byId.get(`errors-${code.toLowerCase().replaceAll("_", "-")}`);
+      expect(row, code).toBeDefined();
+      expect(row!.attribs.id).toBe(errorDocsAnchor(code));
+      const cells = row!.children.filter(isTag).map((cell) => readable(textOf(cell)));
+      expect(cells, code).toEqual([
+        code.toLowerCase().replaceAll("_", "-"),
+        String(ERRORS[code].status),
+        ERRORS[code].message,
+        ERROR_DOCS[code].meaning.replaceAll("`", ""),
+        ERROR_DOCS[code].action.replaceAll("`", ""),
+      ]);
+    }
+    // The examples the Link header and the brief name, spelled out.
+    expect(byId.get("errors-rate-limited")?.name).toBe("tr");
+    expect(byId.get("errors-not-found")?.name).toBe("tr");
+    expect(byId.get("errors-missing-bearer-token")?.name).toBe("tr");
   });
 
   it("quotes for the shell", () => {

@@ -89,6 +89,7 @@ describe("GET /api/agent/{agentId}/help", () => {
       "content-type": "application/json; charset=utf-8",
       "cache-control": CACHE_CONTROL,
       "ratelimit-policy": '"help";q=30;w=60',
+      link: '</docs#errors-not-found>; rel="help"',
     });
     expect(await snapshot(await collections("demo-inactive"))).toEqual(unknown);
   });

@@ -2,7 +2,7 @@
 // row of the spec's error table with its exact text and headers, the order of the checks, the
 // body boundaries over HTTP, key rotation, the per-agent rate limit (on Redis when REDIS_URL is
 // set) and the failed-key guard, X-Request-Id, and the exact 200 shape.
-import { generateAgentKey, revokeAgentKey } from "@parley/core";
+import { ERRORS, type ErrorCode, errorDocsLink, generateAgentKey, revokeAgentKey } from "@parley/core";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { messagesRoute } from "~/server/routes/messages.ts";
@@ -45,11 +45,20 @@ function postAs(agent: TestAgent, body: unknown, headers: Record<string, string 
   return post(agent.id, body, { authorization: `Bearer ${agent.key}`, ...headers });
 }
 
+/** The error's code in the error table, by its `error` text. */
+function codeOf(text: string | undefined): ErrorCode {
+  const code = (Object.keys(ERRORS) as ErrorCode[]).find((key) => ERRORS[key].message === text);
+  if (!code) throw new Error(`no error with the text ${text}`);
+  return code;
+}
+
+/** The status, the exact body, and the headers every error has: X-Request-Id and the Link to its documentation. */
 async function expectError(response: Response, status: number, body: Record<string, string>): Promise<void> {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
   expect(await response.json()).toEqual(body);
   expect(response.headers.get("x-request-id")).toBeTruthy();
+  expect(response.headers.get("link")).toBe(errorDocsLink(codeOf(body.error)));
 }
 
 function expectRateLimitHeaders(response: Response): void {
@@ -141,6 +150,7 @@ describe("the spec's error table, in the order of the checks", () => {
     const response = await post("demo", { message: "hi" }, { authorization: "Bearer pk_wrong", "x-parley-client-ip": freshIp() });
     await expectError(response, 401, { error: "Invalid bearer token" });
     expect(response.headers.get("www-authenticate")).toBe('Bearer realm="parley", error="invalid_token"');
+    expect(response.headers.get("link")).toBe('</docs#errors-invalid-bearer-token>; rel="help"');
   });
 
   it("a key works only for its own agent", async () => {
@@ -217,6 +227,7 @@ describe("the spec's error table, in the order of the checks", () => {
       agentId: agent.id,
     });
     await expectError(response, 500, { error: "Internal error" });
+    expect(response.headers.get("link")).toBe('</docs#errors-internal>; rel="help"');
     expectRateLimitHeaders(response);
     expect(await ctx.db.prisma.conversation.count({ where: { agentId: agent.id } })).toBe(0);
     expect(await ctx.db.prisma.usageMonth.count({ where: { agentId: agent.id } })).toBe(0);
@@ -351,6 +362,7 @@ describe("rate limits", () => {
     }
     const limited = await postAs(agent, { message: "hi" });
     await expectError(limited, 429, { error: "Rate limit exceeded" });
+    expect(limited.headers.get("link")).toBe('</docs#errors-rate-limited>; rel="help"');
     const retryAfter = Number(limited.headers.get("retry-after"));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);

@@ -6,7 +6,7 @@
 
 import { generateAgentKey } from "@parley/core";
 import type { AdminScope } from "@parley/core/admin";
-import { buildOpenApiDocument } from "@parley/core/openapi";
+import { buildOpenApiDocument, documentServerUrl, type OpenApiDocument } from "@parley/core/openapi";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "~/server/routes/help.ts";
@@ -297,10 +297,11 @@ describe("the document itself", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    const document = (await response.json()) as { openapi: string; info: { version: string }; servers: Array<{ url: string }> };
+    const document = (await response.json()) as OpenApiDocument;
     expect(document.openapi).toBe("3.1.0");
     expect(document.info.version).toBe("1.0.0");
-    expect(document.servers[0]?.url).toBe("https://api.example.com");
+    expect(document.servers?.[0]?.variables?.appUrl?.default).toBe("https://api.example.com");
+    expect(documentServerUrl(document)).toBe("https://api.example.com");
     expect(document).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument({ appUrl: "https://api.example.com" }))));
   });
 

@@ -11,6 +11,7 @@ import { replyToConversation, setConversationStatus } from "../src/admin/convers
 import type { IssuedAgentKey } from "../src/admin/keys.ts";
 import { createEndpoint, sendTestEvent } from "../src/admin/webhooks.ts";
 import type { RichContentItem, ToolCall } from "../src/engine/types.ts";
+import { errorDocsLink } from "../src/error-docs.ts";
 import { ERRORS, type ErrorCode } from "../src/errors.ts";
 import type { ArticleSummary, HelpArticle } from "../src/help/articles.ts";
 import type { HelpCollection } from "../src/help/collections.ts";
@@ -30,7 +31,7 @@ import type { MessageResponse } from "../src/messages/index.ts";
 import type { messageResponseSchema, richContentItemSchema, toolCallSchema } from "../src/messages/response-schema.ts";
 import { type MessageRequest, messageRequestSchema } from "../src/messages/schema.ts";
 import { runTurn } from "../src/messages/turn.ts";
-import { API_VERSION, buildOpenApiDocument, type issuedKeyResponseSchema } from "../src/openapi.ts";
+import { API_VERSION, buildOpenApiDocument, documentServerUrl, type issuedKeyResponseSchema } from "../src/openapi.ts";
 import type { TestContext } from "../src/testing.ts";
 import { WEBHOOK_HEADERS } from "../src/webhooks/schemas.ts";
 import { webhookHeaders } from "../src/webhooks/signing.ts";
@@ -74,13 +75,27 @@ function operations(): Array<{ path: string; method: string; operation: Operatio
   );
 }
 
+/** An error response's body schema: the Error component narrowed by a second schema. */
+function errorSchema(path: string, method: string, status: number) {
+  const schema = operation(path, method).responses[String(status)]?.content?.["application/json"]?.schema as {
+    allOf: [{ $ref: string }, { properties: { error: { enum?: string[]; const?: string } } }];
+  };
+  return schema;
+}
+
 /** The `error` texts a response allows (its enum or const). */
 function errorTexts(path: string, method: string, status: number): string[] {
-  const schema = operation(path, method).responses[String(status)]?.content?.["application/json"]?.schema as {
-    properties: { error: { enum?: string[]; const?: string } };
-  };
-  const error = schema.properties.error;
+  const error = errorSchema(path, method, status).allOf[1].properties.error;
   return error.enum ?? [error.const!];
+}
+
+/** Every error response of the document: [path, method, status]. */
+function errorResponses(): Array<[string, string, number]> {
+  return operations().flatMap(({ path, method, operation: op }) =>
+    Object.keys(op.responses)
+      .filter((status) => Number(status) >= 400)
+      .map((status): [string, string, number] => [path, method, Number(status)]),
+  );
 }
 
 const texts = (...codes: ErrorCode[]) => codes.map((code) => ERRORS[code].message);
@@ -93,11 +108,15 @@ describe("the document", () => {
     expect(document.openapi).toBe("3.1.0");
   });
 
-  it("carries the API version and this deployment's APP_URL", () => {
+  it("carries the API version, a license, and this deployment's APP_URL as its server variable's default", () => {
     expect(document.info.version).toBe(API_VERSION);
     expect(API_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(document.servers).toEqual([{ url: APP_URL, description: expect.any(String) }]);
-    expect(buildOpenApiDocument({ appUrl: "http://localhost:3000/" }).servers?.[0]?.url).toBe("http://localhost:3000");
+    expect(document.info.license).toEqual({ name: "MIT", identifier: "MIT" });
+    expect(document.servers).toEqual([
+      { url: "{appUrl}", description: expect.any(String), variables: { appUrl: { default: APP_URL, description: expect.any(String) } } },
+    ]);
+    expect(documentServerUrl(document)).toBe(APP_URL);
+    expect(documentServerUrl(buildOpenApiDocument({ appUrl: "http://localhost:3000/" }))).toBe("http://localhost:3000");
   });
 
   it("describes the public routes and nothing else", () => {
@@ -124,6 +143,15 @@ describe("the document", () => {
     expect(operation(MESSAGES, "post").security).toEqual([{ bearerAuth: [] }]);
     for (const path of [HELP, ARTICLES, ARTICLE]) expect(operation(path, "get").security).toEqual([]);
     for (const method of ["post", "delete"]) expect(operation(KEY, method).security).toEqual([{ sessionCookie: [] }]);
+  });
+
+  it("declares the Standard Webhooks signature as what protects every webhook", () => {
+    const schemes = document.components?.securitySchemes as unknown as Record<string, Record<string, unknown>>;
+    expect(schemes.webhookSignature).toMatchObject({ type: "apiKey", in: "header", name: "webhook-signature" });
+    expect(schemes.webhookSignature?.description).toContain("Standard Webhooks");
+    const webhooks = Object.values(document.webhooks ?? {}) as Array<{ post: Operation }>;
+    expect(webhooks).toHaveLength(WEBHOOK_EVENT_TYPES.length + 1);
+    for (const item of webhooks) expect(item.post.security).toEqual([{ webhookSignature: [] }]);
   });
 });
 
@@ -171,8 +199,23 @@ describe("errors: every status with its exact texts from errors.ts", () => {
     expect(errorTexts(KEY, "post", 405)).toEqual(["Method not allowed"]);
   });
 
-  it("the error body of spec 2.7 is a component", () => {
+  it("the error body of spec 2.7 is a component, and every error response is it", () => {
     expect(document.components?.schemas?.Error).toMatchObject({ required: ["error"], properties: { error: { type: "string" } } });
+    expect(errorResponses().length).toBeGreaterThan(20);
+    for (const [path, method, status] of errorResponses()) {
+      expect(errorSchema(path, method, status).allOf[0], `${method} ${path} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+    }
+  });
+
+  it("every error response declares the Link header to the documentation of each of its errors", () => {
+    const codeOf = Object.fromEntries(Object.entries(ERRORS).map(([code, entry]) => [entry.message, code as ErrorCode]));
+    for (const [path, method, status] of errorResponses()) {
+      const link = operation(path, method).responses[String(status)]?.headers?.Link;
+      const links = errorTexts(path, method, status).map((text) => errorDocsLink(codeOf[text]!));
+      expect(link?.required, `${method} ${path} ${status}`).toBe(true);
+      expect(link?.schema, `${method} ${path} ${status}`).toMatchObject(links.length === 1 ? { const: links[0] } : { enum: links });
+    }
+    expect(errorDocsLink("RATE_LIMITED")).toBe('</docs#errors-rate-limited>; rel="help"');
   });
 });
 
@@ -192,9 +235,9 @@ describe("headers", () => {
   it("send message: RateLimit headers after the limiter, Retry-After on 429, WWW-Authenticate on 401", () => {
     expect(required(MESSAGES, "post", 200)).toEqual(["RateLimit-Policy", "RateLimit", "X-Request-Id"]);
     expect(Object.keys(headers(MESSAGES, "post", 200))).toContain("Idempotent-Replayed");
-    expect(required(MESSAGES, "post", 401)).toEqual(["WWW-Authenticate", "X-Request-Id"]);
-    expect(required(MESSAGES, "post", 429)).toEqual(["Retry-After", "X-Request-Id"]);
-    expect(Object.keys(headers(MESSAGES, "post", 429))).toEqual(["RateLimit-Policy", "RateLimit", "Retry-After", "X-Request-Id"]);
+    expect(required(MESSAGES, "post", 401)).toEqual(["WWW-Authenticate", "Link", "X-Request-Id"]);
+    expect(required(MESSAGES, "post", 429)).toEqual(["Retry-After", "Link", "X-Request-Id"]);
+    expect(Object.keys(headers(MESSAGES, "post", 429))).toEqual(["RateLimit-Policy", "RateLimit", "Retry-After", "Link", "X-Request-Id"]);
     expect(headers(MESSAGES, "post", 429)["Retry-After"]?.schema).toMatchObject({ type: "integer", minimum: 1 });
   });
 

@@ -51,7 +51,7 @@ const DOCS_SCRIPT = `"use strict";
 `;
 
 const DOCS_STYLE = `body { margin: 0; font-family: system-ui, sans-serif; color: #1f2933; }
-.docs-header, .curl-examples { max-width: 1460px; margin: 0 auto; padding: 0 20px; }
+.docs-header, .curl-examples, .errors { max-width: 1460px; margin: 0 auto; padding: 0 20px; }
 .docs-header h1 { margin: 24px 0 4px; }
 .docs-header p { margin: 0 0 16px; color: #52606d; }
 .curl-examples h2 { margin: 16px 0 8px; }
@@ -60,6 +60,13 @@ const DOCS_STYLE = `body { margin: 0; font-family: system-ui, sans-serif; color:
 .curl-example pre { margin: 0; padding: 12px 88px 12px 12px; background: #1f2933; color: #f5f7fa; border-radius: 6px; overflow-x: auto; font-size: 13px; line-height: 1.5; }
 .curl-example button.copy { position: absolute; top: 8px; right: 8px; padding: 4px 12px; border: 1px solid #9aa5b1; border-radius: 4px; background: #f5f7fa; color: #1f2933; cursor: pointer; font: inherit; font-size: 13px; }
 .curl-example button.copy:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+.errors h2 { margin: 24px 0 8px; }
+.errors .table-scroll { overflow-x: auto; }
+.errors table { border-collapse: collapse; width: 100%; font-size: 14px; }
+.errors th, .errors td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid #cbd2d9; }
+.errors thead th { border-bottom: 2px solid #9aa5b1; }
+.errors tbody tr:target { background: #fff3c4; }
+.errors code { font-size: 13px; }
 `;
 
 type SwaggerUiFile = "swagger-ui-bundle.js" | "swagger-ui.css";

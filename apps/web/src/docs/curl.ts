@@ -1,7 +1,7 @@
 // Copyable curl commands for the /docs page, derived from the OpenAPI document alone: its server,
 // each operation's path and query parameter examples, its security scheme, and each request body
 // example. Secrets are shell variables the reader exports first.
-import type { OpenApiDocument } from "@parley/core/openapi";
+import { documentServerUrl, type OpenApiDocument } from "@parley/core/openapi";
 
 export interface CurlExample {
   /** Stable id for the page (anchor and copy target). */
@@ -41,7 +41,7 @@ function exampleOf(parameter: ParameterLike): string | undefined {
 }
 
 export function curlExamples(document: OpenApiDocument): CurlExample[] {
-  const server = (document.servers?.[0]?.url ?? "").replace(/\/$/, "");
+  const server = documentServerUrl(document).replace(/\/$/, "");
   const securitySchemes = (document.components?.securitySchemes ?? {}) as Record<string, { type?: string; in?: string; name?: string }>;
   const examples: CurlExample[] = [];
 

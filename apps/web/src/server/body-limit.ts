@@ -7,7 +7,7 @@
 // handles the request.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ERRORS } from "@parley/core";
+import { ERRORS, errorDocsLink } from "@parley/core";
 import { bodyLimitForPath } from "@parley/core/limits";
 
 /**
@@ -59,6 +59,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void 
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(body),
     "x-request-id": randomUUID(),
+    link: errorDocsLink("PAYLOAD_TOO_LARGE"),
     connection: "close",
   });
   res.end(body);

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { AppContext } from "@parley/core";
-import { describeError, ERRORS, logger } from "@parley/core";
+import { describeError, ERRORS, errorDocsLink, logger } from "@parley/core";
 import { SECURITY_HEADERS } from "@parley/core/security-headers";
 import { getAppContext, publicAppUrl } from "./context.ts";
 import { methodNotAllowed } from "./rest.ts";
@@ -62,7 +62,7 @@ export function servePublicRoute(req: IncomingMessage, res: ServerResponse): boo
     // The route functions answer every error themselves; this is a failure around them.
     logger.error("public route failed", { error: describeError(error) });
     if (res.headersSent) return void res.destroy();
-    res.writeHead(ERRORS.INTERNAL.status, { "content-type": "application/json; charset=utf-8" });
+    res.writeHead(ERRORS.INTERNAL.status, { "content-type": "application/json; charset=utf-8", link: errorDocsLink("INTERNAL") });
     res.end(JSON.stringify({ error: ERRORS.INTERNAL.message }));
   });
   return true;

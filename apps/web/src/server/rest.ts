@@ -2,7 +2,7 @@
 // body, and no stack trace or secret in any response or log.
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "@parley/core";
-import { AppError, clientIp as clientIpOf, describeError, ERRORS, isAppError, logger } from "@parley/core";
+import { AppError, clientIp as clientIpOf, describeError, ERRORS, errorDocsLink, isAppError, logger } from "@parley/core";
 
 /** Header the server entry sets from the socket; any incoming copy is removed there. */
 export const CLIENT_IP_HEADER = "x-parley-client-ip";
@@ -14,11 +14,14 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** Maps any thrown value to a response; unknown errors become 500 `Internal error`. */
+/**
+ * Maps any thrown value to a response; unknown errors become 500 `Internal error`. Every error
+ * links its documentation (`Link: </docs#errors-...>; rel="help"`).
+ */
 export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
-  if (isAppError(error)) return json(error.toBody(), error.status, { ...headers, ...error.headers });
+  if (isAppError(error)) return json(error.toBody(), error.status, { ...headers, link: errorDocsLink(error.code), ...error.headers });
   logger.error("unhandled error", { error: describeError(error) });
-  return json({ error: ERRORS.INTERNAL.message }, ERRORS.INTERNAL.status, headers);
+  return json({ error: ERRORS.INTERNAL.message }, ERRORS.INTERNAL.status, { ...headers, link: errorDocsLink("INTERNAL") });
 }
 
 /**

@@ -41,6 +41,7 @@ export const TRACKED_HEADERS = [
   "x-request-id",
   "idempotent-replayed",
   "allow",
+  "link",
 ] as const;
 
 type Json = Record<string, unknown>;

@@ -1,0 +1,152 @@
+// The documentation of every error of errors.ts: what it means, what to do about it, and its stable
+// anchor on the /docs page. The OpenAPI document lists the meanings under each response; the /docs
+// page's Errors section shows the whole table; every REST error response links its entry in a
+// `Link: <...>; rel="help"` header (the spec's error body has no room for a link).
+import { ERRORS, type ErrorCode } from "./errors.ts";
+import { IDEMPOTENCY_TTL_HOURS, WEBHOOK_ENDPOINTS_MAX } from "./limits.ts";
+
+/** The path of the API reference page, where the Errors section lives. */
+export const API_DOCS_PATH = "/docs";
+
+/** What an error means for an integrator (`meaning`) and what to do about it (`action`). */
+export interface ErrorDoc {
+  meaning: string;
+  action: string;
+}
+
+export const ERROR_DOCS = {
+  INVALID_REQUEST: {
+    meaning: "The request is malformed; `details` names each field and rule. Do not retry unchanged.",
+    action: "Fix each field `details` names, then send the corrected request.",
+  },
+  UNAUTHORIZED: {
+    meaning: "No valid control-panel session cookie.",
+    action: "Sign in to the control panel again.",
+  },
+  MISSING_BEARER_TOKEN: {
+    meaning: "No `Authorization: Bearer <key>` header.",
+    action: "Send the agent's HTTP API key as `Authorization: Bearer <key>`.",
+  },
+  INVALID_BEARER_TOKEN: {
+    meaning: "Wrong key, or a key that was rotated or revoked.",
+    action: "Use the agent's current key; if it was lost, generate a new one in the control panel. Do not retry unchanged.",
+  },
+  KEY_NOT_CONFIGURED: {
+    meaning: "The agent's HTTP API is enabled but no key was generated.",
+    action: "Generate a key in the agent's settings in the control panel.",
+  },
+  CONVERSATION_QUOTA_EXHAUSTED: {
+    meaning: "The agent's monthly conversation quota is used up (a new conversation would exceed it).",
+    action: "Alert the operator: raise the quota in the agent's settings or wait for next month. Retrying does not help.",
+  },
+  TOKEN_QUOTA_EXHAUSTED: {
+    meaning: "The agent's monthly text-token quota is used up.",
+    action: "Alert the operator: raise the quota in the agent's settings or wait for next month. Retrying does not help.",
+  },
+  USAGE_LIMIT_REACHED: {
+    meaning: "The agent's usage limit is reached.",
+    action: "Alert the operator: raise the usage limit in the agent's settings. Retrying does not help.",
+  },
+  HTTP_API_DISABLED: {
+    meaning: "The HTTP API is not enabled for this agent.",
+    action: "Enable the HTTP API in the agent's settings in the control panel.",
+  },
+  FORBIDDEN: {
+    meaning: "A cross-site request (foreign `Origin` or `Sec-Fetch-Site: cross-site`) with a session cookie.",
+    action: "Make the request from the control panel's own origin.",
+  },
+  AGENT_NOT_FOUND: {
+    meaning: "Unknown agent, an inactive agent, or (key routes) an agent outside your workspace.",
+    action: "Check the agent id in the URL and that the agent is active.",
+  },
+  CONVERSATION_NOT_FOUND: {
+    meaning: "`conversationId` is not a conversation of this agent.",
+    action: "Send back a `conversationId` this agent returned, or omit it to start a new conversation.",
+  },
+  NOT_FOUND: {
+    meaning: "Unknown, unpublished or inactive: all look the same.",
+    action: "Check the ids in the URL; an unpublished article or an inactive agent stays hidden.",
+  },
+  SOURCE_NOT_FOUND: {
+    meaning: "The knowledge-base source is not one of your workspace's, or was deleted.",
+    action: "Reload the list of sources and pick one that exists.",
+  },
+  ARTICLE_NOT_FOUND: {
+    meaning: "The article is not one of your workspace's, or was deleted.",
+    action: "Reload the list of articles and pick one that exists.",
+  },
+  WEBHOOK_ENDPOINT_NOT_FOUND: {
+    meaning: "The webhook endpoint is not one of your workspace's, or was deleted.",
+    action: "Reload the list of endpoints and pick one that exists.",
+  },
+  WEBHOOK_DELIVERY_NOT_FOUND: {
+    meaning: "The delivery is not one of your workspace's endpoints' deliveries.",
+    action: "Reload the endpoint's deliveries and pick one that exists.",
+  },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    meaning:
+      "The endpoint's URL is not `https://`, carries a user name or password, or points to a private, loopback or link-local address; `details` says which.",
+    action: "Give a public `https://` URL without credentials.",
+  },
+  METHOD_NOT_ALLOWED: {
+    meaning: "This path does not serve the method; `Allow` names the ones it does.",
+    action: "Use one of the methods the `Allow` header names.",
+  },
+  WEBHOOK_ENDPOINT_DISABLED: {
+    meaning: "A test event or a redelivery for a disabled endpoint.",
+    action: "Enable the endpoint in the control panel, then try again.",
+  },
+  WEBHOOK_ENDPOINTS_LIMIT: {
+    meaning: `The workspace already has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`,
+    action: "Delete an endpoint you no longer use; one endpoint can receive every event type.",
+  },
+  AGENT_ID_TAKEN: {
+    meaning: "Another agent already has this id.",
+    action: "Choose another id.",
+  },
+  NOT_ESCALATED: {
+    meaning: "A person's reply to a conversation that is not escalated (it was resolved or handed back meanwhile).",
+    action: "Reload the conversation; reply once it is escalated again.",
+  },
+  IDEMPOTENCY_CONFLICT: {
+    meaning: `This Idempotency-Key was used in the last ${IDEMPOTENCY_TTL_HOURS} hours with a different request body.`,
+    action: "Use a new Idempotency-Key for each new message; reuse a key only to retry the very same request.",
+  },
+  PAYLOAD_TOO_LARGE: {
+    meaning: "The request body is larger than this route accepts; `details` says the limit. Do not retry unchanged.",
+    action: "Send a smaller body (at most the limit `details` names).",
+  },
+  RATE_LIMITED: {
+    meaning: "Too many requests: wait `Retry-After` seconds.",
+    action: "Wait the `Retry-After` seconds (or back off 1 s, 2 s, 4 s), then retry.",
+  },
+  SIGN_IN_THROTTLED: {
+    meaning: "Too many failed sign-ins for this account or from this address within a short time.",
+    action: "Wait the `Retry-After` seconds, then sign in with the right password.",
+  },
+  INTERNAL: {
+    meaning: "Something failed on our side; nothing was stored. Safe to retry (with the same Idempotency-Key for messages).",
+    action: "Retry after a moment (messages: with the same Idempotency-Key); if it persists, quote the `X-Request-Id` to support.",
+  },
+} as const satisfies Record<ErrorCode, ErrorDoc>;
+
+/** The error codes in the order of the table in errors.ts. */
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** The stable anchor of an error on the /docs page: `errors-` and the code in kebab case (`errors-rate-limited`). */
+export function errorDocsAnchor(code: ErrorCode): string {
+  return `errors-${code.toLowerCase().replaceAll("_", "-")}`;
+}
+
+/** Where an error is documented, relative to the deployment (`/docs#errors-rate-limited`). */
+export function errorDocsUrl(code: ErrorCode): string {
+  return `${API_DOCS_PATH}#${errorDocsAnchor(code)}`;
+}
+
+/**
+ * The `Link` header value (RFC 8288) every REST error response carries: its documentation, as a
+ * reference relative to the request's own origin, where the /docs page is served.
+ */
+export function errorDocsLink(code: ErrorCode): string {
+  return `<${errorDocsUrl(code)}>; rel="help"`;
+}

@@ -1,0 +1,29 @@
+// The documentation anchors of the error table: one per code, stable and distinct, and the Link
+// header value that points at them.
+import { describe, expect, it } from "vitest";
+import { ERROR_CODES, ERROR_DOCS, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "../src/error-docs.ts";
+import { ERRORS } from "../src/errors.ts";
+
+describe("error documentation anchors", () => {
+  it("are errors- and the code in kebab case, one per entry of the error table", () => {
+    expect(ERROR_CODES).toEqual(Object.keys(ERRORS));
+    expect(errorDocsAnchor("RATE_LIMITED")).toBe("errors-rate-limited");
+    expect(errorDocsAnchor("WEBHOOK_URL_NOT_ALLOWED")).toBe("errors-webhook-url-not-allowed");
+    expect(errorDocsAnchor("INTERNAL")).toBe("errors-internal");
+    const anchors = ERROR_CODES.map(errorDocsAnchor);
+    expect(new Set(anchors).size).toBe(ERROR_CODES.length);
+    for (const anchor of anchors) expect(anchor).toMatch(/^errors-[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it("are linked as the help relation of the /docs page", () => {
+    expect(errorDocsUrl("NOT_FOUND")).toBe("/docs#errors-not-found");
+    expect(errorDocsLink("MISSING_BEARER_TOKEN")).toBe('</docs#errors-missing-bearer-token>; rel="help"');
+  });
+
+  it("every code has a meaning and what to do", () => {
+    for (const code of ERROR_CODES) {
+      expect(ERROR_DOCS[code].meaning.length, code).toBeGreaterThan(10);
+      expect(ERROR_DOCS[code].action.length, code).toBeGreaterThan(10);
+    }
+  });
+});
