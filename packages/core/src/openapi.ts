@@ -10,6 +10,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathItem
 import { ERRORS, type ErrorCode } from "./errors.ts";
 import { articleListQuerySchema } from "./help/articles.ts";
 import { helpArticleResponseSchema, helpArticlesResponseSchema, helpCollectionsResponseSchema } from "./help/schemas.ts";
+import { helpArticleUrl } from "./help/urls.ts";
 import { AGENT_KEY_PREFIX, AGENT_KEY_RANDOM_BYTES } from "./keys.ts";
 import {
   CLIENT_VARIABLE_VALUE_MAX_CHARS,
@@ -263,7 +264,7 @@ function messageResponseExamples(appUrl: string) {
           {
             type: "articles",
             articles: [
-              { id: "art-refunds", title: "Refund policy and how to request a refund", url: `${appUrl}/help/demo/articles/art-refunds` },
+              { id: "art-refunds", title: "Refund policy and how to request a refund", url: helpArticleUrl(appUrl, "demo", "art-refunds") },
             ],
           },
         ],

@@ -6,7 +6,7 @@ import type { Database } from "@parley/db";
 import { createKnowledgeEngine } from "./knowledge.ts";
 import type { Engine, EngineAgent, EngineDeps } from "./types.ts";
 
-export { createKnowledgeEngine, helpArticleUrl } from "./knowledge.ts";
+export { createKnowledgeEngine } from "./knowledge.ts";
 export type * from "./types.ts";
 
 export interface LlmConfig {
