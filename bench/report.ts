@@ -1,4 +1,4 @@
-// Results of a bench run: the JSON rows (the format issue 6 fixes), a Markdown table, and the
+// Results of a bench run: the JSON rows (a fixed format other tools read), a Markdown table, and the
 // verdict against the targets, printed for a reader and never asserted.
 import { HELP_SCENARIOS, type ScenarioName } from "./scenarios.ts";
 

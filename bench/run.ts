@@ -1,7 +1,7 @@
 // `npm run bench`: Parley's production build against a bare node:http + pg baseline, on the same
 // throwaway PostgreSQL database and the same requests, at 1k, 10k and 100k help articles.
 // Writes bench/results/latest.json, latest.md and p99.svg; prints the table and the verdict
-// against issue 6's targets (printed, never asserted). See bench/README.md.
+// against the targets of report.ts (printed, never asserted). See bench/README.md.
 //
 //   npm run bench                      full run (about 15 minutes)
 //   npm run bench -- --quick           1k articles, 2 s a scenario (CI: keeps the harness working)
@@ -307,7 +307,7 @@ async function main(): Promise<void> {
   }
   const peakRss = sampler?.overallPeakMb() ?? 0;
   const verdictText = formatVerdicts(verdicts(rows, peakRss));
-  console.log(`Targets of issue 6 (informative, not asserted):\n${verdictText}\n`);
+  console.log(`Targets (informative, not asserted):\n${verdictText}\n`);
 
   writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(rows.map(toResultRow), null, 2)}\n`);
   const baselineErrors = rows.filter((row) => row.baseline_errors > 0);
@@ -321,7 +321,7 @@ async function main(): Promise<void> {
       : []),
     table,
     "",
-    "## Targets (issue 6)",
+    "## Targets (informative, not asserted)",
     "",
     "```",
     verdictText,

@@ -1,4 +1,4 @@
-// Journeys 1 and 5 of issue 5: an admin signs in (a wrong password is refused, visibly) and
+// An admin signs in (a wrong password is refused, visibly) and
 // signs out (after which the panel asks for the password again, and a copy of the old session
 // cookie opens nothing, while the admin's session in another browser goes on).
 import { expect, test } from "@playwright/test";

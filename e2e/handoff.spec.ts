@@ -1,4 +1,4 @@
-// Journey 4 of issue 5: a visitor asks the demo agent for a person through the messages API; the
+// A visitor asks the demo agent for a person through the messages API; the
 // conversation shows as escalated in the panel, an admin replies and hands it back to the agent.
 import { expect, test } from "@playwright/test";
 import { closeNewKeyDialog, expectMessageResponse, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";

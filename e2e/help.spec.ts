@@ -1,4 +1,4 @@
-// The rendered help centre in a browser (issue 4): no serious or critical axe-core violations,
+// The rendered help centre in a browser: no serious or critical axe-core violations,
 // keyboard navigation, phone-sized screens, and search without JavaScript. Demo data only.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";

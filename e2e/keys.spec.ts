@@ -1,4 +1,4 @@
-// Journey 2 of issue 5: an admin creates an agent, enables its HTTP API, generates a key, reads it
+// An admin creates an agent, enables its HTTP API, generates a key, reads it
 // from the one-time dialog and an integrator uses it; rotating it stops the old key at once.
 import { expect, test } from "@playwright/test";
 import {

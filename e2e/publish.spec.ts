@@ -1,4 +1,4 @@
-// Journey 3 of issue 5: an admin writes an article, publishes it and a visitor reads it on the
+// An admin writes an article, publishes it and a visitor reads it on the
 // rendered help page; once unpublished the page is the help centre's 404 page, with status 404.
 import { expect, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";

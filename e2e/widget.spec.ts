@@ -1,4 +1,4 @@
-// Issue 9's journey: a site on another origin embeds the chat widget with one script tag. The admin
+// A site on another origin embeds the chat widget with one script tag. The admin
 // allows that origin on the demo agent in the panel; the visitor gets a knowledge answer with an
 // article card, asks for a person and sees the handoff notice; the admin's reply typed in the panel
 // reaches the open widget live. A site whose origin is not allowed gets no working chat.

@@ -1,4 +1,4 @@
-// @parley/client against the real app (issue 8): a real HTTP server hands each request to the
+// @parley/client against the real app: a real HTTP server hands each request to the
 // real route handlers on a real database (seeded demo data, the real rate limiter; an LLM agent on
 // a local fake OpenAI-compatible server where a provider failure or a slow model is needed).
 // Success and continuation, each error class, the help functions, timeouts and cancellation, and

@@ -1,4 +1,4 @@
-// The /docs API reference (issue 8): an HTML page with Swagger UI loaded from our own origin and
+// The /docs API reference: an HTML page with Swagger UI loaded from our own origin and
 // copyable curl examples rendered on the server from the OpenAPI document's examples; the asset
 // routes serve Swagger UI's files from the installed package. The curl examples are then run, as
 // a reader would paste them, against the app over real HTTP, and their answers checked against the

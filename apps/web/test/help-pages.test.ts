@@ -1,10 +1,11 @@
 // What the rendered help pages rely on besides the core reads: page metadata and the sitemap route
 // (real database, demo data). Their Markdown rendering is tested with @parley/core/markdown.
+
+import { helpArticleUrl, helpPaths } from "@parley/core/help-urls";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { seed } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { helpMetadata } from "~/help/metadata.ts";
-import { helpPaths } from "~/help/urls.ts";
 import { helpSitemapRoute } from "~/server/routes/help.ts";
 
 describe("helpMetadata", () => {
@@ -35,6 +36,21 @@ describe("helpMetadata", () => {
     expect(helpPaths.article("a b", "x/y?z")).toBe("/help/a%20b/articles/x%2Fy%3Fz");
     expect(helpPaths.search("demo", "café & co")).toBe("/help/demo/search?q=caf%C3%A9%20%26%20co");
     expect(helpPaths.collection("demo", "src-start", 2)).toBe("/help/demo/collections/src-start?page=2");
+  });
+
+  it("gives an article's absolute address as the engines link it, the same as the page's canonical URL", () => {
+    expect(helpArticleUrl("https://help.example.com", "demo", "art-refunds")).toBe(
+      "https://help.example.com/help/demo/articles/art-refunds",
+    );
+    expect(helpArticleUrl("https://help.example.com/", "a b", "x/y?z")).toBe("https://help.example.com/help/a%20b/articles/x%2Fy%3Fz");
+    const canonical = helpMetadata({
+      appUrl: "https://help.example.com",
+      path: helpPaths.article("a b", "x/y?z"),
+      agentName: "Acme",
+      title: "T",
+      description: "D",
+    }).alternates?.canonical;
+    expect(canonical).toBe(helpArticleUrl("https://help.example.com", "a b", "x/y?z"));
   });
 });
 

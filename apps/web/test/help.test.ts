@@ -1,4 +1,4 @@
-// The public help-centre JSON routes (spec 4.2 to 4.5, issue 4) through their handlers, over the
+// The public help-centre JSON routes (spec 4.2 to 4.5) through their handlers, over the
 // demo data and extra fixtures in a real database, with the real rate limiter (in process, or
 // Redis with REDIS_URL).
 import { createTestContext, type TestContext } from "@parley/core/testing";

@@ -1,4 +1,4 @@
-// POST /api/agent/{agentId}/messages through the route handler with real Requests (issue 3): every
+// POST /api/agent/{agentId}/messages through the route handler with real Requests: every
 // row of the spec's error table with its exact text and headers, the order of the checks, the
 // body boundaries over HTTP, key rotation, the per-agent rate limit (on Redis when REDIS_URL is
 // set) and the failed-key guard, X-Request-Id, and the exact 200 shape.

@@ -1,4 +1,4 @@
-// Real responses against the OpenAPI document (issue 8): every documented status of every public
+// Real responses against the OpenAPI document: every documented status of every public
 // route is produced by the real route handlers on a real database (seeded demo data, the real rate
 // limiter), and each body validates against the document's schema for that status (ajv, JSON
 // Schema 2020-12) and each header against its documented presence and schema. A status the

@@ -1,4 +1,4 @@
-// GET /widget.js (issue 9): the committed bundle is the current build of the widget, and the route
+// GET /widget.js: the committed bundle is the current build of the widget, and the route
 // serves it as cacheable JavaScript any site may load.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

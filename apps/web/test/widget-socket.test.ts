@@ -1,4 +1,4 @@
-// The widget / SDK WebSocket protocol parley.v1 (issue 9), end to end over a real socket: a real
+// The widget / SDK WebSocket protocol parley.v1, end to end over a real socket: a real
 // http server on 127.0.0.1 with the app's /ws upgrade handler, a real `ws` client, a real
 // (throwaway) database, and the fake OpenAI server for the LLM agent's browser-side tools.
 import { once } from "node:events";

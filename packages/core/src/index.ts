@@ -3,6 +3,7 @@
 // a named entry of its own (see package.json "exports"):
 //   @parley/core/messages   the HTTP API's message turn (auth, quotas, idempotency, the turn)
 //   @parley/core/help       the public help centre (visibility, lists, search, excerpts)
+//   @parley/core/help-urls  the help pages' addresses (plain functions, for the browser too)
 //   @parley/core/admin      what the panel does (agents, keys, articles, conversations, sessions)
 //   @parley/core/widget     the widget's protocol, sessions and live events
 //   @parley/core/webhooks   event types, signing and the delivery worker

@@ -120,7 +120,7 @@ export const WEBHOOK_RESPONSE_EXCERPT_CHARS = 500;
 /** Webhooks: delivery log lines per page in the panel. */
 export const WEBHOOK_DELIVERIES_PER_PAGE = 50;
 
-// Widget and SDK over WebSocket (issue 9).
+// Widget and SDK over WebSocket.
 /** Largest frame a page may send (bytes); bigger frames close the connection with 1009. */
 export const WIDGET_FRAME_MAX_BYTES = 64 * 1024;
 /** The page must say hello within this time after connecting. */

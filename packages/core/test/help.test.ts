@@ -1,4 +1,4 @@
-// Help-centre reads over the demo data (issue 2) and extra fixtures: the visibility rule, the
+// Help-centre reads over the demo data (prisma/seed/demo.ts) and extra fixtures: the visibility rule, the
 // collections, reading one article, search (words, substrings, case, accents, relevance,
 // recency, cap), and the JSON list's excerpts. Real database, either mode.
 import { seed } from "@parley/db";

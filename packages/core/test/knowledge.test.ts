@@ -1,4 +1,4 @@
-// The knowledge agent over the demo help centre (issue 2's data): answers naming the right article,
+// The knowledge agent over the demo help centre (prisma/seed/demo.ts): answers naming the right article,
 // related links, "I don't know" with a person button, handoff detection, greetings, the token
 // count. Real database, either mode.
 import { seed } from "@parley/db";

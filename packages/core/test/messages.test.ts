@@ -1,4 +1,4 @@
-// The send-message pipeline in core (issue 3): what a turn writes, continuation and the
+// The send-message pipeline in core: what a turn writes, continuation and the
 // cross-agent 404, escalation, monthly quotas and their atomic reservation under concurrency,
 // idempotent replays, and that a failing engine or database leaves nothing behind. Real database,
 // either mode (the races are real on PostgreSQL).

@@ -1,4 +1,4 @@
-// The OpenAPI document (issue 8): valid OpenAPI 3.1 by a third-party validator, versioned, served
+// The OpenAPI document: valid OpenAPI 3.1 by a third-party validator, versioned, served
 // for APP_URL, built from the handlers' own schemas (types asserted equal, request rules
 // answered alike by the document and by zod), every error text and limit in it, and every example
 // valid against its own schema. The webhooks section: every event type of the code, and payloads

@@ -1,5 +1,5 @@
 // Which changes emit webhook events, and that the outbox row commits and rolls back with them
-// (issue 7, spec 6: "The HTTP API emits no events of its own"). Turns of the messages API emit
+// (spec 6: "The HTTP API emits no events of its own"). Turns of the messages API emit
 // nothing; widget-channel turns and panel actions (an admin's reply or status change, also on a
 // conversation that started on the HTTP API; publishing) do. Real database, either mode.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

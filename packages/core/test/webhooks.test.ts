@@ -1,4 +1,4 @@
-// Webhook delivery (issue 7): a local receiver verifies every delivery with the third-party
+// Webhook delivery: a local receiver verifies every delivery with the third-party
 // `standardwebhooks` package. Retries keep the webhook-id and re-sign; 410 disables; a worker
 // killed mid-delivery leaves leases that another worker takes over (each event acknowledged
 // once); two workers never hold one delivery at once; the SSRF guard; secret rolls. Real

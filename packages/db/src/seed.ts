@@ -1,4 +1,4 @@
-// The demo data of issue 2, written idempotently: every row has a fixed id and is upserted with
+// The demo data (prisma/seed/demo.ts), written idempotently: every row has a fixed id and is upserted with
 // fixed values, so running the seed twice leaves the same rows. It re-asserts the demo rows'
 // defined fields but never touches an agent's key fields, conversations or usage counters.
 import { randomBytes } from "node:crypto";

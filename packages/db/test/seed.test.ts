@@ -44,7 +44,7 @@ describe("seed", () => {
     expect(await dump(db)).toEqual(first);
   });
 
-  it("creates exactly the demo table of issue 2", async () => {
+  it("creates exactly the demo data's rows", async () => {
     await seed(db, { adminEmail: ADMIN_EMAIL });
 
     expect(await db.prisma.workspace.findMany()).toMatchObject([{ id: "ws-demo", name: "Demo" }]);

@@ -3,11 +3,11 @@
 
 import type { ArticleHit } from "@parley/core/help";
 import { excerpt, highlight, markdownToPlainText } from "@parley/core/help";
+import { helpPaths } from "@parley/core/help-urls";
 import { HELP_EXCERPT_CHARS } from "@parley/core/limits";
 import Link from "next/link";
 import { Fragment } from "react";
 import { formatDate } from "./format.ts";
-import { helpPaths } from "./urls.ts";
 
 export function Highlighted(props: { text: string; query: string }) {
   return (

@@ -1,10 +1,11 @@
 // The frame of every help page: skip link, header with the help centre's name (and search),
 // the main landmark, footer. Server component; works without JavaScript.
+
+import { helpPaths } from "@parley/core/help-urls";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { HelpWidget } from "./HelpWidget.tsx";
 import { SearchForm } from "./SearchForm.tsx";
-import { helpPaths } from "./urls.ts";
 
 export function HelpShell(props: { agentId: string; agentName: string; headerSearch?: boolean; query?: string; children: ReactNode }) {
   return (

@@ -1,7 +1,8 @@
 // A plain GET form to the search page: works without JavaScript, and the URL can be shared.
 // <search> is the search landmark.
+
+import { helpPaths } from "@parley/core/help-urls";
 import { HELP_QUERY_MAX_CHARS } from "@parley/core/limits";
-import { helpPaths } from "./urls.ts";
 
 export function SearchForm(props: { agentId: string; id: string; query?: string; compact?: boolean }) {
   return (

@@ -8,17 +8,13 @@
 // LLM would have consumed to give this answer from this context.
 import { marked, type Token, type Tokens } from "marked";
 import { type ArticleHit, searchVisibleArticles } from "../help/search.ts";
+import { helpArticleUrl } from "../help/urls.ts";
 import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_QUERY_MAX_WORDS, KNOWLEDGE_SEARCH_RESULTS } from "../limits.ts";
 import { countTokens } from "../tokens.ts";
 import type { Engine, EngineDeps, EngineHistoryMessage, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
 
 export const SEARCH_TOOL = "search_knowledge_base";
 export const HANDOFF_TOOL = "request_human";
-
-/** The public help-centre page of an article. */
-export function helpArticleUrl(appUrl: string, agentId: string, articleId: string): string {
-  return `${appUrl.replace(/\/+$/, "")}/help/${encodeURIComponent(agentId)}/articles/${encodeURIComponent(articleId)}`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Understanding the message

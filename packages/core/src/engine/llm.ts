@@ -6,10 +6,11 @@ import { APICallError, generateText, jsonSchema, stepCountIs, type Tool, tool } 
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { searchVisibleArticles } from "../help/search.ts";
+import { helpArticleUrl } from "../help/urls.ts";
 import { LLM_ARTICLE_CHARS, LLM_MAX_STEPS, LLM_SEARCH_RESULTS } from "../limits.ts";
 import { logger } from "../logger.ts";
 import type { LlmConfig } from "./index.ts";
-import { HANDOFF_TOOL, helpArticleUrl, SEARCH_TOOL } from "./knowledge.ts";
+import { HANDOFF_TOOL, SEARCH_TOOL } from "./knowledge.ts";
 import { buildMessages, buildSystemPrompt } from "./llm-prompt.ts";
 import type { Engine, EngineDeps, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
 

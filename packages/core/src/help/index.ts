@@ -1,5 +1,6 @@
 // The public help centre: which agents and articles a visitor may see (visibility.ts, one rule
-// for the JSON routes and the pages), collections, article lists and search, excerpts.
+// for the JSON routes and the pages), collections, article lists and search, excerpts. The pages'
+// addresses are @parley/core/help-urls (plain functions, for the browser too).
 export { type ArticleSummary, getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
 export { excerpt, highlight } from "./excerpt.ts";

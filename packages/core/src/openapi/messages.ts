@@ -16,6 +16,7 @@ import {
 import { messageResponseSchema } from "../messages/response-schema.ts";
 import { messageRequestSchema } from "../messages/schema.ts";
 import { agentIdParam, errorResponse, type HeaderSet, methodNotAllowedResponse, responseHeaders } from "./shared.ts";
+import { helpArticleUrl } from "../help/urls.ts";
 
 /** Example `details` of 400s, as the validation really words them. */
 const INVALID_REQUEST_EXAMPLE = "message: must not be empty";
@@ -67,7 +68,7 @@ function messageResponseExamples(appUrl: string) {
           {
             type: "articles",
             articles: [
-              { id: "art-refunds", title: "Refund policy and how to request a refund", url: `${appUrl}/help/demo/articles/art-refunds` },
+              { id: "art-refunds", title: "Refund policy and how to request a refund", url: helpArticleUrl(appUrl, "demo", "art-refunds") },
             ],
           },
         ],

@@ -1,6 +1,7 @@
 // A custom @upstash/redis requester that speaks the Upstash REST protocol to a plain Redis
 // connection (ioredis, or ioredis-mock in process), so @upstash/ratelimit runs unchanged on
-// every backend. See /work/shared/PLATFORM.md, "Rate limiting with @upstash/ratelimit".
+// every backend. @upstash/ratelimit speaks only Upstash's REST protocol, and its Lua scripts
+// start with a `#!lua flags=allow-key-locking` line that open-source Redis refuses (stripped below).
 //
 // Protocol, as @upstash/redis' HttpClient and Pipeline use it:
 // - one command: `{ body: ["evalsha", sha, 2, k1, k2, a1] }` -> `{ result }` or `{ error }`;

@@ -1,5 +1,5 @@
 // The webhook payloads as zod schemas: what every event body is, exactly (strict objects), for the
-// OpenAPI document's `webhooks` section (issue 8) and the tests, which validate every recorded
+// OpenAPI document's `webhooks` section and the tests, which validate every recorded
 // event against them, so the documentation cannot drift from what is sent.
 import { z } from "zod";
 import { richContentItemSchema, toolCallSchema } from "../messages/response-schema.ts";

@@ -1,4 +1,4 @@
-// `npm run db:seed`: writes the demo data (issue 2) to the configured database, idempotently.
+// `npm run db:seed`: writes the demo data (prisma/seed/demo.ts) to the configured database, idempotently.
 // A generated admin password is printed here once; it is stored only as a hash.
 // With the embedded database it refuses, naming the owner, while a server has the folder open.
 import { getDb } from "../client.ts";

@@ -1,4 +1,6 @@
 // Help centre home: search, collections with their article counts, recently updated articles.
+
+import { helpPaths } from "@parley/core/help-urls";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ArticleList } from "~/help/ArticleList.tsx";
@@ -7,7 +9,6 @@ import { articleCount } from "~/help/format.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
 import { helpMetadata } from "~/help/metadata.ts";
 import { SearchForm } from "~/help/SearchForm.tsx";
-import { helpPaths } from "~/help/urls.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { helpPaths } from "@parley/core/help-urls";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { isNotFound } from "../errors.ts";
@@ -49,7 +50,7 @@ export function AgentScreen({ agentId }: { agentId: string }) {
         <AgentStatusBadges agent={data} />
       </div>
       <p className="muted">
-        Agent ID <code>{data.id}</code> · <Link href={`/help/${encodedId}`}>Help centre</Link> ·{" "}
+        Agent ID <code>{data.id}</code> · <Link href={helpPaths.home(data.id)}>Help centre</Link> ·{" "}
         <Link href={`/panel/conversations?agent=${encodedId}`}>Conversations</Link>
       </p>
       <div className="grid-2">

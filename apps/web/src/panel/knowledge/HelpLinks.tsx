@@ -1,5 +1,6 @@
 "use client";
 
+import { helpPaths } from "@parley/core/help-urls";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
@@ -24,7 +25,7 @@ export function HelpLinks({ article }: { article: Article }) {
       ) : (
         <ul className="link-list">
           {linked.map((agent) => {
-            const href = `/help/${encodeURIComponent(agent.id)}/articles/${encodeURIComponent(article.id)}`;
+            const href = helpPaths.article(agent.id, article.id);
             return (
               <li key={agent.id}>
                 <a href={href} target="_blank" rel="noopener">

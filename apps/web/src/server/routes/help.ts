@@ -12,9 +12,9 @@ import {
   listVisibleArticleDates,
   parseArticleListQuery,
 } from "@parley/core/help";
+import { helpPaths } from "@parley/core/help-urls";
 import { HELP_CACHE_CONTROL, HELP_SITEMAP_MAX_URLS } from "@parley/core/limits";
 import { enforceRateLimit } from "@parley/core/ratelimit";
-import { helpPaths } from "~/help/urls.ts";
 import { clientIp, errorResponse, handle, json } from "../rest.ts";
 
 const CACHE_HEADERS = { "cache-control": HELP_CACHE_CONTROL };

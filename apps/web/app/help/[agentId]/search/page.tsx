@@ -1,6 +1,7 @@
 // Search results, most relevant first, with the matched words marked. A GET form and a
 // shareable URL (?q=); works without JavaScript.
 import { parseArticleListQuery } from "@parley/core/help";
+import { helpPaths } from "@parley/core/help-urls";
 import { HELP_ARTICLES_PER_LIST, HELP_QUERY_MAX_CHARS } from "@parley/core/limits";
 import type { Metadata } from "next";
 import { ArticleList } from "~/help/ArticleList.tsx";
@@ -9,7 +10,6 @@ import { appUrl, loadArticles, loadHelpAgent } from "~/help/data.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
 import { helpMetadata } from "~/help/metadata.ts";
 import { SearchForm } from "~/help/SearchForm.tsx";
-import { helpPaths } from "~/help/urls.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,7 @@
 // One article: breadcrumbs, title, updated date, the Markdown rendered and sanitised, and more
 // articles from the same collection.
 import { excerpt, markdownToPlainText } from "@parley/core/help";
+import { helpPaths } from "@parley/core/help-urls";
 import { renderArticleHtml } from "@parley/core/markdown";
 import type { Metadata } from "next";
 import { ArticleList } from "~/help/ArticleList.tsx";
@@ -9,7 +10,6 @@ import { appUrl, loadArticle, loadArticles, loadHelpAgent } from "~/help/data.ts
 import { formatDate } from "~/help/format.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
 import { helpMetadata } from "~/help/metadata.ts";
-import { helpPaths } from "~/help/urls.ts";
 
 export const dynamic = "force-dynamic";
 

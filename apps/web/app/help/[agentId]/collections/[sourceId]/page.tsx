@@ -1,4 +1,6 @@
 // One collection: its visible articles, most recently updated first, a page at a time.
+
+import { helpPaths } from "@parley/core/help-urls";
 import { HELP_ARTICLES_PER_LIST } from "@parley/core/limits";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -9,7 +11,6 @@ import { appUrl, loadArticles, loadCollection, loadHelpAgent } from "~/help/data
 import { articleCount } from "~/help/format.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
 import { helpMetadata } from "~/help/metadata.ts";
-import { helpPaths } from "~/help/urls.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,19 @@
+// The addresses of the help pages, in one place, so the pages' links and canonical URLs, the
+// sitemap, the panel's links and the engines' article links in answers all agree. Plain
+// functions (no database): the panel's browser code imports them too (@parley/core/help-urls).
+const segment = (value: string) => encodeURIComponent(value);
+
+/** Paths of the help pages, relative to the app's public base URL. */
+export const helpPaths = {
+  home: (agentId: string) => `/help/${segment(agentId)}`,
+  collection: (agentId: string, sourceId: string, page = 1) =>
+    `/help/${segment(agentId)}/collections/${segment(sourceId)}${page > 1 ? `?page=${page}` : ""}`,
+  article: (agentId: string, articleId: string) => `/help/${segment(agentId)}/articles/${segment(articleId)}`,
+  search: (agentId: string, q?: string) => `/help/${segment(agentId)}/search${q ? `?q=${encodeURIComponent(q)}` : ""}`,
+  sitemap: (agentId: string) => `/help/${segment(agentId)}/sitemap.xml`,
+};
+
+/** The absolute address of an article's help page (a trailing slash of `appUrl` is ignored). */
+export function helpArticleUrl(appUrl: string, agentId: string, articleId: string): string {
+  return `${appUrl.replace(/\/+$/, "")}${helpPaths.article(agentId, articleId)}`;
+}
