@@ -11,7 +11,9 @@ import { BodyLimitedRequest } from "./src/server/body-limited-request.mjs";
 import { MALFORMED_PATH_DETAILS, malformedPath } from "./src/server/request-path.mjs";
 
 const CLIENT_IP_HEADER = "x-parley-client-ip";
-const PUBLIC_ROUTES = Symbol.for("parley.publicRoutes");
+// The process registry (src/server/registry.ts): made here, before Next loads the app, and filled
+// by the app's start-up hook (src/server/startup.ts) with the hooks this file calls.
+const registry = (globalThis[Symbol.for("parley.process")] ??= { hooks: {}, shutdown: new Set() });
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
@@ -33,7 +35,6 @@ const started = new Promise((resolve) => {
   markStarted = resolve;
 });
 
-const BODY_LIMIT = Symbol.for("parley.bodyLimit");
 const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
   if (malformedPath(req.url)) {
     req.streamBody(); // read and dropped after the answer, as any unread body
@@ -49,18 +50,17 @@ const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) 
   }
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
   const serve = () => {
-    // The public REST routes, served by the same route functions without Next's routing
-    // (src/server/public-routes.ts, published at start-up in production).
-    const servePublicRoute = globalThis[PUBLIC_ROUTES];
-    if (servePublicRoute?.(req, res)) return;
+    // The public REST routes, served from the one table of routes without Next's routing
+    // (src/server/http/direct.ts, registered at start-up in production).
+    if (registry.hooks.serveDirectRoute?.(req, res)) return;
     prepared.then(() => handle(req, res));
   };
   // Request body caps (src/server/body-limit.ts, published at start-up): each body is counted
   // before Next or a route reads it, and refused with 413 past the limit of its path. Until then
   // BodyLimitedRequest keeps what arrives of the body (a little, then it stops reading).
   started.then(() => {
-    const bodyLimit = globalThis[BODY_LIMIT];
-    if (bodyLimit) bodyLimit.limitRequestBody(req, res, serve);
+    const limitRequestBody = registry.hooks.limitRequestBody;
+    if (limitRequestBody) limitRequestBody(req, res, serve);
     else {
       req.streamBody();
       serve();
@@ -68,7 +68,6 @@ const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) 
   });
 });
 // /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).
-const WS_UPGRADE = Symbol.for("parley.wsUpgrade");
 server.on("upgrade", (req, socket, head) => {
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
   const pathname = (req.url ?? "/").split("?")[0];
@@ -77,7 +76,7 @@ server.on("upgrade", (req, socket, head) => {
     else socket.destroy();
     return;
   }
-  const handleWidget = globalThis[WS_UPGRADE];
+  const handleWidget = registry.hooks.upgrade;
   if (handleWidget) handleWidget(req, socket, head);
   else socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
 });
@@ -106,20 +105,18 @@ await new Promise((resolve, reject) => {
 }).catch(exitOnStartupFailure);
 // Said by the app once its start-up is done (src/server/startup.ts): in production Next's prepare()
 // returns before the instrumentation hook has run.
-globalThis[Symbol.for("parley.started")] = () => {
+registry.started = () => {
   markStarted();
   console.log(`Parley is listening on http://localhost:${port}`);
 };
 await app.prepare().catch(exitOnStartupFailure);
 markPrepared();
 
-// Hooks registered by the app (the webhook worker, src/server/webhook-worker.ts) finish their
+// Hooks registered by the app (the webhook worker, /ws) finish their
 // work before the process exits: they run while the server stops taking connections.
-const SHUTDOWN_HOOKS = Symbol.for("parley.shutdownHooks");
-
 async function shutdown() {
   setTimeout(() => process.exit(0), 5_000).unref();
-  const hooks = [...(globalThis[SHUTDOWN_HOOKS] ?? [])];
+  const hooks = [...registry.shutdown];
   await Promise.allSettled([...hooks.map((hook) => hook()), new Promise((resolve) => server.close(resolve))]);
   process.exit(0);
 }

@@ -7,8 +7,8 @@ import { createTestContext, type TestContext } from "@parley/core/testing";
 import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeCredentials } from "~/server/auth.ts";
-import { messagesRoute } from "~/server/routes/messages.ts";
 import { createAgentWithKey, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
+import { messagesRoute } from "./support/routes.ts";
 
 const PROXY = "10.0.0.2";
 const PASSWORD = "correct horse battery";

@@ -41,11 +41,11 @@ import { buildOpenApiDocument, API_VERSION as SERVER_API_VERSION } from "@parley
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import type { z } from "zod";
-import { messagesRoute } from "~/server/routes/messages.ts";
 import { errorResponse, type FakeOpenAi, scripts, slowResponse, startFakeOpenAi } from "../../../packages/core/test/support/fake-openai.ts";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { createDocumentValidator, type DocumentValidator } from "../../../packages/core/test/support/openapi.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
+import { messagesRoute } from "./support/routes.ts";
 
 const CLIENT_DIR = new URL("../../../packages/client/", import.meta.url);
 const MESSAGES = "/api/agent/{agentId}/messages";

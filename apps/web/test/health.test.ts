@@ -24,23 +24,23 @@ describe("GET /api/health", () => {
   it('answers 200 {"status":"ok"} when the database answers, 503 once its connection is closed', async () => {
     const db = await createTestDatabase({ migrate: false });
     toClose.push(() => db.close());
-    await expectResponse(await healthResponse(async () => db), 200, { status: "ok" });
+    await expectResponse(await healthResponse(new Request("http://localhost/api/health"), async () => db), 200, { status: "ok" });
 
     await db.close();
-    await expectResponse(await healthResponse(async () => db), 503, UNAVAILABLE);
+    await expectResponse(await healthResponse(new Request("http://localhost/api/health"), async () => db), 503, UNAVAILABLE);
   });
 
   it("answers 503 when no database server listens at the URL", async () => {
     const db = await openDatabase({ url: "postgres://postgres@127.0.0.1:1/x" });
     toClose.push(() => db.close());
     const started = Date.now();
-    await expectResponse(await healthResponse(async () => db), 503, UNAVAILABLE);
+    await expectResponse(await healthResponse(new Request("http://localhost/api/health"), async () => db), 503, UNAVAILABLE);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("answers 503 when the database cannot even be opened", async () => {
     const failing = (): Promise<Database> => Promise.reject(new Error("cannot open"));
-    await expectResponse(await healthResponse(failing), 503, UNAVAILABLE);
+    await expectResponse(await healthResponse(new Request("http://localhost/api/health"), failing), 503, UNAVAILABLE);
   });
 
   it("answers 503 within its timeout when the server accepts connections but never replies", async () => {
@@ -62,7 +62,7 @@ describe("GET /api/health", () => {
     );
 
     const started = Date.now();
-    await expectResponse(await healthResponse(async () => db), 503, UNAVAILABLE);
+    await expectResponse(await healthResponse(new Request("http://localhost/api/health"), async () => db), 503, UNAVAILABLE);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(1_900);
     expect(elapsed).toBeLessThan(4_000);

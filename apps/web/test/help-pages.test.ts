@@ -1,12 +1,12 @@
 // What the rendered help pages rely on besides the core reads: page metadata and the sitemap route
 // (real database, demo data). Their Markdown rendering is tested with @parley/core/markdown.
 
-import { helpArticleUrl, helpPaths } from "@parley/core/help-urls";
+import { helpArticleUrl, helpPaths } from "@parley/core/help";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { seed } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { helpMetadata } from "~/help/metadata.ts";
-import { helpSitemapRoute } from "~/server/routes/help.ts";
+import { helpSitemapRoute } from "./support/routes.ts";
 
 describe("helpMetadata", () => {
   it("gives title, description, canonical URL and Open Graph tags", () => {

@@ -4,7 +4,7 @@
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { seed } from "@parley/db";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "~/server/routes/help.ts";
+import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "./support/routes.ts";
 
 const CACHE_CONTROL = "private, max-age=30";
 const HIDDEN_DEMO_ARTICLES = ["art-start-draft", "art-start-archived", "art-internal", "art-draft-only", "art-retired"];

@@ -6,7 +6,7 @@ import { hashAgentKey } from "@parley/core";
 import type { AdminScope } from "@parley/core/admin";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";
+import { createHttpApiKey, revokeHttpApiKey } from "./support/routes.ts";
 
 const APP_URL = "http://localhost:3000";
 const NOW = new Date("2026-11-20T12:00:00.000Z");

@@ -5,8 +5,8 @@
 import { ERRORS, type ErrorCode, errorDocsLink, generateAgentKey, revokeAgentKey } from "@parley/core";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { messagesRoute } from "~/server/routes/messages.ts";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
+import { messagesRoute } from "./support/routes.ts";
 
 let ctx: TestContext;
 

@@ -9,9 +9,6 @@ import type { AdminScope } from "@parley/core/admin";
 import { buildOpenApiDocument, documentServerUrl, type OpenApiDocument } from "@parley/core/openapi";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "~/server/routes/help.ts";
-import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";
-import { messagesRoute } from "~/server/routes/messages.ts";
 import { openApiRoute } from "~/server/routes/openapi.ts";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { createDocumentValidator, type DocumentValidator } from "../../../packages/core/test/support/openapi.ts";
@@ -20,6 +17,14 @@ import * as helpArticlesFile from "../app/api/agent/[agentId]/help/articles/rout
 import * as helpFile from "../app/api/agent/[agentId]/help/route.ts";
 import * as messagesFile from "../app/api/agent/[agentId]/messages/route.ts";
 import * as keysFile from "../app/api/agents/[agent_id]/http-api-key/route.ts";
+import {
+  createHttpApiKey,
+  helpArticleRoute,
+  helpArticlesRoute,
+  helpCollectionsRoute,
+  messagesRoute,
+  revokeHttpApiKey,
+} from "./support/routes.ts";
 
 const MESSAGES = "/api/agent/{agentId}/messages";
 const HELP = "/api/agent/{agentId}/help";

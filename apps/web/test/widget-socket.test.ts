@@ -12,10 +12,10 @@ import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parl
 import { connect as connectSdk, type Message, type ParleyEvents, type ResumeStorage, type WebSocketConstructor } from "@parley/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { messagesRoute } from "~/server/routes/messages.ts";
 import { createWidgetSocketServer, type WidgetSocketServer } from "~/server/widget-socket.ts";
 import { type FakeOpenAi, startFakeOpenAi, textResponse, toolCallResponse } from "../../../packages/core/test/support/fake-openai.ts";
 import { createAgentWithKey, createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
+import { messagesRoute } from "./support/routes.ts";
 
 const ORIGIN = "http://shop.test:8080";
 const SECRET = "widget-test-secret-0123456789abcdef0123456789";

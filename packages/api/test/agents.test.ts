@@ -216,8 +216,6 @@ describe("agents", () => {
 });
 
 describe("keys", () => {
-  const bearer = (key: string) => `Bearer ${key}`;
-
   it("generates a pk_ key, stores only its hash, and shows its state", async () => {
     const caller = callerFor(ctx, a.scope);
     await caller.agents.update({ id: a.agentId, httpApiEnabled: true });
@@ -234,7 +232,7 @@ describe("keys", () => {
     expect(await caller.agents.get({ id: a.agentId })).toMatchObject({ keyConfigured: true, keyLast4: issued.last4, keyCreatedAt: NOW });
     const agent = await authenticateAgent(ctx.db, ctx.limiters, {
       agentId: a.agentId,
-      authorization: bearer(issued.key),
+      token: issued.key,
       clientIp: "203.0.113.1",
     });
     expect(agent.id).toBe(a.agentId);
@@ -249,10 +247,10 @@ describe("keys", () => {
     expect(row.keyHash).toBe(hashAgentKey(second.key));
     expect(row.keyHash).not.toBe(hashAgentKey(first.key));
     await expect(
-      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, authorization: bearer(first.key), clientIp: "203.0.113.2" }),
+      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, token: first.key, clientIp: "203.0.113.2" }),
     ).rejects.toMatchObject({ code: "INVALID_BEARER_TOKEN" });
     await expect(
-      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, authorization: bearer(second.key), clientIp: "203.0.113.2" }),
+      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, token: second.key, clientIp: "203.0.113.2" }),
     ).resolves.toMatchObject({ id: a.agentId });
   });
 
@@ -267,7 +265,7 @@ describe("keys", () => {
     });
     expect(await caller.agents.get({ id: a.agentId })).toMatchObject({ keyConfigured: false, keyLast4: null, keyCreatedAt: null });
     await expect(
-      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, authorization: bearer(issued.key), clientIp: "203.0.113.3" }),
+      authenticateAgent(ctx.db, ctx.limiters, { agentId: a.agentId, token: issued.key, clientIp: "203.0.113.3" }),
     ).rejects.toMatchObject({ code: "KEY_NOT_CONFIGURED" });
     // Revoking again is harmless.
     expect(await caller.keys.revoke({ agentId: a.agentId })).toEqual({ revoked: false });

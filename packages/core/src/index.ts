@@ -3,7 +3,6 @@
 // a named entry of its own (see package.json "exports"):
 //   @parley/core/messages   the HTTP API's message turn (auth, quotas, idempotency, the turn)
 //   @parley/core/help       the public help centre (visibility, lists, search, excerpts)
-//   @parley/core/help-urls  the help pages' addresses (plain functions, for the browser too)
 //   @parley/core/admin      what the panel does (agents, keys, articles, conversations, sessions)
 //   @parley/core/widget     the widget's protocol, sessions and live events
 //   @parley/core/webhooks   event types, signing and the delivery worker
@@ -21,6 +20,7 @@ export { AppError, ERRORS, type ErrorBody, type ErrorCode, isAppError } from "./
 export { databaseIsHealthy } from "./health.ts";
 export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys.ts";
 export { configureLogging, describeError, LOG_LEVELS, type LogLevel, logger } from "./logger.ts";
+export { errorResult, type HttpResult, jsonResult, methodNotAllowedResult } from "./results.ts";
 export { safeLinkUrl } from "./safe-url.ts";
 export { isUnstorableText, pathOfUnstorableText, storableString, UNSTORABLE_TEXT_RULE } from "./text.ts";
 export { parseTrustProxy, TRUST_PROXY_MAX_HOPS, type TrustProxy } from "./trust-proxy.ts";

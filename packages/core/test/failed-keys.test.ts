@@ -38,7 +38,7 @@ function freshIp(): string {
 /** The AppError that authenticating this key from this IP on this instance throws, or "passed". */
 async function outcome(limiters: RateLimiters, agent: TestAgent, key: string, ip: string): Promise<string> {
   try {
-    const authenticated = await authenticateAgent(ctx.db, limiters, { agentId: agent.id, authorization: `Bearer ${key}`, clientIp: ip });
+    const authenticated = await authenticateAgent(ctx.db, limiters, { agentId: agent.id, token: key, clientIp: ip });
     expect(authenticated.id).toBe(agent.id);
     return "passed";
   } catch (error) {
@@ -87,7 +87,7 @@ describe("failed keys are counted per IP in the shared limiter", () => {
     const ip = freshIp();
     await awayFromWindowEdge();
     for (let i = 0; i < FAILED_KEY_ATTEMPTS_PER_MINUTE; i++) await outcome(instanceA, agent, `pk_guess${i}`, ip);
-    const refused = await authenticateAgent(ctx.db, instanceB, { agentId: agent.id, authorization: "Bearer pk_x", clientIp: ip }).catch(
+    const refused = await authenticateAgent(ctx.db, instanceB, { agentId: agent.id, token: "pk_x", clientIp: ip }).catch(
       (error: unknown) => error as AppError,
     );
     expect(refused).toBeInstanceOf(AppError);

@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/context.ts";
 import type { Engine, EngineInput } from "../src/engine/types.ts";
-import { AppError } from "../src/errors.ts";
 import { type SendMessageInput, sendMessage } from "../src/messages/index.ts";
 import { usageMonth } from "../src/messages/quotas.ts";
 import { ESCALATED_REPLY } from "../src/messages/turn.ts";
@@ -29,15 +28,10 @@ interface Outcome {
   headers: Record<string, string>;
 }
 
-/** sendMessage's result or its AppError, as the REST adapter would answer. */
+/** sendMessage's result (it answers every error itself). */
 async function send(input: SendMessageInput, context: AppContext = ctx): Promise<Outcome> {
-  try {
-    const result = await sendMessage(context, input);
-    return { status: result.status, body: result.body as Record<string, unknown>, headers: result.headers };
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { status: error.status, body: { ...error.toBody() }, headers: error.headers };
-  }
+  const result = await sendMessage(context, input);
+  return { status: result.status, body: result.json as Record<string, unknown>, headers: result.headers };
 }
 
 async function rowsOf(agentId: string) {

@@ -88,7 +88,7 @@ async function apiTurn(body: Record<string, unknown>): Promise<{ conversationId:
   const input: SendMessageInput = messageInput(agent, body);
   const result = await sendMessage(ctx, input);
   expect(result.status).toBe(200);
-  return result.body as { conversationId: string; status: string };
+  return result.json as { conversationId: string; status: string };
 }
 
 describe("the HTTP API emits no events", () => {

@@ -30,7 +30,7 @@ async function agentWith(fields: {
   const { monthlyConversationLimit, monthlyTokenLimit, ...widget } = fields;
   const created = await createAgentWithKey(ctx, { monthlyConversationLimit, monthlyTokenLimit });
   await ctx.db.prisma.agent.update({ where: { id: created.id }, data: widget });
-  return authenticateAgent(ctx.db, ctx.limiters, { agentId: created.id, authorization: `Bearer ${created.key}`, clientIp: "203.0.113.1" });
+  return authenticateAgent(ctx.db, ctx.limiters, { agentId: created.id, token: created.key, clientIp: "203.0.113.1" });
 }
 
 /** "200" or the AppError's code of one turn on this channel. */

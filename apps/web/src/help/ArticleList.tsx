@@ -2,8 +2,7 @@
 // search terms marked on the search page). Text goes through React, so it is always escaped.
 
 import type { ArticleHit } from "@parley/core/help";
-import { excerpt, highlight, markdownToPlainText } from "@parley/core/help";
-import { helpPaths } from "@parley/core/help-urls";
+import { excerpt, helpPaths, highlight, markdownToPlainText } from "@parley/core/help";
 import { HELP_EXCERPT_CHARS } from "@parley/core/limits";
 import Link from "next/link";
 import { Fragment } from "react";

@@ -1,7 +1,7 @@
 // The frame of every help page: skip link, header with the help centre's name (and search),
 // the main landmark, footer. Server component; works without JavaScript.
 
-import { helpPaths } from "@parley/core/help-urls";
+import { helpPaths } from "@parley/core/help";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { HelpWidget } from "./HelpWidget.tsx";

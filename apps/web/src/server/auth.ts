@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AppContext } from "@parley/core";
 import { describeError, ERRORS, isAppError, logger } from "@parley/core";
-import { checkSession, endSession, type SessionAdmin, signInAdmin, startSession } from "@parley/core/admin";
+import { checkSession, endSession, type HeaderReader, type SessionAdmin, signInAdmin, startSession } from "@parley/core/admin";
 import { SESSION_IDLE_SECONDS } from "@parley/core/limits";
 import { type Database, dataDir, publicAppUrl } from "@parley/db";
 import { cookies } from "next/headers";
@@ -20,7 +20,7 @@ import { z } from "zod";
 import { type AppEnv, appEnv } from "../env.ts";
 import { safeCallbackUrl } from "../panel/auth/callback-url.ts";
 import { getAppContext } from "./context.ts";
-import { clientIp } from "./rest.ts";
+import { requestClientIp } from "./http/request.ts";
 
 declare module "next-auth" {
   interface User {
@@ -113,7 +113,7 @@ const credentialsSchema = z.record(z.string(), z.unknown());
 export async function authorizeCredentials(ctx: AppContext, credentials: unknown, headers: Record<string, unknown>): Promise<User | null> {
   const requestHeaders = new Headers();
   for (const [name, value] of Object.entries(headers)) if (typeof value === "string") requestHeaders.set(name, value);
-  const ip = clientIp(new Request(ctx.appUrl, { headers: requestHeaders }), ctx.trustProxy);
+  const ip = requestClientIp({ headers: requestHeaders }, ctx.trustProxy);
   try {
     const admin = await signInAdmin({ db: ctx.db, limiters: ctx.limiters }, credentialsSchema.parse(credentials ?? {}), ip);
     if (!admin) return null;
@@ -219,7 +219,7 @@ const tokenSchema = z.object({ userId: z.string().min(1), workspaceId: z.string(
  * counts: next-auth's fallback to an Authorization header is not offered.
  */
 export async function readSession(
-  request: Request,
+  request: { headers: HeaderReader },
   options: { secret: string; secureCookie: boolean; db: Database; now: Date },
 ): Promise<SessionAdmin | null> {
   const cookies = new Map<string, string>();
@@ -247,7 +247,7 @@ function safeDecode(value: string): string {
 }
 
 /** The session of a request to a route handler, with the app's secret, cookie settings and database. */
-export async function sessionFromRequest(request: Request): Promise<SessionAdmin | null> {
+export async function sessionFromRequest(request: { headers: HeaderReader }): Promise<SessionAdmin | null> {
   const { secret, secureCookies } = authConfig();
   const ctx = await getAppContext();
   return readSession(request, { secret, secureCookie: secureCookies, db: ctx.db, now: ctx.now() });

@@ -6,9 +6,7 @@ import { createRateLimiters } from "@parley/core/ratelimit";
 import { createLiveBus } from "@parley/core/widget";
 import { getDb, publicAppUrl } from "@parley/db";
 import { appEnv } from "../env.ts";
-
-const globalKey = Symbol.for("parley.appContext");
-type GlobalWithContext = typeof globalThis & { [globalKey]?: Promise<AppContext> };
+import { processRegistry } from "./registry.ts";
 
 async function build(): Promise<AppContext> {
   const config = appEnv();
@@ -42,7 +40,7 @@ async function build(): Promise<AppContext> {
 export { publicAppUrl };
 
 export function getAppContext(): Promise<AppContext> {
-  const store = globalThis as GlobalWithContext;
-  store[globalKey] ??= build();
-  return store[globalKey];
+  const registry = processRegistry();
+  registry.context ??= build();
+  return registry.context;
 }

@@ -3,8 +3,10 @@
 // widget's /ws, and the public REST routes' direct path. In production Next only logs a hook that
 // fails and keeps serving 500s, so a failure here (the database cannot open, its folder in use or
 // damaged, an invalid variable) ends the process: one line on stderr, exit code 1.
+import { processRegistry } from "./registry.ts";
+
 export async function startServerInstance(): Promise<void> {
-  const store = globalThis as Record<symbol, unknown>;
+  const registry = processRegistry();
   try {
     // The settings, validated once (an invalid variable ends the start here), then what core and
     // next-auth take from them: the log level, and next-auth's URL (it reads process.env alone).
@@ -16,16 +18,18 @@ export async function startServerInstance(): Promise<void> {
     process.env.NEXTAUTH_URL = nextAuthUrl(settings);
     // Request body caps for server.mjs (body-limit.ts): it holds every request until they are here.
     const { limitRequestBody } = await import("./body-limit.ts");
-    store[Symbol.for("parley.bodyLimit")] = { limitRequestBody };
+    registry.hooks.limitRequestBody = limitRequestBody;
     const { startWebhookWorker } = await import("./webhook-worker.ts");
     await startWebhookWorker();
     const { startWidgetSocket } = await import("./widget-socket.ts");
     await startWidgetSocket();
-    // The public REST routes without Next's routing (public-routes.ts); `next dev` keeps Next's
+    // The public REST routes without Next's routing (http/direct.ts); `next dev` keeps Next's
     // path so that edits reload.
-    if (process.env.NODE_ENV === "production") {
-      const { servePublicRoute } = await import("./public-routes.ts");
-      store[Symbol.for("parley.publicRoutes")] = servePublicRoute;
+    if (settings.NODE_ENV === "production") {
+      const { serveDirectRoute } = await import("./http/direct.ts");
+      const { publicAppUrl } = await import("@parley/db");
+      const origin = publicAppUrl(settings);
+      registry.hooks.serveDirectRoute = (req, res) => serveDirectRoute(req, res, origin);
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -33,5 +37,5 @@ export async function startServerInstance(): Promise<void> {
     process.exit(1);
   }
   // server.mjs prints that it is listening.
-  (store[Symbol.for("parley.started")] as (() => void) | undefined)?.();
+  registry.started?.();
 }

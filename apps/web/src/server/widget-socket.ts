@@ -12,6 +12,7 @@ import { clientIp, describeError, logger } from "@parley/core";
 import { WIDGET_FRAME_MAX_BYTES } from "@parley/core/limits";
 import { CLOSE_CODES, createResumeTokens, type ResumeTokens, WIDGET_SUBPROTOCOL, WidgetSession } from "@parley/core/widget";
 import { type WebSocket, WebSocketServer } from "ws";
+import { processRegistry } from "./registry.ts";
 
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -119,21 +120,13 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(",") : value;
 }
 
-const upgradeKey = Symbol.for("parley.wsUpgrade");
-const shutdownKey = Symbol.for("parley.shutdownHooks");
-type GlobalWithSocket = typeof globalThis & {
-  [upgradeKey]?: UpgradeHandler;
-  [shutdownKey]?: Set<() => Promise<void>>;
-};
-
 /** Publishes this process's `/ws` upgrade handler for server.mjs (once). */
 export async function startWidgetSocket(): Promise<void> {
-  const store = globalThis as GlobalWithSocket;
-  if (store[upgradeKey]) return;
+  const registry = processRegistry();
+  if (registry.hooks.upgrade) return;
   const [{ getAppContext }, { authSecret }] = await Promise.all([import("./context.ts"), import("./auth.ts")]);
   const server = createWidgetSocketServer({ getContext: getAppContext, secret: authSecret });
-  store[upgradeKey] = server.handleUpgrade;
-  store[shutdownKey] ??= new Set();
-  store[shutdownKey].add(() => server.close());
+  registry.hooks.upgrade = server.handleUpgrade;
+  registry.shutdown.add(() => server.close());
   logger.info("widget socket ready");
 }

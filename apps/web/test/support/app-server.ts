@@ -1,7 +1,7 @@
 // A real HTTP server over the app's route handlers, for tests that need the network between a
 // client and the app (the typed client, curl): node:http turns each request into a fetch Request,
-// a small router picks the same route function the Next.js route file calls (the public routes
-// through the server entry's own table), and the Response goes back over the socket. Like
+// the table of routes (or, for the few routes outside it, the function the route file calls)
+// answers as Next's route files do, and the Response goes back over the socket. Like
 // server.mjs, it caps request bodies and sets the client-IP header from the socket. Every
 // exchange is recorded (with Date.now(), which follows fake timers). `intercept` stands for a
 // proxy between client and app: it may rewrite a response, or drop it after the app handled the
@@ -9,17 +9,18 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
 import type { AppContext } from "@parley/core";
 import { ERRORS } from "@parley/core";
 import type { AdminScope } from "@parley/core/admin";
 import { readSession } from "~/server/auth.ts";
 import { limitRequestBody } from "~/server/body-limit.ts";
 import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";
-import { matchPublicRoute, sendFetchResponse, toFetchRequest } from "~/server/public-routes.ts";
-import { CLIENT_IP_HEADER, methodNotAllowed } from "~/server/rest.ts";
+import { CLIENT_IP_HEADER } from "~/server/http/request.ts";
+import { matchRoute } from "~/server/http/routes.ts";
 import { docsAssetRoute, docsPageRoute } from "~/server/routes/docs.ts";
-import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";
 import { openApiRoute } from "~/server/routes/openapi.ts";
+import { callRoute } from "./routes.ts";
 
 export interface Exchange {
   method: string;
@@ -51,22 +52,8 @@ interface RouteInput {
 
 type Handler = (input: RouteInput) => Promise<Response>;
 
-const KEY_ROUTE_ALLOW = ["POST", "DELETE"];
-
-// Besides the public routes, which are served exactly as the server entry serves them in
-// production (matchPublicRoute), the routes of Next's route files.
+// Besides the table of routes (src/server/http/routes.ts), the routes of Next's own route files.
 const ROUTES: Array<[string, RegExp, Handler]> = [
-  [
-    "POST",
-    /^\/api\/agents\/([^/]+)\/http-api-key$/,
-    async ({ ctx, request, params: [agentId], session }) => createHttpApiKey(ctx, request, { agent_id: agentId! }, await session()),
-  ],
-  [
-    "DELETE",
-    /^\/api\/agents\/([^/]+)\/http-api-key$/,
-    async ({ ctx, request, params: [agentId], session }) => revokeHttpApiKey(ctx, request, { agent_id: agentId! }, await session()),
-  ],
-  ["*", /^\/api\/agents\/([^/]+)\/http-api-key$/, ({ request }) => methodNotAllowed(request, KEY_ROUTE_ALLOW)],
   ["GET", /^\/api\/openapi\.json$/, ({ request, origin }) => openApiRoute(request, origin)],
   ["GET", /^\/docs$/, ({ request, origin }) => docsPageRoute(request, origin)],
   ["GET", /^\/docs\/assets\/([^/]+)$/, ({ request, params: [file] }) => docsAssetRoute(request, { file: file! })],
@@ -75,11 +62,33 @@ const ROUTES: Array<[string, RegExp, Handler]> = [
 function toRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
   // As server.mjs does: the client IP from the socket, replacing any incoming copy.
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
-  return toFetchRequest(req, res, origin);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const method = req.method ?? "GET";
+  const disconnected = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) disconnected.abort();
+  });
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: disconnected.signal };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = "half";
+  }
+  return new Request(new URL(req.url ?? "/", origin), init);
 }
 
 // No keep-alive: no idle sockets (and their timers) between a test's requests.
-const send = (res: ServerResponse, response: Response) => sendFetchResponse(res, response, { connection: "close" });
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, { ...headers, connection: "close", "content-length": String(body.length) });
+  res.end(body);
+}
 
 export async function startAppServer(ctx: AppContext, options: { sessionSecret?: string } = {}): Promise<AppServer> {
   const exchanges: Exchange[] = [];
@@ -96,15 +105,15 @@ export async function startAppServer(ctx: AppContext, options: { sessionSecret?:
       const path = new URL(request.url).pathname;
       const exchange: Exchange = { method: request.method, path, idempotencyKey: request.headers.get("idempotency-key"), at: Date.now() };
       exchanges.push(exchange);
-      const publicRoute = matchPublicRoute(request.method, path);
+      const tableRoute = matchRoute(path);
       const route = ROUTES.find(([method, pattern]) => (method === request.method || method === "*") && pattern.test(path));
       const params = route ? (route[1].exec(path)?.slice(1) ?? []).map(decodeURIComponent) : [];
       const session = async () =>
         options.sessionSecret
           ? readSession(request, { secret: options.sessionSecret, secureCookie: false, db: ctx.db, now: ctx.now() })
           : null;
-      let response = publicRoute
-        ? await publicRoute.handler(ctx, request, publicRoute.params)
+      let response = tableRoute
+        ? await callRoute(tableRoute.route, ctx, request, tableRoute.params, await session())
         : route
           ? await route[2]({ ctx, request, params, session, origin })
           : Response.json({ error: ERRORS.NOT_FOUND.message }, { status: ERRORS.NOT_FOUND.status });

@@ -35,8 +35,15 @@ export {
   setConversationStatus,
   setStatusInput,
 } from "./conversations.ts";
-export { agentKeyInput, issueAgentKey, revokeWorkspaceAgentKey } from "./keys.ts";
-export { isSameOrigin } from "./origin.ts";
+export {
+  agentKeyInput,
+  generateHttpApiKey,
+  issueAgentKey,
+  type KeyRouteCaller,
+  revokeHttpApiKey,
+  revokeWorkspaceAgentKey,
+} from "./keys.ts";
+export { type HeaderReader, isSameOrigin } from "./origin.ts";
 export type { AdminScope } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
 export { passwordWork, signInAdmin } from "./sign-in.ts";

@@ -1,9 +1,12 @@
-// The agent HTTP API key as the control panel manages it: the same core functions the REST key
-// routes use (../keys.ts), limited to the admin's workspace.
+// The agent HTTP API key as the control panel and the REST key routes manage it (the same core
+// functions, ../keys.ts), limited to the admin's workspace.
 import type { Database } from "@parley/db";
 import { z } from "zod";
+import type { AppContext } from "../context.ts";
+import { AppError } from "../errors.ts";
 import { generateAgentKey, revokeAgentKey } from "../keys.ts";
-import { rowId } from "./scope.ts";
+import { errorResult, type HttpResult, jsonResult } from "../results.ts";
+import { type AdminScope, rowId } from "./scope.ts";
 
 export const agentKeyInput = z.object({ agentId: rowId });
 
@@ -24,4 +27,41 @@ export async function issueAgentKey(db: Database, workspaceId: string, agentId: 
 /** Revokes the key of an agent of the workspace; `revoked` is false when it had none. */
 export function revokeWorkspaceAgentKey(db: Database, workspaceId: string, agentId: string): Promise<{ revoked: boolean }> {
   return revokeAgentKey(db, agentId, { workspaceId });
+}
+
+/** Who calls a key route: the panel session (null without one) and whether Origin is the app's own. */
+export interface KeyRouteCaller {
+  session: AdminScope | null;
+  sameOrigin: boolean;
+}
+
+/** Nothing about a key may be cached, least of all the one response that shows it. */
+const NO_STORE = { "cache-control": "no-store" };
+
+/** POST /api/agents/{agent_id}/http-api-key (spec 4.6): 201 {"data":{"key","last4","createdAt"}}, shown once. */
+export async function generateHttpApiKey(ctx: AppContext, caller: KeyRouteCaller, agentId: string): Promise<HttpResult> {
+  try {
+    const { workspaceId } = authorizeKeyRoute(caller);
+    return jsonResult({ data: await issueAgentKey(ctx.db, workspaceId, agentId, ctx.now()) }, 201, NO_STORE);
+  } catch (error) {
+    return errorResult(error, NO_STORE);
+  }
+}
+
+/** DELETE /api/agents/{agent_id}/http-api-key: 204, also when the agent had no key. */
+export async function revokeHttpApiKey(ctx: AppContext, caller: KeyRouteCaller, agentId: string): Promise<HttpResult> {
+  try {
+    const { workspaceId } = authorizeKeyRoute(caller);
+    await revokeWorkspaceAgentKey(ctx.db, workspaceId, agentId);
+    return { status: 204, headers: NO_STORE };
+  } catch (error) {
+    return errorResult(error, NO_STORE);
+  }
+}
+
+/** Session-authenticated (the panel's cookie), and only from the app's own origin. */
+function authorizeKeyRoute(caller: KeyRouteCaller): AdminScope {
+  if (!caller.session) throw new AppError("UNAUTHORIZED");
+  if (!caller.sameOrigin) throw new AppError("FORBIDDEN");
+  return caller.session;
 }

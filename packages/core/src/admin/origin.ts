@@ -3,12 +3,17 @@
 // that origin is neither the configured app URL nor the host the request was sent to.
 import type { TrustProxy } from "../trust-proxy.ts";
 
+/** Request headers as a fetch Request or the app's transport offers them. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 /**
  * Whether the request may act with the admin's cookie (no foreign Origin). Behind any trusted proxy
  * (TRUST_PROXY set) the host it forwarded counts too; a page cannot make a browser send
  * X-Forwarded-Host to another site without a CORS preflight, which the panel never grants.
  */
-export function isSameOrigin(request: Request, appUrl: string, trustProxy: TrustProxy = false): boolean {
+export function isSameOrigin(request: { headers: HeaderReader }, appUrl: string, trustProxy: TrustProxy = false): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) {
     // Browsers that omit Origin still say where the request came from.

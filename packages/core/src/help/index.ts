@@ -1,10 +1,13 @@
 // The public help centre: which agents and articles a visitor may see (visibility.ts, one rule
-// for the JSON routes and the pages), collections, article lists and search, excerpts. The pages'
-// addresses are @parley/core/help-urls (plain functions, for the browser too).
+// for the JSON routes and the pages), the JSON routes and the sitemap, collections, article lists
+// and search, excerpts, and the pages' addresses (also in @parley/core/browser).
+export { HELP_CACHE_HEADERS, type HelpRequest, helpArticle, helpArticles, helpCollections, helpErrorResult } from "./api.ts";
 export { type ArticleSummary, getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
 export { excerpt, highlight } from "./excerpt.ts";
 export { markdownToPlainText } from "./plain-text.ts";
 export { helpArticleSchema } from "./schemas.ts";
 export { type ArticleHit, listVisibleArticleDates, type SearchOptions, searchVisibleArticles } from "./search.ts";
+export { helpSitemap } from "./sitemap.ts";
+export { helpArticleUrl, helpPaths } from "./urls.ts";
 export { findHelpAgent } from "./visibility.ts";

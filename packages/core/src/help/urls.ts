@@ -1,6 +1,6 @@
 // The addresses of the help pages, in one place, so the pages' links and canonical URLs, the
 // sitemap, the panel's links and the engines' article links in answers all agree. Plain
-// functions (no database): the panel's browser code imports them too (@parley/core/help-urls).
+// functions (no database): the panel's browser code imports them too (@parley/core/browser).
 const segment = (value: string) => encodeURIComponent(value);
 
 /** Paths of the help pages, relative to the app's public base URL. */

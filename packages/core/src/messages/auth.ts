@@ -39,22 +39,17 @@ const agentSelect = {
 const CHALLENGE = 'Bearer realm="parley"';
 const INVALID_TOKEN_CHALLENGE = 'Bearer realm="parley", error="invalid_token"';
 
-/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), or null. */
-export function bearerToken(header: string | null): string | null {
-  const match = header?.match(/^Bearer +(\S+) *$/i);
-  return match?.[1] ?? null;
-}
-
 export async function authenticateAgent(
   db: Database,
   limiters: RateLimiters,
-  request: { agentId: string; authorization: string | null; clientIp: string },
+  /** `token`: the bearer token the request presented; null when it had none (or no Bearer header). */
+  request: { agentId: string; token: string | null; clientIp: string },
 ): Promise<MessagingAgent> {
   const agent = await db.prisma.agent.findUnique({ where: { id: request.agentId }, select: agentSelect });
   if (!agent?.active) throw new AppError("AGENT_NOT_FOUND");
   if (!agent.httpApiEnabled) throw new AppError("HTTP_API_DISABLED");
 
-  const token = bearerToken(request.authorization);
+  const { token } = request;
   if (token === null) throw new AppError("MISSING_BEARER_TOKEN", { headers: { "www-authenticate": CHALLENGE } });
   if (agent.keyHash === null) throw new AppError("KEY_NOT_CONFIGURED", { headers: { "www-authenticate": CHALLENGE } });
 

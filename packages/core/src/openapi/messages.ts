@@ -2,6 +2,7 @@
 // per-agent bearer key), its examples and its security scheme.
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiSecuritySchemeObject } from "zod-openapi";
+import { helpArticleUrl } from "../help/urls.ts";
 import { AGENT_KEY_PREFIX } from "../keys.ts";
 import {
   CLIENT_VARIABLE_VALUE_MAX_CHARS,
@@ -16,7 +17,6 @@ import {
 import { messageResponseSchema } from "../messages/response-schema.ts";
 import { messageRequestSchema } from "../messages/schema.ts";
 import { agentIdParam, errorResponse, type HeaderSet, methodNotAllowedResponse, responseHeaders } from "./shared.ts";
-import { helpArticleUrl } from "../help/urls.ts";
 
 /** Example `details` of 400s, as the validation really words them. */
 const INVALID_REQUEST_EXAMPLE = "message: must not be empty";

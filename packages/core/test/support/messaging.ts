@@ -50,17 +50,17 @@ export async function createAgentWithKey(
 export function messageInput(
   agent: { id: string; key?: string },
   body: unknown,
-  overrides: Partial<Omit<SendMessageInput, "body">> & { rawBody?: string } = {},
+  overrides: Partial<SendMessageInput> & { rawBody?: string } = {},
 ): SendMessageInput {
-  const text = overrides.rawBody ?? JSON.stringify(body);
+  const { rawBody, ...rest } = overrides;
+  const text = rawBody ?? JSON.stringify(body);
   return {
     agentId: agent.id,
-    authorization: agent.key === undefined ? null : `Bearer ${agent.key}`,
-    contentType: "application/json",
-    contentLength: null,
+    token: agent.key ?? null,
     idempotencyKey: null,
+    // As the transport reads a valid JSON body (its own rules are tested with it).
+    readBody: async () => JSON.parse(text),
     clientIp: "203.0.113.7",
-    ...overrides,
-    body: new Response(text).body,
+    ...rest,
   };
 }

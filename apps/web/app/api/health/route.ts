@@ -3,6 +3,6 @@ import { healthResponse } from "~/server/health.ts";
 
 export const dynamic = "force-dynamic";
 
-export function GET(): Promise<Response> {
-  return healthResponse(getDb);
+export function GET(request: Request): Promise<Response> {
+  return healthResponse(request, getDb);
 }

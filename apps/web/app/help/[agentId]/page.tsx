@@ -1,6 +1,6 @@
 // Help centre home: search, collections with their article counts, recently updated articles.
 
-import { helpPaths } from "@parley/core/help-urls";
+import { helpPaths } from "@parley/core/help";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ArticleList } from "~/help/ArticleList.tsx";

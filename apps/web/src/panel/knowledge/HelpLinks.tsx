@@ -1,6 +1,6 @@
 "use client";
 
-import { helpPaths } from "@parley/core/help-urls";
+import { helpPaths } from "@parley/core/browser";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";

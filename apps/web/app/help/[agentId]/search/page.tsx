@@ -1,7 +1,6 @@
 // Search results, most relevant first, with the matched words marked. A GET form and a
 // shareable URL (?q=); works without JavaScript.
-import { parseArticleListQuery } from "@parley/core/help";
-import { helpPaths } from "@parley/core/help-urls";
+import { helpPaths, parseArticleListQuery } from "@parley/core/help";
 import { HELP_ARTICLES_PER_LIST, HELP_QUERY_MAX_CHARS } from "@parley/core/limits";
 import type { Metadata } from "next";
 import { ArticleList } from "~/help/ArticleList.tsx";

@@ -1,8 +1,7 @@
-import { getAppContext } from "~/server/context.ts";
-import { helpSitemapRoute } from "~/server/routes/help.ts";
+// The help centre's sitemap: served from the one table of routes (src/server/http/routes.ts).
+import { routeFile } from "~/server/http/next.ts";
+import { ROUTES } from "~/server/http/routes.ts";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, { params }: { params: Promise<{ agentId: string }> }): Promise<Response> {
-  return helpSitemapRoute(await getAppContext(), request, await params);
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(ROUTES.helpSitemap);

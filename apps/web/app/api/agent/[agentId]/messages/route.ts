@@ -1,12 +1,7 @@
-import { getAppContext } from "~/server/context.ts";
-import { otherMethodsNotAllowed } from "~/server/rest.ts";
-import { messagesRoute } from "~/server/routes/messages.ts";
+// The messages route (spec 4.1): served from the one table of routes (src/server/http/routes.ts).
+import { routeFile } from "~/server/http/next.ts";
+import { ROUTES } from "~/server/http/routes.ts";
 
 export const dynamic = "force-dynamic";
 
-// Every other method: 405 with the error body and Allow.
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed(["POST"]);
-
-export async function POST(request: Request, { params }: { params: Promise<{ agentId: string }> }): Promise<Response> {
-  return messagesRoute(await getAppContext(), request, await params);
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(ROUTES.messages);

@@ -1,19 +1,7 @@
-import { sessionFromRequest } from "~/server/auth.ts";
-import { getAppContext } from "~/server/context.ts";
-import { otherMethodsNotAllowed } from "~/server/rest.ts";
-import { createHttpApiKey, revokeHttpApiKey } from "~/server/routes/keys.ts";
+// Key management (spec 4.6): served from the one table of routes (src/server/http/routes.ts).
+import { routeFile } from "~/server/http/next.ts";
+import { ROUTES } from "~/server/http/routes.ts";
 
 export const dynamic = "force-dynamic";
 
-// Every other method: 405 with the error body and Allow.
-export const { GET, PUT, PATCH, OPTIONS } = otherMethodsNotAllowed(["POST", "DELETE"]);
-
-type Context = { params: Promise<{ agent_id: string }> };
-
-export async function POST(request: Request, { params }: Context): Promise<Response> {
-  return createHttpApiKey(await getAppContext(), request, await params, await sessionFromRequest(request));
-}
-
-export async function DELETE(request: Request, { params }: Context): Promise<Response> {
-  return revokeHttpApiKey(await getAppContext(), request, await params, await sessionFromRequest(request));
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(ROUTES.httpApiKey);

@@ -1,7 +1,6 @@
 // One article: breadcrumbs, title, updated date, the Markdown rendered and sanitised, and more
 // articles from the same collection.
-import { excerpt, markdownToPlainText } from "@parley/core/help";
-import { helpPaths } from "@parley/core/help-urls";
+import { excerpt, helpPaths, markdownToPlainText } from "@parley/core/help";
 import { renderArticleHtml } from "@parley/core/markdown";
 import type { Metadata } from "next";
 import { ArticleList } from "~/help/ArticleList.tsx";

@@ -1,6 +1,6 @@
 // One collection: its visible articles, most recently updated first, a page at a time.
 
-import { helpPaths } from "@parley/core/help-urls";
+import { helpPaths } from "@parley/core/help";
 import { HELP_ARTICLES_PER_LIST } from "@parley/core/limits";
 import type { Metadata } from "next";
 import Link from "next/link";

@@ -1,12 +1,7 @@
-import { getAppContext } from "~/server/context.ts";
-import { otherMethodsNotAllowed } from "~/server/rest.ts";
-import { helpArticlesRoute } from "~/server/routes/help.ts";
+// The help article list (spec 4.3): served from the one table of routes (src/server/http/routes.ts).
+import { routeFile } from "~/server/http/next.ts";
+import { ROUTES } from "~/server/http/routes.ts";
 
 export const dynamic = "force-dynamic";
 
-// Every other method: 405 with the error body and Allow.
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsNotAllowed(["GET", "HEAD"]);
-
-export async function GET(request: Request, { params }: { params: Promise<{ agentId: string }> }): Promise<Response> {
-  return helpArticlesRoute(await getAppContext(), request, await params);
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(ROUTES.helpArticles);

@@ -1,14 +1,15 @@
 // Reading the send-message body: JSON only, at most MESSAGE_BODY_MAX_BYTES bytes. The size is
 // enforced before parsing (from Content-Length when sent, and while reading in any case), so an
-// oversized body is never buffered whole.
-import { MESSAGE_BODY_MAX_BYTES } from "../limits.ts";
-import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../text.ts";
-import { invalidRequest } from "./schema.ts";
+// oversized body is never buffered whole; the rest of it is left unread (the server then drops it
+// after the answer).
+import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
+import { MESSAGE_BODY_MAX_BYTES } from "@parley/core/limits";
+import { invalidRequest } from "@parley/core/messages";
 
 export interface RawBody {
   contentType: string | null;
   contentLength: string | null;
-  body: ReadableStream<Uint8Array> | null;
+  body: AsyncIterable<Uint8Array> | null;
 }
 
 const TOO_LARGE = `body: must be at most ${MESSAGE_BODY_MAX_BYTES} bytes`;
@@ -44,24 +45,21 @@ export async function readJsonBody(raw: RawBody): Promise<unknown> {
   return parsed;
 }
 
-/** All bytes of the stream, or 400 as soon as more than `limit` bytes have arrived. */
-async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const reader = stream.getReader();
+/**
+ * All bytes of the body, or 400 as soon as more than `limit` bytes have arrived. Iterated by hand:
+ * leaving a for-await early would destroy a Node request, and its socket with it, before the 400
+ * is written.
+ */
+async function readAtMost(body: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => {});
-        throw invalidRequest(TOO_LARGE);
-      }
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
+  const iterator = body[Symbol.asyncIterator]();
+  for (;;) {
+    const { done, value } = await iterator.next();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) throw invalidRequest(TOO_LARGE);
+    chunks.push(value);
   }
   const bytes = new Uint8Array(total);
   let offset = 0;

@@ -1,0 +1,34 @@
+// The process's one registry of what lives once per server process: the app context (database,
+// limiters, live channel), the webhook worker, the hooks the server entry calls (body caps, the
+// direct routes, /ws) and what runs at shutdown. It hangs off globalThis under one symbol because
+// the server entry (server.mjs, plain JavaScript) and Next's bundles load this code as separate
+// module instances; server.mjs creates it before Next starts (see there).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { AppContext } from "@parley/core";
+import type { WebhookWorker } from "@parley/core/webhooks";
+
+export interface ProcessRegistry {
+  /** The app context, built once (context.ts). */
+  context?: Promise<AppContext>;
+  /** This instance's webhook delivery worker (webhook-worker.ts). */
+  webhookWorker?: WebhookWorker;
+  /** Set by the start-up hook (startup.ts) for the server entry to call. */
+  hooks: {
+    limitRequestBody?(req: IncomingMessage, res: ServerResponse, serve: () => void): void;
+    serveDirectRoute?(req: IncomingMessage, res: ServerResponse): boolean;
+    upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  };
+  /** The server entry's: called once the start-up hook has finished. */
+  started?(): void;
+  /** Run when the process stops (the webhook worker, /ws), while the server stops taking connections. */
+  shutdown: Set<() => Promise<void>>;
+}
+
+const KEY = Symbol.for("parley.process");
+
+export function processRegistry(): ProcessRegistry {
+  const store = globalThis as typeof globalThis & { [KEY]?: ProcessRegistry };
+  store[KEY] ??= { hooks: {}, shutdown: new Set() };
+  return store[KEY];
+}

@@ -1,0 +1,78 @@
+// The public help-centre JSON routes (spec 4.2 to 4.5), whatever carries them: no authentication;
+// every answer, errors included, carries the help Cache-Control (a 429 or 500 is never stored, so
+// that a retry reaches the server); each request counts against the per-IP-and-agent limit first,
+// and the RateLimit headers ride on every answer after that. Hidden and unknown things (agent,
+// article) are all the same 404 `Not found`.
+import type { AppContext } from "../context.ts";
+import { AppError, isAppError } from "../errors.ts";
+import { HELP_CACHE_CONTROL } from "../limits.ts";
+import { enforceRateLimit } from "../ratelimit/index.ts";
+import { errorResult, type HttpResult, jsonResult } from "../results.ts";
+import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
+import { listCollections } from "./collections.ts";
+import { findHelpAgent } from "./visibility.ts";
+
+export const HELP_CACHE_HEADERS = { "cache-control": HELP_CACHE_CONTROL };
+const NO_STORE_HEADERS = { "cache-control": "no-store" };
+
+/** Who asks: the agent of the path and the client's address (the limit's key). */
+export interface HelpRequest {
+  agentId: string;
+  clientIp: string;
+}
+
+/** GET /api/agent/{agentId}/help */
+export function helpCollections(ctx: AppContext, request: HelpRequest): Promise<HttpResult> {
+  return limitedHelpRead(ctx, request, async () => {
+    const collections = await listCollections(ctx.db, request.agentId);
+    if (collections.length === 0) await requireHelpAgent(ctx, request.agentId);
+    return { collections };
+  });
+}
+
+/** GET /api/agent/{agentId}/help/articles?source=&q= */
+export function helpArticles(ctx: AppContext, request: HelpRequest & { query: URLSearchParams }): Promise<HttpResult> {
+  return limitedHelpRead(ctx, request, async () => {
+    const articles = await listArticleSummaries(ctx.db, request.agentId, parseArticleListQuery(request.query));
+    if (articles.length === 0) await requireHelpAgent(ctx, request.agentId);
+    return { articles };
+  });
+}
+
+/** GET /api/agent/{agentId}/help/articles/{itemId} */
+export function helpArticle(ctx: AppContext, request: HelpRequest & { itemId: string }): Promise<HttpResult> {
+  return limitedHelpRead(ctx, request, async () => {
+    const article = await getVisibleArticle(ctx.db, request.agentId, request.itemId);
+    if (!article) throw new AppError("NOT_FOUND");
+    return { ...article, updatedAt: article.updatedAt.toISOString() };
+  });
+}
+
+/** An error of a help route, with the cache rule that fits it. */
+export function helpErrorResult(error: unknown, headers: Record<string, string> = {}): HttpResult {
+  const transient = !isAppError(error) || error.status === 429 || error.status >= 500;
+  return errorResult(error, { ...(transient ? NO_STORE_HEADERS : HELP_CACHE_HEADERS), ...headers });
+}
+
+/** The rate limit, then the read as `{ data }`; an error after the limit keeps its headers. */
+async function limitedHelpRead(ctx: AppContext, request: HelpRequest, read: () => Promise<unknown>): Promise<HttpResult> {
+  let limitHeaders: Record<string, string>;
+  try {
+    limitHeaders = await enforceRateLimit(ctx.limiters.help, `${request.agentId}:${request.clientIp}`);
+  } catch (error) {
+    return helpErrorResult(error);
+  }
+  try {
+    return jsonResult({ data: await read() }, 200, { ...HELP_CACHE_HEADERS, ...limitHeaders });
+  } catch (error) {
+    return helpErrorResult(error, limitHeaders);
+  }
+}
+
+/**
+ * An unknown or inactive agent is the same 404 as a hidden article. Anything visible proves the
+ * agent visible, so it is only looked up when a read came back empty.
+ */
+async function requireHelpAgent(ctx: AppContext, agentId: string): Promise<void> {
+  if (!(await findHelpAgent(ctx.db, agentId))) throw new AppError("NOT_FOUND");
+}
