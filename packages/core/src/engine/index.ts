@@ -7,7 +7,8 @@ import { z } from "zod";
 import { createKnowledgeEngine } from "./knowledge.ts";
 import type { Engine, EngineAgent, EngineDeps } from "./types.ts";
 
-export { createKnowledgeEngine, helpArticleUrl } from "./knowledge.ts";
+export { createKnowledgeEngine } from "./knowledge.ts";
+export { helpArticleUrl } from "./tools.ts";
 export type * from "./types.ts";
 
 export interface LlmConfig {
