@@ -4,7 +4,10 @@
 import { seed } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asksForHuman, bestPassage, createKnowledgeEngine, keywords } from "../src/engine/knowledge.ts";
+import { asksForHuman } from "../src/engine/intent.ts";
+import { createKnowledgeEngine } from "../src/engine/knowledge.ts";
+import { bestPassage } from "../src/engine/passage.ts";
+import { keywords } from "../src/engine/text.ts";
 import type { Engine, EngineHistoryMessage, EngineInput } from "../src/engine/types.ts";
 import { countTokens } from "../src/tokens.ts";
 

@@ -1,9 +1,19 @@
 import { agentIdInput, createAgent, createAgentInput, getAgent, listAgents, updateAgent, updateAgentInput } from "@parley/core/admin";
+import { agentDetailOutput, agentListOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const agentsRouter = createTRPCRouter({
-  list: protectedProcedure.query(({ ctx }) => listAgents(ctx.app.db, ctx.session.workspaceId)),
-  get: protectedProcedure.input(agentIdInput).query(({ ctx, input }) => getAgent(ctx.app.db, ctx.session.workspaceId, input.id)),
-  create: protectedProcedure.input(createAgentInput).mutation(({ ctx, input }) => createAgent(ctx.app.db, ctx.session.workspaceId, input)),
-  update: protectedProcedure.input(updateAgentInput).mutation(({ ctx, input }) => updateAgent(ctx.app.db, ctx.session.workspaceId, input)),
+  list: protectedProcedure.output(agentListOutput).query(({ ctx }) => listAgents(ctx.app.db, ctx.session.workspaceId)),
+  get: protectedProcedure
+    .input(agentIdInput)
+    .output(agentDetailOutput)
+    .query(({ ctx, input }) => getAgent(ctx.app.db, ctx.session.workspaceId, input.id)),
+  create: protectedProcedure
+    .input(createAgentInput)
+    .output(agentDetailOutput)
+    .mutation(({ ctx, input }) => createAgent(ctx.app.db, ctx.session.workspaceId, input)),
+  update: protectedProcedure
+    .input(updateAgentInput)
+    .output(agentDetailOutput)
+    .mutation(({ ctx, input }) => updateAgent(ctx.app.db, ctx.session.workspaceId, input)),
 });

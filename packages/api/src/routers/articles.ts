@@ -14,23 +14,37 @@ import {
   updateArticle,
   updateArticleInput,
 } from "@parley/core/admin";
+import { articleDetailOutput, articleListOutput, articlePreviewOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const articlesRouter = createTRPCRouter({
-  list: protectedProcedure.input(listArticlesInput).query(({ ctx, input }) => listArticles(ctx.app.db, ctx.session.workspaceId, input)),
-  get: protectedProcedure.input(articleIdInput).query(({ ctx, input }) => getArticle(ctx.app.db, ctx.session.workspaceId, input.id)),
+  list: protectedProcedure
+    .input(listArticlesInput)
+    .output(articleListOutput)
+    .query(({ ctx, input }) => listArticles(ctx.app.db, ctx.session.workspaceId, input)),
+  get: protectedProcedure
+    .input(articleIdInput)
+    .output(articleDetailOutput)
+    .query(({ ctx, input }) => getArticle(ctx.app.db, ctx.session.workspaceId, input.id)),
   create: protectedProcedure
     .input(createArticleInput)
+    .output(articleDetailOutput)
     .mutation(({ ctx, input }) => createArticle(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
   update: protectedProcedure
     .input(updateArticleInput)
+    .output(articleDetailOutput)
     .mutation(({ ctx, input }) => updateArticle(ctx.app.db, ctx.session.workspaceId, input)),
   setPublished: protectedProcedure
     .input(setArticlePublishedInput)
+    .output(articleDetailOutput)
     .mutation(({ ctx, input }) => setArticlePublished(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
   // A mutation: the draft travels in the request body (a query would put it in the URL).
-  preview: protectedProcedure.input(previewArticleInput).mutation(({ input }) => previewArticle(input)),
+  preview: protectedProcedure
+    .input(previewArticleInput)
+    .output(articlePreviewOutput)
+    .mutation(({ input }) => previewArticle(input)),
   setActive: protectedProcedure
     .input(setArticleActiveInput)
+    .output(articleDetailOutput)
     .mutation(({ ctx, input }) => setArticleActive(ctx.app.db, ctx.session.workspaceId, input)),
 });

@@ -1,11 +1,14 @@
 import { agentKeyInput, issueAgentKey, revokeWorkspaceAgentKey } from "@parley/core/admin";
+import { issuedAgentKeyOutput, revokedAgentKeyOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const keysRouter = createTRPCRouter({
   generate: protectedProcedure
     .input(agentKeyInput)
+    .output(issuedAgentKeyOutput)
     .mutation(({ ctx, input }) => issueAgentKey(ctx.app.db, ctx.session.workspaceId, input.agentId, ctx.app.now())),
   revoke: protectedProcedure
     .input(agentKeyInput)
+    .output(revokedAgentKeyOutput)
     .mutation(({ ctx, input }) => revokeWorkspaceAgentKey(ctx.app.db, ctx.session.workspaceId, input.agentId)),
 });

@@ -7,17 +7,21 @@ import {
   updateSource,
   updateSourceInput,
 } from "@parley/core/admin";
+import { sourceListOutput, sourceOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const sourcesRouter = createTRPCRouter({
-  list: protectedProcedure.query(({ ctx }) => listSources(ctx.app.db, ctx.session.workspaceId)),
+  list: protectedProcedure.output(sourceListOutput).query(({ ctx }) => listSources(ctx.app.db, ctx.session.workspaceId)),
   create: protectedProcedure
     .input(createSourceInput)
+    .output(sourceOutput)
     .mutation(({ ctx, input }) => createSource(ctx.app.db, ctx.session.workspaceId, input)),
   update: protectedProcedure
     .input(updateSourceInput)
+    .output(sourceOutput)
     .mutation(({ ctx, input }) => updateSource(ctx.app.db, ctx.session.workspaceId, input)),
   setAgents: protectedProcedure
     .input(setSourceAgentsInput)
+    .output(sourceOutput)
     .mutation(({ ctx, input }) => setSourceAgents(ctx.app.db, ctx.session.workspaceId, input)),
 });

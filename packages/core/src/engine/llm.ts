@@ -10,8 +10,8 @@ import { helpArticleUrl } from "../help/urls.ts";
 import { LLM_ARTICLE_CHARS, LLM_MAX_STEPS, LLM_SEARCH_RESULTS } from "../limits.ts";
 import { logger } from "../logger.ts";
 import type { LlmConfig } from "./index.ts";
-import { HANDOFF_TOOL, SEARCH_TOOL } from "./knowledge.ts";
 import { buildMessages, buildSystemPrompt } from "./llm-prompt.ts";
+import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
 import type { Engine, EngineDeps, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
 
 export type { LlmConfig };

@@ -16,6 +16,8 @@ export function turnEvents(turn: {
   conversation: ConversationRef;
   created: boolean;
   previousStatus: ConversationRef["status"] | null;
+  /** The turn escalated the conversation (it asked for a person). */
+  escalated: boolean;
   /** A new conversation's clientVariables, as stored. */
   clientVariables: Record<string, string>;
   userText: string;
@@ -44,7 +46,7 @@ export function turnEvents(turn: {
       { handoffRequested: result.handoffRequested },
     ),
   );
-  if (result.handoffRequested && conversation.status === "escalated") {
+  if (turn.escalated) {
     events.push(conversationEscalated(conversation));
     if (turn.previousStatus !== null && turn.previousStatus !== "escalated") {
       events.push(conversationStatusChanged(conversation, turn.previousStatus, "turn"));

@@ -1,0 +1,231 @@
+// The wire contract of the control panel's API: what each procedure returns, declared once.
+// Every procedure passes its result through one of these (`.output(...)`), and zod objects drop
+// any key they do not name, so a field added to a core query (a key hash, a webhook secret) never
+// reaches the panel unless it is declared here. The only secrets declared are the ones shown once
+// on purpose: a generated agent key and a new webhook signing secret.
+import { z } from "zod";
+
+const id = z.string();
+const moment = z.date();
+const count = z.number().int();
+/** A monthly limit or a widget setting; null means unlimited (or the default). */
+const optionalLimit = z.number().int().nullable();
+/** A page of a list, with the cursor of the next page (null on the last page). */
+const page = <Item extends z.ZodType>(item: Item) => z.object({ items: z.array(item), nextCursor: id.nullable() });
+
+// ---------------------------------------------------------------------------------------------
+// Agents and their HTTP API key
+
+export const agentSummaryOutput = z.object({
+  id,
+  name: z.string(),
+  active: z.boolean(),
+  httpApiEnabled: z.boolean(),
+  engine: z.enum(["knowledge", "llm"]),
+  keyConfigured: z.boolean(),
+  keyLast4: z.string().nullable(),
+  keyCreatedAt: moment.nullable(),
+  createdAt: moment,
+});
+
+export const agentListOutput = z.array(agentSummaryOutput);
+
+export const agentDetailOutput = z.object({
+  ...agentSummaryOutput.shape,
+  updatedAt: moment,
+  monthlyConversationLimit: optionalLimit,
+  monthlyTokenLimit: optionalLimit,
+  usageLimit: optionalLimit,
+  instructions: z.string(),
+  allowedOrigins: z.array(z.string()),
+  widgetConnectionsPerIp: optionalLimit,
+  widgetMessagesPerConnectionPerMinute: optionalLimit,
+  widgetMessagesPerIpPerMinute: optionalLimit,
+  widgetConversationsPerIpPerHour: optionalLimit,
+  widgetMonthlyConversationLimit: optionalLimit,
+  widgetMonthlyTokenLimit: optionalLimit,
+  sourceIds: z.array(id),
+});
+
+/** The one time an agent key is shown: the key itself, then only its last 4 characters. */
+export const issuedAgentKeyOutput = z.object({
+  key: z.string(),
+  last4: z.string(),
+  /** ISO 8601. */
+  createdAt: z.string(),
+});
+
+export const revokedAgentKeyOutput = z.object({ revoked: z.boolean() });
+
+// ---------------------------------------------------------------------------------------------
+// Knowledge: sources and articles
+
+export const sourceOutput = z.object({
+  id,
+  name: z.string(),
+  active: z.boolean(),
+  createdAt: moment,
+  updatedAt: moment,
+  articleCount: count,
+  publishedCount: count,
+  agentIds: z.array(id),
+});
+
+export const sourceListOutput = z.array(sourceOutput);
+
+export const articleSummaryOutput = z.object({
+  id,
+  sourceId: id,
+  title: z.string(),
+  published: z.boolean(),
+  active: z.boolean(),
+  updatedAt: moment,
+  sourceName: z.string(),
+});
+
+export const articleListOutput = z.array(articleSummaryOutput);
+
+export const articleDetailOutput = z.object({
+  ...articleSummaryOutput.shape,
+  content: z.string(),
+  createdAt: moment,
+  publishedAt: moment.nullable(),
+  agentIds: z.array(id),
+});
+
+export const articlePreviewOutput = z.object({ html: z.string() });
+
+// ---------------------------------------------------------------------------------------------
+// Conversations and usage
+
+const conversationStatus = z.enum(["active", "escalated"]);
+
+export const conversationOutput = z.object({
+  id,
+  agentId: id,
+  agentName: z.string(),
+  status: conversationStatus,
+  channel: z.enum(["api", "widget"]),
+  visitorName: z.string().nullable(),
+  visitorEmail: z.string().nullable(),
+  visitorPhone: z.string().nullable(),
+  messageCount: count,
+  createdAt: moment,
+  updatedAt: moment,
+});
+
+const messageRole = z.enum(["user", "agent", "human"]);
+
+export const conversationListOutput = page(
+  z.object({
+    ...conversationOutput.shape,
+    lastMessage: z.object({ role: messageRole, text: z.string(), createdAt: moment }).nullable(),
+  }),
+);
+
+export const conversationMessageOutput = z.object({
+  id,
+  role: messageRole,
+  text: z.string(),
+  /** Agent and team replies as sanitised HTML; null for the visitor's own text. */
+  html: z.string().nullable(),
+  tokens: count,
+  toolCalls: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
+  richContent: z.array(z.unknown()),
+  sequence: count,
+  createdAt: moment,
+});
+
+export const conversationDetailOutput = z.object({
+  ...conversationOutput.shape,
+  clientVariables: z.record(z.string(), z.string()),
+  pageVariables: z.record(z.string(), z.string()),
+  messages: z.array(conversationMessageOutput),
+  trackingEvents: z.array(z.object({ id, event: z.string(), properties: z.record(z.string(), z.unknown()), createdAt: moment })),
+});
+
+export const usageSummaryOutput = z.array(
+  z.object({
+    agentId: id,
+    agentName: z.string(),
+    /** "YYYY-MM" (UTC). */
+    month: z.string(),
+    conversations: count,
+    tokens: count,
+    turns: count,
+    monthlyConversationLimit: optionalLimit,
+    monthlyTokenLimit: optionalLimit,
+    usageLimit: optionalLimit,
+  }),
+);
+
+export const dailyUsageOutput = z.array(
+  z.object({
+    /** "YYYY-MM-DD" (UTC). */
+    date: z.string(),
+    conversations: count,
+    tokens: count,
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+export const webhookEndpointOutput = z.object({
+  id,
+  url: z.string(),
+  description: z.string(),
+  allAgents: z.boolean(),
+  agentIds: z.array(id),
+  eventTypes: z.array(z.string()),
+  enabled: z.boolean(),
+  disabledReason: z.enum(["gone", "failing"]).nullable(),
+  disabledAt: moment.nullable(),
+  failingSince: moment.nullable(),
+  /** While a roll is in progress: when the previous secret stops signing (a time, not the secret). */
+  previousSecretValidUntil: moment.nullable(),
+  createdAt: moment,
+  updatedAt: moment,
+});
+
+export const webhookEndpointListOutput = z.array(webhookEndpointOutput);
+
+/** The one time a signing secret is shown: on create and on roll. */
+export const webhookEndpointWithSecretOutput = z.object({ endpoint: webhookEndpointOutput, secret: z.string() });
+
+export const deletedWebhookEndpointOutput = z.object({ id });
+
+export const webhookDeliveryOutput = z.object({
+  id,
+  eventId: z.string(),
+  eventType: z.string(),
+  status: z.enum(["pending", "succeeded", "failed"]),
+  attempts: count,
+  inProgress: z.boolean(),
+  nextAttemptAt: moment.nullable(),
+  lastAttemptAt: moment.nullable(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  lastLatencyMs: z.number().int().nullable(),
+  deliveredAt: moment.nullable(),
+  createdAt: moment,
+});
+
+export const webhookDeliveryListOutput = page(webhookDeliveryOutput);
+
+export const webhookDeliveryDetailOutput = z.object({
+  ...webhookDeliveryOutput.shape,
+  endpointId: id,
+  /** The event body as sent (JSON text). */
+  payload: z.string(),
+  attemptLog: z.array(
+    z.object({
+      number: count,
+      startedAt: moment,
+      status: z.number().int().nullable(),
+      error: z.string().nullable(),
+      latencyMs: z.number().int(),
+      responseBody: z.string().nullable(),
+    }),
+  ),
+});
