@@ -167,7 +167,7 @@ async function startApp(databaseUrl: string, redisUrl: string): Promise<{ url: s
     env: productionAppEnv(port, randomBytes(32).toString("hex"), {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
-      // The explicit bench setting (packages/db/src/env.ts): limits are never raised otherwise.
+      // The explicit bench setting (apps/web/src/env.ts): limits are never raised otherwise.
       RATE_LIMIT_SCALE,
     }),
     cwd: root,
