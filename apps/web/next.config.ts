@@ -6,7 +6,7 @@ const config: NextConfig = {
   // Workspace packages ship TypeScript source.
   transpilePackages: ["@parley/api", "@parley/core", "@parley/db"],
   // Loaded from node_modules at run time: WASM assets (PGlite) and native-ish drivers.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "ioredis-mock", "ws"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "ws"],
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

@@ -13,7 +13,9 @@ import { MALFORMED_PATH_DETAILS, malformedPath } from "./src/server/request-path
 const CLIENT_IP_HEADER = "x-parley-client-ip";
 // The process registry (src/server/registry.ts): made here, before Next loads the app, and filled
 // by the app's start-up hook (src/server/startup.ts) with the hooks this file calls.
-const registry = (globalThis[Symbol.for("parley.process")] ??= { hooks: {}, shutdown: new Set() });
+const REGISTRY = Symbol.for("parley.process");
+globalThis[REGISTRY] ??= { hooks: {}, shutdown: new Set() };
+const registry = globalThis[REGISTRY];
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);

@@ -1,14 +1,12 @@
 // The Upstash-REST-to-Redis requester under @upstash/redis: single commands, the pipeline path,
-// Upstash's shebang scripts and their hashes, on ioredis-mock and (with REDIS_URL) a real Redis;
-// and the in-process store's sweeping of expired keys.
+// Upstash's shebang scripts and their hashes, on ioredis-mock and (with REDIS_URL) a real Redis.
 import { createHash, randomBytes } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import IORedis from "ioredis";
-import RedisMock from "ioredis-mock";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { createMemoryStore, mockCommandSender } from "../src/ratelimit/backends.ts";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createRedisRequester, type SendCommand, stripShebang } from "../src/ratelimit/requester.ts";
+import { freshRedisMock, mockCommandSender } from "./support/ioredis-mock-sender.ts";
 
 const redisUrl = process.env.REDIS_URL || undefined;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
@@ -22,8 +20,7 @@ function upstashScript(): string {
   return {value, 2.9}`;
 }
 
-/** A fresh ioredis-mock with its own data (ioredis-mock shares data per host). */
-const freshMock = () => new RedisMock({ host: `requester-test-${unique()}` });
+const freshMock = freshRedisMock;
 
 let ioredis: IORedis | undefined;
 afterAll(async () => {
@@ -160,36 +157,5 @@ describe("scripts", () => {
   it("rejects Upstash REST paths it does not speak", async () => {
     const requester = createRedisRequester(mockCommandSender(freshMock()));
     await expect(requester.request({ path: ["multi-exec"], body: [["get", "k"]] })).rejects.toThrow(/multi-exec/);
-  });
-});
-
-describe("in-process store", () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it("forgets rate-limit keys once they expire", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.UTC(2030, 0, 1, 0, 0, 1));
-    const mock = freshMock();
-    const store = createMemoryStore(mock);
-    const ratelimit = new Ratelimit({
-      redis: new Redis(createRedisRequester(store.send)),
-      limiter: Ratelimit.slidingWindow(5, "60 s"),
-      prefix: "parley:test",
-      ephemeralCache: false,
-      enableTelemetry: false,
-    });
-    await ratelimit.limit("visitor");
-    // The current and the previous window's keys are watched; only the current one exists.
-    expect(store.trackedKeyCount()).toBe(2);
-    await store.sweep();
-    expect(store.trackedKeyCount()).toBe(1);
-    expect(await mock.keys("*")).toHaveLength(1);
-    // Keys live two windows and a second; past that the sweep drops them.
-    vi.setSystemTime(Date.UTC(2030, 0, 1, 0, 2, 2, 100));
-    await store.sweep();
-    expect(store.trackedKeyCount()).toBe(0);
-    expect(await mock.keys("*")).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// The shared limiter on its real backends: this process (ioredis-mock, which IS the in-process
-// backend) and, when REDIS_URL is set, a real Redis. Only Date is faked, so every run sees the
+// The shared limiter on its real backends: this process (the in-process store) and, when
+// REDIS_URL is set, a real Redis. Only Date is faked, so every run sees the
 // same place in the window and the exact header values can be asserted.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";

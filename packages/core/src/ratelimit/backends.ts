@@ -1,22 +1,67 @@
-// The three places rate-limit counters can live, each as an @upstash/redis client for
-// @upstash/ratelimit: Upstash itself, a real Redis (ioredis), or this process (ioredis-mock).
-import { createHash } from "node:crypto";
+// The three places rate-limit counters can live: Upstash itself, a real Redis shared by every app
+// instance (both through @upstash/ratelimit and slots.ts's scripts), or this process (memory.ts,
+// the same algorithms on plain maps). Each backend makes the limiters the rest of Parley uses.
+import { Ratelimit } from "@upstash/ratelimit";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import IORedis from "ioredis";
-import RedisMock from "ioredis-mock";
-import { logger } from "../logger.ts";
+import { describeError, logger } from "../logger.ts";
+import { MemoryRateLimitStore } from "./memory.ts";
 import { createRedisRequester, type SendCommand } from "./requester.ts";
+import { createSlotLimiter, type SlotLimiterOptions } from "./slots.ts";
+import type { RateLimiter, RateLimitPolicy, SlotLimiter } from "./types.ts";
 
 export interface Backend {
   kind: "memory" | "redis" | "upstash";
-  redis: UpstashRedis;
+  /** A sliding-window limiter of `policy`, its keys under `prefix`. */
+  limiter(prefix: string, policy: RateLimitPolicy): RateLimiter;
+  slots(options: SlotLimiterOptions): SlotLimiter;
   close(): Promise<void>;
 }
 
+/** A backend whose counters live in Redis, reached as an @upstash/redis client. */
+export interface RedisBackend extends Backend {
+  kind: "redis" | "upstash";
+  redis: UpstashRedis;
+}
+
+function redisBacked(kind: RedisBackend["kind"], redis: UpstashRedis, close: () => Promise<void>): RedisBackend {
+  return {
+    kind,
+    redis,
+    limiter: (prefix, policy) => upstashLimiter(redis, prefix, policy),
+    slots: (options) => createSlotLimiter(redis, options),
+    close,
+  };
+}
+
+function upstashLimiter(redis: UpstashRedis, prefix: string, policy: RateLimitPolicy): RateLimiter {
+  const ratelimit = new Ratelimit({
+    redis,
+    limiter: Ratelimit.slidingWindow(policy.limit, `${policy.windowSeconds} s`),
+    prefix,
+    analytics: false,
+    enableTelemetry: false,
+    // The ephemeral cache remembers blocked ids in this instance until the end of the current
+    // fixed window, but the sliding window often frees a slot earlier, and other instances (or a
+    // reset) would not see it: every answer comes from the shared store instead.
+    ephemeralCache: false,
+    // No fail-open: on a timeout the library would allow the request with limit 0, which would
+    // also switch off the brute-force guards. Backend errors surface (ioredis fails fast).
+    timeout: 0,
+  });
+  return {
+    policy,
+    async limit(identifier) {
+      const { success, limit, remaining, reset } = await ratelimit.limit(identifier);
+      return { success, limit, remaining, reset };
+    },
+  };
+}
+
 /** Upstash's own REST API: the plain client, telemetry off. Nothing is sent until a limit() call. */
-export function upstashBackend(config: { url: string; token: string }): Backend {
+export function upstashBackend(config: { url: string; token: string }): RedisBackend {
   const redis = new UpstashRedis({ url: config.url, token: config.token, enableTelemetry: false });
-  return { kind: "upstash", redis, close: async () => {} };
+  return redisBacked("upstash", redis, async () => {});
 }
 
 /**
@@ -24,7 +69,7 @@ export function upstashBackend(config: { url: string; token: string }): Backend 
  * retry, then an error the API turns into a 500) rather than queueing for ever: a limiter that
  * silently stops limiting would also stop guarding bearer keys and sign-ins.
  */
-export function redisBackend(redisUrl: string): Backend {
+export function redisBackend(redisUrl: string): RedisBackend {
   const client = new IORedis(redisUrl, {
     maxRetriesPerRequest: 1,
     commandTimeout: 2_000,
@@ -32,113 +77,48 @@ export function redisBackend(redisUrl: string): Backend {
     enableAutoPipelining: true,
     connectionName: "parley-ratelimit",
   });
-  // Without a listener ioredis prints every reconnect failure; the message names no credentials.
-  client.on("error", (error: Error) => logger.warn("rate-limit redis error", { error: error.message }));
+  // Without a listener ioredis prints every reconnect failure.
+  client.on("error", (error: Error) => logger.warn("rate-limit redis error", { error: describeError(error) }));
   const send: SendCommand = (command, args) => client.call(command, ...args);
-  return {
-    kind: "redis",
-    redis: new UpstashRedis(createRedisRequester(send)),
-    close: async () => {
-      if (client.status === "end") return;
-      await client.quit().catch(() => client.disconnect());
-    },
-  };
-}
-
-/** How often the in-process store drops expired rate-limit keys. */
-const SWEEP_INTERVAL_MS = 60_000;
-
-type MockClient = InstanceType<typeof RedisMock>;
-
-/** Runs raw commands on ioredis-mock, replying as Redis would (see asRedisReply). */
-export function mockCommandSender(mock: MockClient): SendCommand {
-  const commands = mock as unknown as Record<string, unknown>;
-  return async (command, args) => {
-    const name = command.toLowerCase();
-    // ioredis-mock has no SCRIPT command; the requester re-sends a script's text on NOSCRIPT, so
-    // answering LOAD with the hash is enough.
-    if (name === "script" && String(args[0]).toLowerCase() === "load") {
-      return createHash("sha1").update(String(args[1])).digest("hex");
-    }
-    const method = commands[name];
-    if (typeof method !== "function") throw new Error(`ERR unknown command '${command}'`);
-    return asRedisReply(await method.apply(mock, args));
-  };
-}
-
-export interface MemoryStore {
-  send: SendCommand;
-  /** Forgets expired keys now (the timer does it once a minute). */
-  sweep(): Promise<void>;
-  /** Keys the sweeper still watches (for tests). */
-  trackedKeyCount(): number;
-}
-
-/**
- * ioredis-mock expires keys only when they are read again, and a rate-limit window key is never
- * read after its window has passed: left alone, every identifier would leave keys behind for good.
- * So the store remembers the keys scripts touch and, once a minute, reads them (EXISTS deletes an
- * expired key) and forgets those that are gone. The timer runs only while keys are tracked and
- * never keeps the process alive.
- */
-export function createMemoryStore(mock: MockClient, sweepIntervalMs = SWEEP_INTERVAL_MS): MemoryStore {
-  const sendToMock = mockCommandSender(mock);
-  const tracked = new Set<string>();
-  let sweeper: NodeJS.Timeout | undefined;
-
-  const sweep = async () => {
-    for (const key of [...tracked]) {
-      if ((await mock.exists(key)) === 0) tracked.delete(key);
-    }
-    if (tracked.size === 0 && sweeper) {
-      clearInterval(sweeper);
-      sweeper = undefined;
-    }
-  };
-  const track = (args: (string | number)[]) => {
-    const keyCount = Number(args[1]);
-    for (const key of args.slice(2, 2 + keyCount)) tracked.add(String(key));
-    if (!sweeper && tracked.size > 0) {
-      sweeper = setInterval(() => void sweep(), sweepIntervalMs);
-      sweeper.unref();
-    }
-  };
-
-  return {
-    send: (command, args) => {
-      const name = command.toLowerCase();
-      if (name === "eval" || name === "evalsha") track(args);
-      return sendToMock(command, args);
-    },
-    sweep,
-    trackedKeyCount: () => tracked.size,
-  };
+  return redisBacked("redis", new UpstashRedis(createRedisRequester(send)), async () => {
+    if (client.status === "end") return;
+    await client.quit().catch(() => client.disconnect());
+  });
 }
 
 /**
  * One store per process (kept on globalThis so that two copies of this module, as bundlers
- * sometimes make, still share it): several RateLimiters in one process then share counts exactly
- * as several app instances do on one Redis. Its own host name keeps it apart from any other
- * ioredis-mock use in the process (ioredis-mock shares data per host:port).
+ * sometimes make, still share it): several limiter sets in one process then share counts exactly
+ * as several app instances do on one Redis.
  */
-function processMemoryStore(): MemoryStore {
+export function processMemoryStore(): MemoryRateLimitStore {
   const key = Symbol.for("parley.ratelimit.memoryStore");
-  const holder = globalThis as typeof globalThis & { [key]?: MemoryStore };
-  holder[key] ??= createMemoryStore(new RedisMock({ host: "parley-ratelimit.memory" }));
+  const holder = globalThis as typeof globalThis & { [key]?: MemoryRateLimitStore };
+  holder[key] ??= new MemoryRateLimitStore();
   return holder[key];
 }
 
-/** Redis turns Lua numbers into integers (truncating) and Lua false into nil; ioredis-mock does not. */
-function asRedisReply(value: unknown): unknown {
-  if (typeof value === "number") return Math.trunc(value);
-  if (value === false) return null;
-  if (Array.isArray(value)) return value.map(asRedisReply);
-  return value;
-}
-
-/** Counters in this process: the embedded default, same algorithm and scripts as on Redis. */
-export function memoryBackend(): Backend {
-  const { send } = processMemoryStore();
-  // The store is the process's; closing one set of limiters leaves it to the others.
-  return { kind: "memory", redis: new UpstashRedis(createRedisRequester(send)), close: async () => {} };
+/** Counters in this process: the embedded default, the same decisions as on Redis. */
+export function memoryBackend(store: MemoryRateLimitStore = processMemoryStore()): Backend {
+  return {
+    kind: "memory",
+    limiter: (prefix, policy) => ({
+      policy,
+      // Keyed as @upstash/ratelimit keys it: the limiter's prefix, then the identifier.
+      limit: async (identifier) => store.slidingWindow(`${prefix}:${identifier}`, policy, Date.now()),
+    }),
+    slots: ({ prefix, ttlMs, scale }) => ({
+      async acquire(identifier, holder, limit) {
+        return store.acquireSlot(`${prefix}:${identifier}`, holder, Math.max(1, Math.round(limit * scale)), ttlMs, Date.now());
+      },
+      async renew(identifier, holder) {
+        store.renewSlot(`${prefix}:${identifier}`, holder, ttlMs, Date.now());
+      },
+      async release(identifier, holder) {
+        store.releaseSlot(`${prefix}:${identifier}`, holder);
+      },
+    }),
+    // The store is the process's; closing one set of limiters leaves it to the others.
+    close: async () => {},
+  };
 }

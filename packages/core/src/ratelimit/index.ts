@@ -1,6 +1,6 @@
 // Parley's rate limits: @upstash/ratelimit's sliding window on one of three backends, chosen by
-// configuration: Upstash Redis, a real Redis shared by all app instances, or this process.
-import { Ratelimit } from "@upstash/ratelimit";
+// configuration: Upstash Redis, a real Redis shared by all app instances, or this process (the
+// same algorithm on plain maps, memory.ts).
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import {
@@ -13,7 +13,6 @@ import {
 } from "../limits.ts";
 import { type Backend, memoryBackend, redisBackend, upstashBackend } from "./backends.ts";
 import { rateLimitHeaders, retryAfterSeconds } from "./headers.ts";
-import { createSlotLimiter } from "./slots.ts";
 import type { RateLimiter, RateLimiters, RateLimitPolicy } from "./types.ts";
 
 export type { RateLimiter, RateLimiters, RateLimitPolicy, RateLimitResult, SlotLimiter } from "./types.ts";
@@ -53,30 +52,6 @@ function chooseBackend(options: z.output<typeof optionsSchema>): Backend {
   return memoryBackend();
 }
 
-function createLimiter(backend: Backend, keyPrefix: string, policy: RateLimitPolicy): RateLimiter {
-  const ratelimit = new Ratelimit({
-    redis: backend.redis,
-    limiter: Ratelimit.slidingWindow(policy.limit, `${policy.windowSeconds} s`),
-    prefix: `${keyPrefix}:${policy.name}`,
-    analytics: false,
-    enableTelemetry: false,
-    // The ephemeral cache remembers blocked ids in this instance until the end of the current
-    // fixed window, but the sliding window often frees a slot earlier, and other instances (or a
-    // reset) would not see it: every answer comes from the shared store instead.
-    ephemeralCache: false,
-    // No fail-open: on a timeout the library would allow the request with limit 0, which would
-    // also switch off the brute-force guards. Backend errors surface (ioredis fails fast).
-    timeout: 0,
-  });
-  return {
-    policy,
-    async limit(identifier) {
-      const { success, limit, remaining, reset } = await ratelimit.limit(identifier);
-      return { success, limit, remaining, reset };
-    },
-  };
-}
-
 export function createRateLimiters(input: RateLimitersOptions = {}): RateLimiters {
   const options = optionsSchema.parse(input);
   const backend = chooseBackend(options);
@@ -85,25 +60,29 @@ export function createRateLimiters(input: RateLimitersOptions = {}): RateLimiter
     ...policy,
     limit: Math.max(1, Math.round(policy.limit * options.scale)),
   });
+  const makeLimiter = (policy: RateLimitPolicy): RateLimiter => {
+    const limited = scaled(policy);
+    return backend.limiter(`${keyPrefix}:${limited.name}`, limited);
+  };
   // @upstash/ratelimit's own dynamic limits (2.2) are one value per limiter, not per identifier.
   const configured = new Map<string, RateLimiter>();
   return {
-    messages: createLimiter(backend, keyPrefix, scaled(POLICIES.messages)),
-    help: createLimiter(backend, keyPrefix, scaled(POLICIES.help)),
-    failedKeys: createLimiter(backend, keyPrefix, scaled(POLICIES.failedKeys)),
-    signIn: createLimiter(backend, keyPrefix, scaled(POLICIES.signIn)),
-    signInIp: createLimiter(backend, keyPrefix, scaled(POLICIES.signInIp)),
+    messages: makeLimiter(POLICIES.messages),
+    help: makeLimiter(POLICIES.help),
+    failedKeys: makeLimiter(POLICIES.failedKeys),
+    signIn: makeLimiter(POLICIES.signIn),
+    signInIp: makeLimiter(POLICIES.signInIp),
     configured(policy) {
       const cacheKey = `${policy.name}|${policy.limit}|${policy.windowSeconds}`;
       let limiter = configured.get(cacheKey);
       if (!limiter) {
         if (configured.size >= MAX_CONFIGURED_LIMITERS) configured.clear();
-        limiter = createLimiter(backend, keyPrefix, scaled(policy));
+        limiter = makeLimiter(policy);
         configured.set(cacheKey, limiter);
       }
       return limiter;
     },
-    connections: createSlotLimiter(backend.redis, {
+    connections: backend.slots({
       prefix: `${keyPrefix}:widget-connections`,
       ttlMs: WIDGET_CONNECTION_SLOT_TTL_MS,
       scale: options.scale,

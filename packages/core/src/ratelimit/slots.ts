@@ -1,7 +1,8 @@
-// Concurrent slots in the rate-limit store (Upstash, Redis or this process), for limits on things
-// held rather than done: widget connections per IP. One sorted set per identifier, a member per
-// holder, scored with the time its slot expires; each script first drops the expired members, so
-// an instance that died without releasing its slots loses them within the TTL.
+// Concurrent slots in the shared rate-limit store (Upstash or Redis; memory.ts does the same in
+// this process), for limits on things held rather than done: widget connections per IP. One
+// sorted set per identifier, a member per holder, scored with the time its slot expires; each
+// script first drops the expired members, so an instance that died without releasing its slots
+// loses them within the TTL.
 import type { Redis } from "@upstash/redis";
 import type { SlotLimiter } from "./types.ts";
 
@@ -35,7 +36,16 @@ return 0
 
 const RELEASE = `return redis.call("ZREM", KEYS[1], ARGV[1])`;
 
-export function createSlotLimiter(redis: Redis, options: { prefix: string; ttlMs: number; scale: number }): SlotLimiter {
+export interface SlotLimiterOptions {
+  /** Key prefix; each identifier's set is `{prefix}:{identifier}`. */
+  prefix: string;
+  /** How long a slot lives unless renewed. */
+  ttlMs: number;
+  /** Multiplies every limit (RATE_LIMIT_SCALE). */
+  scale: number;
+}
+
+export function createSlotLimiter(redis: Redis, options: SlotLimiterOptions): SlotLimiter {
   const acquire = redis.createScript<number>(ACQUIRE);
   const renew = redis.createScript<number>(RENEW);
   const release = redis.createScript<number>(RELEASE);

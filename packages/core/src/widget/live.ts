@@ -76,7 +76,7 @@ export function createMemoryLiveBus(): LiveBus {
   };
 }
 
-/** A Redis client as the bus uses it (ioredis, or ioredis-mock in tests). */
+/** A Redis client as the bus uses it (ioredis). */
 export interface PubSubClient {
   publish(channel: string, message: string): Promise<unknown>;
   subscribe(channel: string): Promise<unknown>;
