@@ -228,3 +228,27 @@ test("the article editor with its preview, a help article and /docs render fully
     expect(await cspViolations(page)).toEqual([]);
   }
 });
+
+test("an error's Link header leads to its row of the errors table on /docs, on a desktop and a phone", async ({
+  page,
+  request,
+}, testInfo) => {
+  const refused = await request.get("/api/agent/nope/help");
+  expect(refused.status()).toBe(404);
+  const link = refused.headers().link ?? "";
+  expect(link).toBe('</docs#errors-not-found>; rel="help"');
+  const target = link.slice(1, link.indexOf(">"));
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(target);
+    await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
+    const row = page.locator("#errors-not-found");
+    await expect(row).toBeInViewport();
+    await expect(row).toContainText("404");
+    expect(new URL(page.url()).hash).toBe("#errors-not-found");
+    await keepScreenshot(page, testInfo, `docs-error-anchor-${width}`);
+  }
+});

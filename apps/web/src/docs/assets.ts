@@ -10,9 +10,21 @@ export const DOCS_ASSETS_PATH = "/docs/assets";
 const JS = "text/javascript; charset=utf-8";
 const CSS = "text/css; charset=utf-8";
 
-/** Starts Swagger UI on the document, and wires the copy buttons of the curl examples. */
+/**
+ * Starts Swagger UI on the document, and wires the copy buttons of the curl examples. Swagger UI's
+ * deep linking rewrites any fragment into its own form ("#/errors-..."), so a link to an error's
+ * anchor (an error response's Link header) is taken first and shown again once it has started.
+ */
 const DOCS_SCRIPT = `"use strict";
 (function () {
+  var fragment = decodeURIComponent(location.hash.slice(1));
+  function showPageAnchor() {
+    if (fragment.indexOf("errors-") !== 0) return;
+    var target = document.getElementById(fragment);
+    if (!target) return;
+    history.replaceState(null, "", "#" + fragment);
+    target.scrollIntoView();
+  }
   var root = document.getElementById("swagger-ui");
   if (root && window.SwaggerUIBundle) {
     window.SwaggerUIBundle({
@@ -22,8 +34,10 @@ const DOCS_SCRIPT = `"use strict";
       validatorUrl: null,
       defaultModelsExpandDepth: 1,
       displayRequestDuration: true,
+      onComplete: showPageAnchor,
     });
   }
+  showPageAnchor();
   function selectText(element) {
     var range = document.createRange();
     range.selectNodeContents(element);
@@ -67,6 +81,13 @@ const DOCS_STYLE = `body { margin: 0; font-family: system-ui, sans-serif; color:
 .errors thead th { border-bottom: 2px solid #9aa5b1; }
 .errors tbody tr:target { background: #fff3c4; }
 .errors code { font-size: 13px; }
+/* A phone: each error as a card of labelled lines rather than a table five columns wide. */
+@media (max-width: 700px) {
+  .errors thead { display: none; }
+  .errors tr { display: block; padding: 8px 0; border-bottom: 1px solid #cbd2d9; }
+  .errors th, .errors td { display: block; border: 0; padding: 2px 10px; }
+  .errors td::before { content: attr(data-label) ": "; font-weight: 600; }
+}
 `;
 
 type SwaggerUiFile = "swagger-ui-bundle.js" | "swagger-ui.css";

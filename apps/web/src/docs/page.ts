@@ -25,10 +25,10 @@ function renderErrors(): string {
     const anchor = errorDocsAnchor(code);
     return `              <tr id="${anchor}">
                 <th scope="row"><a href="#${anchor}"><code>${escapeHtml(anchor.replace(/^errors-/, ""))}</code></a></th>
-                <td>${ERRORS[code].status}</td>
-                <td><code>${escapeHtml(ERRORS[code].message)}</code></td>
-                <td>${withCode(ERROR_DOCS[code].meaning)}</td>
-                <td>${withCode(ERROR_DOCS[code].action)}</td>
+                <td data-label="Status">${ERRORS[code].status}</td>
+                <td data-label="error"><code>${escapeHtml(ERRORS[code].message)}</code></td>
+                <td data-label="Meaning">${withCode(ERROR_DOCS[code].meaning)}</td>
+                <td data-label="What to do">${withCode(ERROR_DOCS[code].action)}</td>
               </tr>`;
   }).join("\n");
   return `      <section class="errors" id="errors" aria-labelledby="errors-heading">

@@ -23,12 +23,14 @@ export function serveDirectRoute(req: IncomingMessage, res: ServerResponse, orig
   if (!match) return false;
   const request = fromNodeRequest(req, res, origin);
   const id = requestId(request);
-  // What next.config.ts adds to every response Next sends.
+  // The direct routes need no panel session (the key routes are served by Next).
   const noSession = { session: async () => null };
   getAppContext()
     .then((ctx) => routeResult(match.route, ctx, request, match.params, noSession))
     .catch((error: unknown) => errorResult(error)) // core answers its own errors; this is a failure around it
-    .then((result) => writeResult(res, result, id, SECURITY_HEADERS));
+    // SECURITY_HEADERS: what next.config.ts adds to every response Next sends.
+    .then((result) => writeResult(res, result, id, SECURITY_HEADERS))
+    .catch(() => res.destroy()); // the client left while the answer was written
   return true;
 }
 
