@@ -6,7 +6,7 @@
 import type { AppContext } from "../context.ts";
 import { AppError, isAppError } from "../errors.ts";
 import { HELP_CACHE_CONTROL } from "../limits.ts";
-import { enforceRateLimit } from "../ratelimit/index.ts";
+import { LimitedWorkError, limitAlongside } from "../ratelimit/index.ts";
 import { errorResult, type HttpResult, jsonResult } from "../results.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
 import { listCollections } from "./collections.ts";
@@ -54,18 +54,17 @@ export function helpErrorResult(error: unknown, headers: Record<string, string> 
   return errorResult(error, { ...(transient ? NO_STORE_HEADERS : HELP_CACHE_HEADERS), ...headers });
 }
 
-/** The rate limit, then the read as `{ data }`; an error after the limit keeps its headers. */
+/**
+ * The rate limit and the read, as `{ data }` (the read runs alongside the limit's round trip while
+ * the client has room, see limitAlongside); an error of the read keeps the limit's headers.
+ */
 async function limitedHelpRead(ctx: AppContext, request: HelpRequest, read: () => Promise<unknown>): Promise<HttpResult> {
-  let limitHeaders: Record<string, string>;
   try {
-    limitHeaders = await enforceRateLimit(ctx.limiters.help, `${request.agentId}:${request.clientIp}`);
+    const { headers, value } = await limitAlongside(ctx.limiters.help, `${request.agentId}:${request.clientIp}`, read);
+    return jsonResult({ data: value }, 200, { ...HELP_CACHE_HEADERS, ...headers });
   } catch (error) {
+    if (error instanceof LimitedWorkError) return helpErrorResult(error.cause, error.headers);
     return helpErrorResult(error);
-  }
-  try {
-    return jsonResult({ data: await read() }, 200, { ...HELP_CACHE_HEADERS, ...limitHeaders });
-  } catch (error) {
-    return helpErrorResult(error, limitHeaders);
   }
 }
 

@@ -105,3 +105,67 @@ export async function enforceRateLimit(limiter: RateLimiter, identifier: string)
     headers: { ...headers, "retry-after": String(retryAfterSeconds(limiter.policy, result, now)) },
   });
 }
+
+/**
+ * The shared store's last answer for each identifier this process asked about, per limiter: how
+ * many requests were left and when the window frees up. Bounded: cleared when it grows past
+ * ALONGSIDE_MEMORY_MAX identifiers (it only decides ordering, never an answer).
+ */
+const lastAnswers = new WeakMap<RateLimiter, Map<string, { remaining: number; reset: number }>>();
+const ALONGSIDE_MEMORY_MAX = 10_000;
+/** Below this many requests left (as last seen), the limit is asked first and the work waits for it. */
+const ALONGSIDE_MIN_REMAINING = 2;
+
+/**
+ * Counts one request for `identifier` and runs `work` for it: both at once while the identifier
+ * had room at its last answer (a read then pays one round trip to the shared store instead of two
+ * in a row), one after the other once it nears its limit, so that a refused request runs no work
+ * (a flood costs the database nothing). The decision is always the shared store's. Resolves with
+ * the RateLimit headers and the work's value; throws RATE_LIMITED as enforceRateLimit does, or
+ * the work's error with the RateLimit headers in `headers`.
+ */
+export async function limitAlongside<T>(
+  limiter: RateLimiter,
+  identifier: string,
+  work: () => Promise<T>,
+): Promise<{ headers: Record<string, string>; value: T }> {
+  let answers = lastAnswers.get(limiter);
+  if (!answers) {
+    answers = new Map();
+    lastAnswers.set(limiter, answers);
+  }
+  const last = answers.get(identifier);
+  const alongside = last === undefined || last.remaining >= ALONGSIDE_MIN_REMAINING || Date.now() >= last.reset;
+  const started = alongside ? settle(work()) : undefined;
+  const result = await limiter.limit(identifier);
+  if (answers.size >= ALONGSIDE_MEMORY_MAX) answers.clear();
+  answers.set(identifier, { remaining: result.remaining, reset: result.reset });
+  const now = Date.now();
+  const headers = rateLimitHeaders(limiter.policy, result, now);
+  if (!result.success) {
+    throw new AppError("RATE_LIMITED", {
+      headers: { ...headers, "retry-after": String(retryAfterSeconds(limiter.policy, result, now)) },
+    });
+  }
+  const outcome = await (started ?? settle(work()));
+  if (outcome.ok) return { headers, value: outcome.value };
+  throw new LimitedWorkError(outcome.error, headers);
+}
+
+/** The error of `limitAlongside`'s work, with the RateLimit headers its answer must carry. */
+export class LimitedWorkError extends Error {
+  constructor(
+    readonly cause: unknown,
+    readonly headers: Record<string, string>,
+  ) {
+    super("the work of a limited request failed");
+  }
+}
+
+/** A promise that never rejects (a work started alongside a refused request must not go unhandled). */
+function settle<T>(promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
