@@ -1,8 +1,8 @@
 // The public help-centre JSON routes (spec 4.2 to 4.5), whatever carries them: no authentication;
 // every answer, errors included, carries the help Cache-Control (a 429 or 500 is never stored, so
-// that a retry reaches the server); each request counts against the per-IP-and-agent limit first,
-// and the RateLimit headers ride on every answer after that. Hidden and unknown things (agent,
-// article) are all the same 404 `Not found`.
+// that a retry reaches the server); each request counts against the per-IP-and-agent limit (a
+// refused one runs no read), and the RateLimit headers ride on every answer after that. Hidden and
+// unknown things (agent, article) are all the same 404 `Not found`.
 import type { AppContext } from "../context.ts";
 import { AppError, isAppError } from "../errors.ts";
 import { HELP_CACHE_CONTROL } from "../limits.ts";
