@@ -7,11 +7,11 @@
 //   of the admin's sessions ends them everywhere;
 // - /api/health keeps answering while a flood of sign-ins hashes passwords (figures printed).
 import { readFileSync } from "node:fs";
-import { connect } from "node:net";
 import { performance } from "node:perf_hooks";
 import { endAllSessions } from "@parley/core/admin";
 import { AUTH_BODY_MAX_BYTES, TRPC_BODY_MAX_BYTES } from "@parley/core/limits";
 import { describe, expect, it } from "vitest";
+import { rawRequest } from "../test/support/raw-request.ts";
 import { setUpTwoAppCluster } from "./support/cluster.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createAgent } from "./support/database.ts";
 import { request, signIn } from "./support/http.ts";
@@ -27,62 +27,19 @@ function residentMb(pid: number): number {
   return Number(line[1]) / 1024;
 }
 
-/**
- * POSTs over a raw socket: Content-Length `declared`, or else a chunked body of `total` bytes in
- * 64 KiB pieces, sent as fast as the server reads them, until it answers and closes.
- */
-function rawPost(
-  baseUrl: string,
-  path: string,
-  options: { declared?: number; total: number },
-): Promise<{ status: number; body: string; sent: number }> {
-  const { hostname, port } = new URL(baseUrl);
-  const socket = connect(Number(port), hostname);
-  const chunked = options.declared === undefined;
-  let received = "";
-  let sent = 0;
-  let closed = false;
-  return new Promise((resolve, reject) => {
-    socket.setEncoding("latin1");
-    socket.on("data", (data: string) => {
-      received += data;
-    });
-    socket.on("error", () => {}); // EPIPE / ECONNRESET once the server closes: expected.
-    socket.on("close", () => {
-      closed = true;
-      const status = Number(received.split("\r\n")[0]?.split(" ")[1]);
-      if (!status) return reject(new Error(`no response (sent ${sent} bytes)`));
-      resolve({ status, body: received.slice(received.indexOf("\r\n\r\n") + 4), sent });
-    });
-    socket.write(
-      `POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\n${
-        chunked ? "transfer-encoding: chunked" : `content-length: ${options.declared}`
-      }\r\n\r\n`,
-    );
-    const piece = "x".repeat(64 * 1024);
-    const pump = () => {
-      while (!closed && sent < options.total) {
-        sent += piece.length;
-        if (!socket.write(chunked ? `${piece.length.toString(16)}\r\n${piece}\r\n` : piece)) return void socket.once("drain", pump);
-      }
-    };
-    pump();
-  });
-}
-
 describe("request body caps", () => {
   it("refuse a declared 300 MB sign-in body and a growing chunked tRPC body with 413; memory stays put", async () => {
     const app = cluster.apps[0]!;
     const before = residentMb(app.pid);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const declared = await rawPost(app.url, "/api/auth/callback/credentials", { declared: 300 * 1024 * 1024, total: 0 });
+      const declared = await rawRequest(app.url, "/api/auth/callback/credentials", { declared: 300 * 1024 * 1024, total: 0 });
       expect(declared.status).toBe(413);
       expect(JSON.parse(declared.body)).toEqual({
         error: "Payload too large",
         details: `body: must be at most ${AUTH_BODY_MAX_BYTES} bytes`,
       });
       const total = 300 * 1024 * 1024;
-      const chunked = await rawPost(app.url, "/api/trpc/agents.list", { total });
+      const chunked = await rawRequest(app.url, "/api/trpc/agents.list", { total });
       expect(chunked.status).toBe(413);
       expect(JSON.parse(chunked.body)).toEqual({
         error: "Payload too large",

@@ -3,7 +3,7 @@
 // and a chunked body that grows past it is refused while it streams, the rest never read.
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { type AddressInfo, connect, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import {
   AUTH_BODY_MAX_BYTES,
   bodyLimitForPath,
@@ -17,6 +17,7 @@ import { limitRequestBody } from "~/server/body-limit.ts";
 import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
+import { rawRequest } from "./support/raw-request.ts";
 
 let ctx: TestContext;
 let server: AppServer;
@@ -32,71 +33,6 @@ afterAll(async () => {
   await server?.close();
   await ctx?.close();
 });
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** Body bytes the client managed to write before the server answered and closed. */
-  sent: number;
-}
-
-/**
- * Sends a request over a raw socket: `declared` as its Content-Length (else chunked), then up to
- * `total` bytes of body in 16 KiB pieces of `fill`, waiting for the socket to drain, until the
- * server answers and closes.
- */
-function rawRequest(
-  path: string,
-  options: { total: number; declared?: number; headers?: Record<string, string>; fill?: string; baseUrl?: string },
-): Promise<RawResponse> {
-  const { port } = new URL(options.baseUrl ?? server.url);
-  const socket: Socket = connect(Number(port), "127.0.0.1");
-  const chunked = options.declared === undefined;
-  const head = [
-    `POST ${path} HTTP/1.1`,
-    `host: 127.0.0.1:${port}`,
-    "content-type: application/json",
-    chunked ? "transfer-encoding: chunked" : `content-length: ${options.declared}`,
-    ...Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
-    "",
-    "",
-  ].join("\r\n");
-  let received = "";
-  let sent = 0;
-  let closed = false;
-  return new Promise((resolve, reject) => {
-    socket.setEncoding("latin1");
-    socket.on("data", (data: string) => {
-      received += data;
-    });
-    socket.on("error", () => {}); // EPIPE / ECONNRESET once the server closes: expected.
-    socket.on("close", () => {
-      closed = true;
-      const [head = "", body = ""] = received.split("\r\n\r\n");
-      const [statusLine = "", ...lines] = head.split("\r\n");
-      const status = Number(statusLine.split(" ")[1]);
-      if (!status) return reject(new Error(`no response (sent ${sent} bytes)`));
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
-      );
-      resolve({ status, headers, body, sent });
-    });
-    socket.write(head);
-    const piece = (options.fill ?? " ").repeat(16 * 1024).slice(0, 16 * 1024);
-    const pump = () => {
-      while (!closed && sent < options.total) {
-        const size = Math.min(piece.length, options.total - sent);
-        const data = piece.slice(0, size);
-        sent += size;
-        const ok = socket.write(chunked ? `${size.toString(16)}\r\n${data}\r\n` : data);
-        if (!ok) return void socket.once("drain", pump);
-      }
-      if (!closed && chunked) socket.write("0\r\n\r\n");
-    };
-    pump();
-  });
-}
 
 /** A JSON message request body of exactly `bytes` bytes (padded with spaces). */
 function messageBody(bytes: number): string {
@@ -122,7 +58,7 @@ describe("the limit of each path (limits.ts)", () => {
 
 describe("over a real socket", () => {
   it("refuses a declared 300 MB sign-in body with 413 at once, without reading it", async () => {
-    const response = await rawRequest("/api/auth/callback/credentials", { declared: 300 * 1024 * 1024, total: 0 });
+    const response = await rawRequest(server.url, "/api/auth/callback/credentials", { declared: 300 * 1024 * 1024, total: 0 });
     expect(response.status).toBe(413);
     expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(response.headers.connection).toBe("close");
@@ -136,7 +72,7 @@ describe("over a real socket", () => {
 
   it("refuses a chunked tRPC body once it grows past the limit, and reads no more of it", async () => {
     const total = 200 * 1024 * 1024;
-    const response = await rawRequest("/api/trpc/agents.list", { total });
+    const response = await rawRequest(server.url, "/api/trpc/agents.list", { total });
     expect(response.status).toBe(413);
     expect(JSON.parse(response.body)).toEqual({
       error: "Payload too large",
@@ -150,10 +86,14 @@ describe("over a real socket", () => {
   it("leaves the messages body to its route, which refuses 64 KiB + 1, declared or chunked, with the spec's 400", async () => {
     const expected = { error: "Invalid request", details: `body: must be at most ${MESSAGE_BODY_MAX_BYTES} bytes` };
     const headers = { authorization: `Bearer ${agent.key}` };
-    const declared = await rawRequest(`/api/agent/${agent.id}/messages`, { declared: MESSAGE_BODY_MAX_BYTES + 1, total: 0, headers });
+    const declared = await rawRequest(server.url, `/api/agent/${agent.id}/messages`, {
+      declared: MESSAGE_BODY_MAX_BYTES + 1,
+      total: 0,
+      headers,
+    });
     expect(declared.status).toBe(400);
     expect(JSON.parse(declared.body)).toEqual(expected);
-    const chunked = await rawRequest(`/api/agent/${agent.id}/messages`, { total: MESSAGE_BODY_MAX_BYTES + 1, headers });
+    const chunked = await rawRequest(server.url, `/api/agent/${agent.id}/messages`, { total: MESSAGE_BODY_MAX_BYTES + 1, headers });
     expect(chunked.status).toBe(400);
     expect(JSON.parse(chunked.body)).toEqual(expected);
   });
@@ -203,7 +143,7 @@ describe("when the limit is decided after the body started to arrive", () => {
 
   it("still refuses a chunked body past the limit with 413", async () => {
     const total = 50 * 1024 * 1024;
-    const response = await rawRequest("/api/trpc/agents.list", { total, baseUrl: lateUrl });
+    const response = await rawRequest(lateUrl, "/api/trpc/agents.list", { total });
     expect(response.status).toBe(413);
     expect(JSON.parse(response.body)).toEqual({
       error: "Payload too large",

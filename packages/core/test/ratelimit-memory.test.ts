@@ -7,39 +7,23 @@ import { randomBytes } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import fc from "fast-check";
-import IORedis from "ioredis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { memoryBackend } from "../src/ratelimit/backends.ts";
 import { MemoryRateLimitStore } from "../src/ratelimit/memory.ts";
-import { createRedisRequester, type SendCommand } from "../src/ratelimit/requester.ts";
+import { createRedisRequester } from "../src/ratelimit/requester.ts";
 import { createSlotLimiter } from "../src/ratelimit/slots.ts";
 import type { RateLimitPolicy, RateLimitResult } from "../src/ratelimit/types.ts";
-import { freshRedisMock, mockCommandSender } from "./support/ioredis-mock-sender.ts";
+import { COMMAND_SENDERS, closeRealRedis } from "./support/command-senders.ts";
 
-const redisUrl = process.env.REDIS_URL || undefined;
 const unique = () => randomBytes(6).toString("hex");
 const START = Date.UTC(2030, 0, 1, 0, 0, 0);
 
-let ioredis: IORedis | undefined;
-afterAll(async () => {
-  await ioredis?.quit();
-});
+afterAll(closeRealRedis);
 afterEach(() => {
   vi.useRealTimers();
 });
 
-const references = [
-  { name: "ioredis-mock", missing: false, sender: (): SendCommand => mockCommandSender(freshRedisMock()) },
-  {
-    name: "Redis (REDIS_URL)",
-    missing: !redisUrl,
-    sender: (): SendCommand => {
-      ioredis ??= new IORedis(redisUrl ?? "");
-      const client = ioredis;
-      return (command, args) => client.call(command, ...args);
-    },
-  },
-] as const;
+const references = COMMAND_SENDERS;
 
 /** A step of a run: wait `advanceMs`, then one request of identifier `who`. */
 const steps = fc.array(

@@ -3,12 +3,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
-import IORedis from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createRedisRequester, type SendCommand, stripShebang } from "../src/ratelimit/requester.ts";
+import { COMMAND_SENDERS, closeRealRedis, realRedis, redisUrl } from "./support/command-senders.ts";
 import { freshRedisMock, mockCommandSender } from "./support/ioredis-mock-sender.ts";
 
-const redisUrl = process.env.REDIS_URL || undefined;
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 const unique = () => randomBytes(6).toString("hex");
 
@@ -22,23 +21,9 @@ function upstashScript(): string {
 
 const freshMock = freshRedisMock;
 
-let ioredis: IORedis | undefined;
-afterAll(async () => {
-  await ioredis?.quit();
-});
+afterAll(closeRealRedis);
 
-const backends = [
-  { name: "ioredis-mock", missing: false, sender: (): SendCommand => mockCommandSender(freshMock()) },
-  {
-    name: "Redis (REDIS_URL)",
-    missing: !redisUrl,
-    sender: (): SendCommand => {
-      ioredis ??= new IORedis(redisUrl ?? "");
-      const client = ioredis;
-      return (command, args) => client.call(command, ...args);
-    },
-  },
-] as const;
+const backends = COMMAND_SENDERS;
 
 describe.each(backends)("requester on $name", ({ missing, sender }) => {
   const test = it.skipIf(missing);
@@ -140,8 +125,7 @@ describe("scripts", () => {
   });
 
   it.skipIf(!redisUrl)("open-source Redis refuses Upstash's shebang flag as is (why the requester strips it)", async () => {
-    ioredis ??= new IORedis(redisUrl ?? "");
-    await expect(ioredis.call("eval", upstashScript(), "1", `parley:test:${unique()}`, "1")).rejects.toThrow(/shebang/i);
+    await expect(realRedis().call("eval", upstashScript(), "1", `parley:test:${unique()}`, "1")).rejects.toThrow(/shebang/i);
   });
 
   it("re-sends a known script when the server has lost it (restart, SCRIPT FLUSH)", async () => {

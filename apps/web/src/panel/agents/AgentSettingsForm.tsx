@@ -173,17 +173,15 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
       <fieldset>
         <legend>Limits</legend>
         {limitFields.map(({ field, label, hint }) => (
-          <TextField
+          <NumberField
             key={field}
+            field={field}
             label={label}
-            name={field}
-            inputMode="numeric"
-            value={limits[field]}
-            onChange={(event) => setLimits((current) => ({ ...current, [field]: event.target.value }))}
-            error={errors[field]}
             hint={hint}
             placeholder="Unlimited"
-            autoComplete="off"
+            value={limits[field]}
+            error={errors[field]}
+            onChange={(value) => setLimits((current) => ({ ...current, [field]: value }))}
           />
         ))}
       </fieldset>
@@ -243,31 +241,27 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
           requests a minute).
         </span>
         {widgetLimitFields.map(({ field, label, what }) => (
-          <TextField
+          <NumberField
             key={field}
+            field={field}
             label={label}
-            name={field}
-            inputMode="numeric"
-            value={widgetLimits[field]}
-            onChange={(event) => setWidgetLimits((current) => ({ ...current, [field]: event.target.value }))}
-            error={errors[field]}
             hint={widgetLimitHint(field, what)}
             placeholder={`Default (${WIDGET_LIMIT_SETTINGS[field].default})`}
-            autoComplete="off"
+            value={widgetLimits[field]}
+            error={errors[field]}
+            onChange={(value) => setWidgetLimits((current) => ({ ...current, [field]: value }))}
           />
         ))}
         {widgetShareFields.map(({ field, label, hint }) => (
-          <TextField
+          <NumberField
             key={field}
+            field={field}
             label={label}
-            name={field}
-            inputMode="numeric"
-            value={limits[field]}
-            onChange={(event) => setLimits((current) => ({ ...current, [field]: event.target.value }))}
-            error={errors[field]}
             hint={hint}
             placeholder="No cap"
-            autoComplete="off"
+            value={limits[field]}
+            error={errors[field]}
+            onChange={(value) => setLimits((current) => ({ ...current, [field]: value }))}
           />
         ))}
       </fieldset>
@@ -281,5 +275,30 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
         success={update.isSuccess ? "Settings saved." : undefined}
       />
     </form>
+  );
+}
+
+/** A whole-number setting (a limit or a quota): blank means the placeholder's meaning. */
+function NumberField(props: {
+  field: string;
+  label: string;
+  hint: string;
+  placeholder: string;
+  value: string;
+  error: string | undefined;
+  onChange(value: string): void;
+}) {
+  return (
+    <TextField
+      label={props.label}
+      name={props.field}
+      inputMode="numeric"
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value)}
+      error={props.error}
+      hint={props.hint}
+      placeholder={props.placeholder}
+      autoComplete="off"
+    />
   );
 }
