@@ -22,9 +22,21 @@ export interface SqlSession {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
 }
 
+/** A composed statement (Prisma.sql): its text with $1.. placeholders and their values. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 export interface Database extends SqlSession {
   mode: DatabaseMode;
   prisma: PrismaClient;
+  /**
+   * Runs a Prisma.sql statement on the driver, without Prisma's query engine (the public reads
+   * that run on every help request): rows as Prisma's $queryRaw gives them for the columns Parley
+   * reads (text, int4, float4, bool, timestamp as a Date in UTC, as Prisma stores it).
+   */
+  rows<Row>(statement: Statement): Promise<Row[]>;
   /** Runs `fn` on a single connection (session state such as advisory locks stays with it). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   /** Embedded folder only: a consistent copy of the open database (a gzipped tarball of its folder). */
@@ -83,6 +95,8 @@ function embeddedDatabase(pglite: PGlite): Database {
     mode: "embedded",
     prisma,
     ...session,
+    rows: async <Row>(statement: Statement) =>
+      (await pglite.query<Row>(statement.text, driverValues(statement.values), { parsers: UTC_TIMESTAMP_PARSERS })).rows,
     withSession: (fn) => fn(session),
     close: async () => {
       await prisma.$disconnect();
@@ -103,6 +117,8 @@ async function openServer(url: string, poolSize = 10): Promise<Database> {
       await pool.query(sql);
     },
     query: async <Row>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as Row[],
+    rows: async <Row>(statement: Statement) =>
+      (await pool.query({ text: statement.text, values: driverValues(statement.values), types: UTC_TIMESTAMP_TYPES })).rows as Row[],
     withSession: async (fn) => {
       const client = await pool.connect();
       try {
@@ -122,6 +138,21 @@ async function openServer(url: string, poolSize = 10): Promise<Database> {
     },
   };
 }
+
+// Prisma keeps DateTime in `timestamp(3)` columns as UTC wall time. Both drivers would read and
+// write such a column in the process's local time zone, so timestamps cross the driver as UTC.
+const TIMESTAMP_OID = 1114;
+const parseUtcTimestamp = (text: string): Date => new Date(`${text.replace(" ", "T")}Z`);
+const UTC_TIMESTAMP_PARSERS = { [TIMESTAMP_OID]: parseUtcTimestamp };
+const UTC_TIMESTAMP_TYPES = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP_OID && format !== "binary"
+      ? parseUtcTimestamp
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+/** A Date parameter as its UTC wall time, which PostgreSQL reads into a timestamp column unchanged. */
+const driverValues = (values: unknown[]): unknown[] =>
+  values.map((value) => (value instanceof Date ? value.toISOString().replace("Z", "") : value));
 
 /** The repository root (the folder whose package.json declares workspaces). */
 export function repoRoot(start = process.cwd()): string {

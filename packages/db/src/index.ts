@@ -1,5 +1,15 @@
 export { type BackupResult, backupDataFolder, type RestoreResult, restoreDataFolder } from "./backup.ts";
-export { closeDb, type Database, type DatabaseMode, dataDir, getDb, openDatabase, repoRoot, type SqlSession } from "./client.ts";
+export {
+  closeDb,
+  type Database,
+  type DatabaseMode,
+  dataDir,
+  getDb,
+  openDatabase,
+  repoRoot,
+  type SqlSession,
+  type Statement,
+} from "./client.ts";
 export { DataFolderDamagedError } from "./data-folder.ts";
 export { type DbEnv, dbEnv, dbEnvSchema, EnvError, flag, optionalUrl, parseDbEnv, parseEnvWith, publicAppUrl, resetDbEnv } from "./env.ts";
 export { DataFolderInUseError, type DataFolderLock, type LockOwner, lockDataFolder } from "./folder-lock.ts";

@@ -23,7 +23,7 @@ export interface HelpArticle {
 
 /** The article if it is visible for the agent, else null (unknown and hidden look the same). */
 export async function getVisibleArticle(db: Database, agentId: string, articleId: string): Promise<HelpArticle | null> {
-  const [article] = await db.prisma.$queryRaw<HelpArticle[]>(visibleArticleSql(agentId, articleId));
+  const [article] = await db.rows<HelpArticle>(visibleArticleSql(agentId, articleId));
   return article ?? null;
 }
 

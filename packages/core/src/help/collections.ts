@@ -26,11 +26,11 @@ export function collectionsSql(agentId: string, sourceId?: string): Prisma.Sql {
 
 /** The agent's collections, by name. Empty for an unknown or inactive agent. */
 export function listCollections(db: Database, agentId: string): Promise<HelpCollection[]> {
-  return db.prisma.$queryRaw<HelpCollection[]>(collectionsSql(agentId));
+  return db.rows<HelpCollection>(collectionsSql(agentId));
 }
 
 /** One collection of the agent, or null when it is not visible (or has no visible article). */
 export async function getCollection(db: Database, agentId: string, sourceId: string): Promise<HelpCollection | null> {
-  const [collection] = await db.prisma.$queryRaw<HelpCollection[]>(collectionsSql(agentId, sourceId));
+  const [collection] = await db.rows<HelpCollection>(collectionsSql(agentId, sourceId));
   return collection ?? null;
 }

@@ -64,11 +64,11 @@ export async function searchVisibleArticles(db: Database, agentId: string, query
       // A window's start is read only when the narrower window fell short.
       const start = await searchWindowStart(db, agentId, options, factor);
       if (start === null) break; // This window would hold every visible article.
-      const rows = await db.prisma.$queryRaw<WindowRow[]>(searchVisibleArticlesSql(agentId, query, options, start));
+      const rows = await db.rows<WindowRow>(searchVisibleArticlesSql(agentId, query, options, start));
       if (rows[0]?.complete) return hitsOf(rows);
     }
   }
-  return hitsOf(await db.prisma.$queryRaw<WindowRow[]>(searchVisibleArticlesSql(agentId, query, options, null)));
+  return hitsOf(await db.rows<WindowRow>(searchVisibleArticlesSql(agentId, query, options, null)));
 }
 
 type WindowRow = ArticleHit & { complete?: boolean };
@@ -119,7 +119,7 @@ export async function searchWindowStart(
   const { limit, offset } = pageOf(options);
   const needed = options.order === "relevance" ? Math.max(HELP_RANK_CANDIDATES, offset + limit) : offset + limit;
   const sourceFilter = options.sourceId === undefined ? Prisma.empty : Prisma.sql`WHERE v."id" = ${options.sourceId}`;
-  const [row] = await db.prisma.$queryRaw<Array<{ start: Date | null }>>(Prisma.sql`
+  const [row] = await db.rows<{ start: Date | null }>(Prisma.sql`
     WITH vs AS MATERIALIZED (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter})
     SELECT max(nth."updatedAt") AS "start"
     FROM vs CROSS JOIN LATERAL (
@@ -146,7 +146,7 @@ export interface ArticleDate {
 
 /** Ids and update times of visible articles, most recent first (sitemaps). */
 export function listVisibleArticleDates(db: Database, agentId: string, limit: number): Promise<ArticleDate[]> {
-  return db.prisma.$queryRaw<ArticleDate[]>(visibleArticleDatesSql(agentId, limit));
+  return db.rows<ArticleDate>(visibleArticleDatesSql(agentId, limit));
 }
 
 export function visibleArticleDatesSql(agentId: string, limit: number): Prisma.Sql {
