@@ -3,6 +3,7 @@
 // With DATABASE_URL unset the embedded database lives under DATA_DIR (default .data/).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { buildWithProgress } from "./build-progress.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** The production server's Node options when NODE_OPTIONS is unset (see the bench's productionAppEnv). */
@@ -21,7 +22,8 @@ function run(command, args, extraEnv = {}) {
 
 run("npx", ["--no-install", "tsx", "apps/web/src/check-env.ts"]);
 run("node", ["scripts/bundle-widget.mjs"]);
-run("npx", ["--no-install", "turbo", "run", "build", "--filter=@parley/app", "--output-logs=errors-only"], { NODE_ENV: "production" });
+const buildStatus = await buildWithProgress(root, { ...env, NODE_ENV: "production" });
+if (buildStatus !== 0) process.exit(buildStatus);
 run("npx", ["--no-install", "tsx", "packages/db/src/cli/setup.ts"]);
 // V8 grows its heap lazily on a large machine (670 MB resident under the bench's load); a cap on the
 // old generation makes it collect sooner: 383 MB at peak in the bench (README, Performance). NODE_OPTIONS of your own wins.

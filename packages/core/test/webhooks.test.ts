@@ -22,6 +22,7 @@ import {
   parseWebhookUrl,
   type Resolver,
   resolveWebhookTarget,
+  webhookUrlHint,
 } from "../src/webhooks/url-guard.ts";
 import { WebhookWorker, type WebhookWorkerOptions } from "../src/webhooks/worker.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "./support/webhook-receiver.ts";
@@ -562,6 +563,23 @@ describe("SSRF guard", () => {
         policy(async () => [address]),
       ),
     ).rejects.toThrow(/private, loopback or link-local/);
+  });
+
+  it("names the setting that allows local addresses, in the refusal and in the form's hint", async () => {
+    const local = /Local addresses are allowed only while the server runs with WEBHOOKS_ALLOW_LOCAL=true/;
+    expect(() => parseWebhookUrl("https://127.0.0.1/hook", { allowLocal: false })).toThrow(local);
+    await expect(
+      checkWebhookUrl(
+        "https://intranet.example/hook",
+        policy(async () => ["10.0.0.7"]),
+      ),
+    ).rejects.toThrow(local);
+    expect(webhookUrlHint({})).toBe(
+      "An https:// URL of your server. Private, loopback and link-local addresses are refused. Local addresses are allowed only while the server runs with WEBHOOKS_ALLOW_LOCAL=true (for development).",
+    );
+    expect(webhookUrlHint({ webhooks: { allowLocal: true } })).toBe(
+      "An http:// or https:// URL of your server. Local addresses are allowed: the server runs with WEBHOOKS_ALLOW_LOCAL=true.",
+    );
   });
 
   it.each([["2606:4700:4700::1111"], ["2a00:1450:4001::200e"], ["2001:4860:4860::8888"], ["2620:fe::fe"], ["8.8.8.8"], ["1.1.1.1"]])(

@@ -62,6 +62,16 @@ function hostOf(url: URL): string {
   return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
 }
 
+/** Why a local address was refused, and the one setting that allows it. */
+const LOCAL_REFUSED = "Local addresses are allowed only while the server runs with WEBHOOKS_ALLOW_LOCAL=true (for development).";
+
+/** What the panel's URL field accepts under the server's setting (the context's webhooks.allowLocal). */
+export function webhookUrlHint(ctx: { webhooks?: { allowLocal: boolean } }): string {
+  return ctx.webhooks?.allowLocal
+    ? "An http:// or https:// URL of your server. Local addresses are allowed: the server runs with WEBHOOKS_ALLOW_LOCAL=true."
+    : `An https:// URL of your server. Private, loopback and link-local addresses are refused. ${LOCAL_REFUSED}`;
+}
+
 /** Parses and checks the form of a webhook URL (scheme, length, credentials, literal addresses). */
 export function parseWebhookUrl(text: string, policy: Pick<UrlPolicy, "allowLocal">): URL {
   if (text.length > WEBHOOK_URL_MAX_CHARS) throw new BlockedUrlError(`The URL is longer than ${WEBHOOK_URL_MAX_CHARS} characters.`);
@@ -78,7 +88,7 @@ export function parseWebhookUrl(text: string, policy: Pick<UrlPolicy, "allowLoca
   if (!policy.allowLocal) {
     const host = hostOf(url).toLowerCase();
     if (isIP(host) ? isBlockedAddress(host) : host === "localhost" || host.endsWith(".localhost")) {
-      throw new BlockedUrlError("The URL must not point to a private, loopback or link-local address.");
+      throw new BlockedUrlError(`The URL must not point to a private, loopback or link-local address. ${LOCAL_REFUSED}`);
     }
   }
   return url;
@@ -92,7 +102,7 @@ export async function resolveWebhookTarget(url: URL, policy: UrlPolicy): Promise
   const host = hostOf(url);
   if (isIP(host)) {
     if (!policy.allowLocal && isBlockedAddress(host))
-      throw new BlockedUrlError("The URL points to a private, loopback or link-local address.");
+      throw new BlockedUrlError(`The URL points to a private, loopback or link-local address. ${LOCAL_REFUSED}`);
     return [host];
   }
   let addresses: string[];
@@ -103,7 +113,7 @@ export async function resolveWebhookTarget(url: URL, policy: UrlPolicy): Promise
   }
   if (addresses.length === 0) throw new UnresolvedHostError(host);
   if (!policy.allowLocal && addresses.some(isBlockedAddress)) {
-    throw new BlockedUrlError(`The host name ${host} resolves to a private, loopback or link-local address.`);
+    throw new BlockedUrlError(`The host name ${host} resolves to a private, loopback or link-local address. ${LOCAL_REFUSED}`);
   }
   return addresses;
 }

@@ -1,10 +1,12 @@
+import { webhookUrlHint } from "@parley/core/webhooks";
 import type { Metadata } from "next";
 import { WebhooksScreen } from "~/panel/webhooks/WebhooksScreen.tsx";
+import { getAppContext } from "~/server/context.ts";
 import "~/panel/webhooks/webhooks.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Webhooks" };
 
-export default function WebhooksPage() {
-  return <WebhooksScreen />;
+export default async function WebhooksPage() {
+  return <WebhooksScreen urlHint={webhookUrlHint(await getAppContext())} />;
 }

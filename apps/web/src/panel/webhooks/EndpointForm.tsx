@@ -32,7 +32,10 @@ export function EndpointForm({
   success,
   onSubmit,
   onChange,
+  urlHint,
 }: {
+  /** What the URL field accepts on this server (core's webhookUrlHint). */
+  urlHint: string;
   initial?: EndpointFormValues;
   submitLabel: string;
   pendingLabel: string;
@@ -69,7 +72,7 @@ export function EndpointForm({
         value={values.url}
         onChange={(event) => update({ url: event.target.value })}
         error={errors.url}
-        hint="An https:// URL of your server. Private, loopback and link-local addresses are refused."
+        hint={urlHint}
         autoComplete="off"
         spellCheck={false}
         placeholder="https://example.com/webhooks/parley"

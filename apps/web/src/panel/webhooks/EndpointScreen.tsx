@@ -18,7 +18,7 @@ import { SecretDialog } from "./SecretDialog.tsx";
 
 type Endpoint = RouterOutputs["webhooks"]["get"];
 
-export function EndpointScreen({ endpointId }: { endpointId: string }) {
+export function EndpointScreen({ endpointId, urlHint }: { endpointId: string; urlHint: string }) {
   const trpc = useTRPC();
   const endpoint = useQuery(trpc.webhooks.get.queryOptions({ id: endpointId }));
   const back = (
@@ -57,7 +57,7 @@ export function EndpointScreen({ endpointId }: { endpointId: string }) {
       <div className="grid-2">
         <section aria-labelledby="webhook-settings-heading" className="card">
           <h2 id="webhook-settings-heading">Settings</h2>
-          <EditEndpoint key={data.id} endpoint={data} />
+          <EditEndpoint key={data.id} endpoint={data} urlHint={urlHint} />
         </section>
         <EndpointActions endpoint={data} />
       </div>
@@ -102,7 +102,7 @@ function EndpointNotices({ endpoint }: { endpoint: Endpoint }) {
   );
 }
 
-function EditEndpoint({ endpoint }: { endpoint: Endpoint }) {
+function EditEndpoint({ endpoint, urlHint }: { endpoint: Endpoint; urlHint: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const update = useMutation(
@@ -115,6 +115,7 @@ function EditEndpoint({ endpoint }: { endpoint: Endpoint }) {
   );
   return (
     <EndpointForm
+      urlHint={urlHint}
       initial={{
         url: endpoint.url,
         description: endpoint.description,

@@ -12,7 +12,7 @@ import { EndpointBadges } from "./EndpointBadges.tsx";
 import { EndpointForm } from "./EndpointForm.tsx";
 import { SecretDialog } from "./SecretDialog.tsx";
 
-export function WebhooksScreen() {
+export function WebhooksScreen({ urlHint }: { urlHint: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -43,6 +43,7 @@ export function WebhooksScreen() {
         <h2 id="create-webhook-heading">Add an endpoint</h2>
         <EndpointForm
           key={formKey}
+          urlHint={urlHint}
           submitLabel="Add endpoint"
           pendingLabel="Adding…"
           pending={create.isPending}

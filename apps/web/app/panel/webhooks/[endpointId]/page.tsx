@@ -1,6 +1,8 @@
+import { webhookUrlHint } from "@parley/core/webhooks";
 import type { Metadata } from "next";
 import { segmentId } from "~/panel/params.ts";
 import { EndpointScreen } from "~/panel/webhooks/EndpointScreen.tsx";
+import { getAppContext } from "~/server/context.ts";
 import "~/panel/webhooks/webhooks.css";
 
 export const dynamic = "force-dynamic";
@@ -8,5 +10,5 @@ export const metadata: Metadata = { title: "Webhook endpoint" };
 
 export default async function WebhookEndpointPage({ params }: { params: Promise<{ endpointId: string }> }) {
   const { endpointId } = await params;
-  return <EndpointScreen endpointId={segmentId(endpointId)} />;
+  return <EndpointScreen endpointId={segmentId(endpointId)} urlHint={webhookUrlHint(await getAppContext())} />;
 }
