@@ -77,6 +77,9 @@ export function createLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
           // A retry would outlive the timeout and double-bill; one attempt, then 500.
           maxRetries: 0,
           abortSignal: signal,
+          // The stream's error part fails the turn below; the SDK's default would print the error,
+          // request body (the visitor's message) included, to the console.
+          onError: () => {},
         });
         for await (const part of stream.fullStream) {
           if (part.type === "text-delta") text += emit(filter.push(part.text), input);
