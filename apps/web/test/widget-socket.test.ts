@@ -317,7 +317,9 @@ describe("streamed replies (message.delta)", () => {
     expect(await client.next("message.delta")).toEqual({ type: "message.delta", delta: " choose Forgot password", clientMessageId: "m1" });
     // The provider has paused: the visitor has a partial answer, and nothing is stored yet.
     expect(client.frames.some((frame) => frame.type === "message")).toBe(false);
-    expect(await ctx.db.prisma.message.count({ where: { conversation: { agentId: "w-llm" }, text: { startsWith: "To reset it" } } })).toBe(0);
+    expect(await ctx.db.prisma.message.count({ where: { conversation: { agentId: "w-llm" }, text: { startsWith: "To reset it" } } })).toBe(
+      0,
+    );
     fake.release();
 
     const deltas = [await client.next("message.delta")];
@@ -541,7 +543,12 @@ describe("the browser SDK (@parley/web) against the endpoint", () => {
   it("the SDK gives the reply so far with each delta", async () => {
     fake.enqueue(streamedText(["One, ", "two, ", "three."]));
     const base = url.replace(/^ws:/, "http:").replace(/\/ws$/, "");
-    const chat = connectSdk({ agentId: "w-llm", baseUrl: base, storage: null, WebSocket: PageWebSocket as unknown as WebSocketConstructor });
+    const chat = connectSdk({
+      agentId: "w-llm",
+      baseUrl: base,
+      storage: null,
+      WebSocket: PageWebSocket as unknown as WebSocketConstructor,
+    });
     const deltas: ParleyEvents["delta"][] = [];
     chat.on("delta", (delta) => deltas.push(delta));
     const reply = nextEvent(chat, "message");

@@ -240,7 +240,14 @@ export class Parley {
         if (started || !(thrown instanceof ParleyError)) throw thrown;
         const delayMs = this.#retryDelay(thrown, attempt);
         if (delayMs === undefined) throw thrown;
-        this.#onRetry?.({ retry: attempt + 1, delayMs, error: thrown, method: call.method, path: call.path, idempotencyKey: call.idempotencyKey });
+        this.#onRetry?.({
+          retry: attempt + 1,
+          delayMs,
+          error: thrown,
+          method: call.method,
+          path: call.path,
+          idempotencyKey: call.idempotencyKey,
+        });
         await sleep(delayMs, signal);
       }
     }

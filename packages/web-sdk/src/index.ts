@@ -250,7 +250,11 @@ class Connection implements ParleyConnection {
         const key = frame.clientMessageId ?? "";
         const text = (this.partialReplies.get(key) ?? "") + frame.delta;
         this.partialReplies.set(key, text);
-        this.emit("delta", { delta: frame.delta, text, ...(frame.clientMessageId === undefined ? {} : { clientMessageId: frame.clientMessageId }) });
+        this.emit("delta", {
+          delta: frame.delta,
+          text,
+          ...(frame.clientMessageId === undefined ? {} : { clientMessageId: frame.clientMessageId }),
+        });
         return;
       }
       case "message": {

@@ -15,7 +15,7 @@ export interface PromptSource {
 }
 
 const CITING =
-  'After each sentence that uses a source, cite its number in square brackets, like [1] or [1, 2]; the visitor sees the cited articles as links.';
+  "After each sentence that uses a source, cite its number in square brackets, like [1] or [1, 2]; the visitor sees the cited articles as links.";
 
 /** Answers only from the help centre's passages: the default, and the rule visitors can trust. */
 const GROUNDED_RULES = [

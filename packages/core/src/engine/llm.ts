@@ -167,7 +167,8 @@ function citedArticles(sources: PromptSource[], cited: number[]): RichContentIte
   const articles = new Map<string, { id: string; title: string; url: string }>();
   for (const number of cited) {
     const source = sources[number - 1];
-    if (source && !articles.has(source.articleId)) articles.set(source.articleId, { id: source.articleId, title: source.title, url: source.url });
+    if (source && !articles.has(source.articleId))
+      articles.set(source.articleId, { id: source.articleId, title: source.title, url: source.url });
   }
   return articles.size > 0 ? [{ type: "articles", articles: [...articles.values()] }] : [];
 }

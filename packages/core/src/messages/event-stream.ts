@@ -67,7 +67,13 @@ export async function streamTurn(
     events.push(serverSentEvent("message.delta", { delta: text }));
     firstDelta();
   });
-  const first = await Promise.race([started, turn.then(() => "settled" as const, () => "failed" as const)]);
+  const first = await Promise.race([
+    started,
+    turn.then(
+      () => "settled" as const,
+      () => "failed" as const,
+    ),
+  ]);
   if (first === "failed") {
     return errorResult(
       await turn.then(
