@@ -6,7 +6,8 @@
 // `POST /fake/release`), so a test can look at a partial answer; a "broken" one drops the
 // connection mid-stream. Listens on a random port unless given one; `close()` drops open
 // connections (a "slow" or paused response included). Other processes (the e2e journeys) script it
-// over HTTP: `POST /fake/enqueue` with a JSON array of responses, `GET /fake/health`.
+// over HTTP: `POST /fake/enqueue` with a JSON array of responses, `GET /fake/requests` (what it
+// was asked), `GET /fake/health`.
 //
 //   const fake = await startFakeOpenAi({ apiKey: "sk-test" });
 //   fake.enqueue(toolCallResponse("search_knowledge_base", { query: "reset password" }), textResponse("..."));
@@ -159,6 +160,7 @@ export async function startFakeOpenAi(options: { apiKey?: string; port?: number 
 
   function control(method: string, path: string, body: unknown, response: ServerResponse): void {
     if (method === "GET" && path === "/fake/health") sendJson(response, 200, { pending: queue.length });
+    else if (method === "GET" && path === "/fake/requests") sendJson(response, 200, requests);
     else if (method === "POST" && path === "/fake/enqueue" && Array.isArray(body)) {
       queue.push(...(body as FakeResponse[]));
       sendJson(response, 200, { pending: queue.length });
