@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_LLM_URL, E2E_PORT } from "./playwright.config.ts";
-import { keepScreenshot, signIn, uniqueSuffix } from "./support.ts";
+import { closeNewKeyDialog, keepScreenshot, openNewKeyDialog, signIn, uniqueSuffix } from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 const PIECES = ["To reset your password, ", "open the sign-in page ", "and choose Forgot password [1]."];
@@ -48,7 +48,7 @@ async function fakeLlm(path: string, body?: unknown): Promise<unknown> {
   return response.json();
 }
 
-async function createLlmAgent(page: Page, agentId: string, siteOrigin: string): Promise<void> {
+async function createLlmAgent(page: Page, agentId: string, siteOrigin: string, options: { httpApi?: boolean } = {}): Promise<void> {
   const createForm = page.getByRole("region", { name: "Create an agent" });
   await createForm.getByLabel("Name").fill(`E2E streaming ${agentId}`);
   await createForm.getByLabel("Agent ID (optional)").fill(agentId);
@@ -65,6 +65,7 @@ async function createLlmAgent(page: Page, agentId: string, siteOrigin: string): 
   await settings.getByLabel(/^LLM — /).check();
   await beyond.check();
   await settings.getByLabel("Allowed origins").fill(siteOrigin);
+  if (options.httpApi) await settings.getByRole("checkbox", { name: "HTTP API enabled" }).check();
   await settings.getByRole("button", { name: "Save settings" }).click();
   await expect(settings.getByRole("status")).toHaveText("Settings saved.");
   await page.reload();
@@ -123,4 +124,46 @@ test("the widget shows an LLM agent's answer while it streams, then the complete
   } finally {
     await site.close();
   }
+});
+
+test("the HTTP API's streaming form sends the first pieces before the model has finished (production server)", async ({ page }) => {
+  const agentId = `e2e-stream-api-${uniqueSuffix()}`;
+  await signIn(page);
+  await createLlmAgent(page, agentId, APP_ORIGIN, { httpApi: true });
+  const { key } = await openNewKeyDialog(page);
+  await closeNewKeyDialog(page, key);
+  await fakeLlm("/fake/enqueue", [
+    {
+      kind: "text",
+      text: PIECES.join(""),
+      pieces: PIECES,
+      pauseAfter: 2,
+      usage: { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 },
+    },
+  ]);
+
+  const response = await fetch(`${APP_ORIGIN}/api/agent/${agentId}/messages`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ message: "How do I reset my password?" }),
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let received = "";
+  // The model is paused after two pieces: both events arrive all the same.
+  while (!received.includes(" open the sign-in page")) received += decoder.decode((await reader.read()).value, { stream: true });
+  expect(received).toBe(
+    'event: message.delta\ndata: {"delta":"To reset your password,"}\n\nevent: message.delta\ndata: {"delta":" open the sign-in page"}\n\n',
+  );
+
+  await fakeLlm("/fake/release", {});
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) received += decoder.decode(chunk.value, { stream: true });
+  const final = /event: message\ndata: (.*)\n\n$/.exec(received)?.[1];
+  expect(JSON.parse(final ?? "null")).toMatchObject({
+    reply: COMPLETE,
+    richContent: [{ type: "articles", articles: [{ id: "art-reset-password", title: "How to reset your password" }] }],
+    status: "active",
+  });
 });
