@@ -24,6 +24,10 @@ describe("citation markers", () => {
     expect(shown.slice(0, -1).some((piece) => piece.includes("["))).toBe(false);
   });
 
+  it("keeps the line break before a marker that starts a line", () => {
+    expect(filtered(["Steps:\n", "[1] Open settings."])).toMatchObject({ text: "Steps:\n Open settings.", cited: [1] });
+  });
+
   it("keeps brackets that are not markers", () => {
     expect(filtered(["Press [", "Save] or [Esc]."])).toMatchObject({ text: "Press [Save] or [Esc].", cited: [] });
   });

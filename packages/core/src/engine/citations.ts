@@ -1,9 +1,11 @@
 // The LLM cites its sources with markers such as "[1]" or "[1, 3]" (llm-prompt.ts asks it to).
 // Visitors see the articles as rich content instead, so the markers are taken out of the reply as
 // it streams: a piece that may be the start of a marker ("[", "[1", "[1,") is held back until the
-// next piece shows what it is, and so is whitespace, which goes with a marker that follows it.
-const MARKER = /\s*\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
-const UNFINISHED_TAIL = /(?:\s*\[[\d,\s]*|\s+)$/;
+// next piece shows what it is, and so is trailing whitespace, since spaces go with a marker that
+// follows them.
+// Spaces before a marker go with it; a line break stays (a marker may start a line).
+const MARKER = /[ \t]*\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
+const UNFINISHED_TAIL = /(?:[ \t]*\[[\d,\s]*|\s+)$/;
 
 export class CitationFilter {
   /** Source numbers cited, in the order first cited. */
