@@ -6,6 +6,10 @@ import { defineConfig } from "@playwright/test";
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by Playwright when it starts, never by a turbo task.
 export const E2E_PORT = Number(process.env.E2E_PORT || 3100);
 export const E2E_ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
+/** The fake OpenAI-compatible server the app's LLM settings point at (e2e/fake-llm.ts): the next port. */
+export const E2E_LLM_PORT = E2E_PORT + 1;
+export const E2E_LLM_URL = `http://127.0.0.1:${E2E_LLM_PORT}`;
+const E2E_LLM_API_KEY = "sk-e2e-fake";
 
 export default defineConfig({
   testDir: ".",
@@ -35,22 +39,36 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "node e2e/server.mjs",
-    cwd: "..",
-    url: `http://localhost:${E2E_PORT}/api/health`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: {
-      PORT: String(E2E_PORT),
-      APP_URL: `http://localhost:${E2E_PORT}`,
-      DATA_DIR: "e2e/.data",
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      NEXTAUTH_URL: `http://localhost:${E2E_PORT}`,
-      DATABASE_URL: "",
-      REDIS_URL: "",
+  webServer: [
+    {
+      command: "npx --no-install tsx e2e/fake-llm.ts",
+      cwd: "..",
+      url: `${E2E_LLM_URL}/fake/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      env: { FAKE_LLM_PORT: String(E2E_LLM_PORT), FAKE_LLM_API_KEY: E2E_LLM_API_KEY },
     },
-  },
+    {
+      command: "node e2e/server.mjs",
+      cwd: "..",
+      url: `http://localhost:${E2E_PORT}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        PORT: String(E2E_PORT),
+        APP_URL: `http://localhost:${E2E_PORT}`,
+        DATA_DIR: "e2e/.data",
+        ADMIN_EMAIL: E2E_ADMIN.email,
+        ADMIN_PASSWORD: E2E_ADMIN.password,
+        NEXTAUTH_URL: `http://localhost:${E2E_PORT}`,
+        DATABASE_URL: "",
+        REDIS_URL: "",
+        // Agents set to the LLM engine answer through the fake server; every other agent is unaffected.
+        LLM_BASE_URL: `${E2E_LLM_URL}/v1`,
+        LLM_API_KEY: E2E_LLM_API_KEY,
+        LLM_MODEL: "fake-e2e-model",
+      },
+    },
+  ],
 });

@@ -17,6 +17,8 @@ export function evalAgent(engine: EngineName): MessagingAgent {
     name: "Kestrel help assistant",
     engine,
     instructions: "",
+    // The LLM engine is measured as agents run by default: answering only from the passages.
+    answerBeyondArticles: false,
     monthlyConversationLimit: null,
     monthlyTokenLimit: null,
     usageLimit: null,

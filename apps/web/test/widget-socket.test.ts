@@ -13,7 +13,14 @@ import { connect as connectSdk, type Message, type ParleyEvents, type ResumeStor
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createWidgetSocketServer, type WidgetSocketServer } from "~/server/widget-socket.ts";
-import { type FakeOpenAi, startFakeOpenAi, textResponse, toolCallResponse } from "../../../packages/core/test/support/fake-openai.ts";
+import {
+  brokenStream,
+  type FakeOpenAi,
+  startFakeOpenAi,
+  streamedText,
+  textResponse,
+  toolCallResponse,
+} from "../../../packages/core/test/support/fake-openai.ts";
 import { createAgentWithKey, createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
 import { messagesRoute } from "./support/routes.ts";
 
@@ -299,6 +306,54 @@ describe("a conversation over the socket", () => {
   });
 });
 
+describe("streamed replies (message.delta)", () => {
+  it("sends the reply's pieces as they arrive, then the message as stored", async () => {
+    fake.enqueue(streamedText(["To reset it, ", "choose Forgot password ", "on the sign-in page [1]."], { pauseAfter: 2 }));
+    const client = await hello("w-llm");
+    await client.next("ready");
+    client.send({ type: "message", text: "How do I reset my password?", clientMessageId: "m1" });
+
+    expect(await client.next("message.delta")).toEqual({ type: "message.delta", delta: "To reset it,", clientMessageId: "m1" });
+    expect(await client.next("message.delta")).toEqual({ type: "message.delta", delta: " choose Forgot password", clientMessageId: "m1" });
+    // The provider has paused: the visitor has a partial answer, and nothing is stored yet.
+    expect(client.frames.some((frame) => frame.type === "message")).toBe(false);
+    expect(await ctx.db.prisma.message.count({ where: { conversation: { agentId: "w-llm" }, text: { startsWith: "To reset it" } } })).toBe(
+      0,
+    );
+    fake.release();
+
+    const deltas = [await client.next("message.delta")];
+    const message = await client.next("message");
+    expect(deltas.map((frame) => frame.delta).join("")).toBe(" on the sign-in page.");
+    expect(message).toMatchObject({
+      role: "agent",
+      text: "To reset it, choose Forgot password on the sign-in page.",
+      clientMessageId: "m1",
+      richContent: [{ type: "articles", articles: [{ id: "art-reset-password", title: "How to reset your password" }] }],
+    });
+    const stored = await ctx.db.prisma.message.findUniqueOrThrow({ where: { id: message.id } });
+    expect(stored.text).toBe(message.text);
+    // Every delta came before the message.
+    const order = client.frames.map((frame) => frame.type).filter((type) => type === "message.delta" || type === "message");
+    expect(order).toEqual(["message.delta", "message.delta", "message.delta", "message"]);
+    client.ws.close();
+  });
+
+  it("ends a reply that fails mid-stream with an error frame, storing nothing", async () => {
+    fake.enqueue(brokenStream(["Let me ", "check that "]));
+    const client = await hello("w-llm");
+    await client.next("ready");
+    const before = await ctx.db.prisma.message.count({ where: { conversation: { agentId: "w-llm" } } });
+    client.send({ type: "message", text: "Where is my invoice?", clientMessageId: "m2" });
+
+    expect((await client.next("message.delta")).delta).toBe("Let me");
+    expect(await client.next("error")).toEqual({ type: "error", error: "Internal error", clientMessageId: "m2" });
+    expect(client.frames.some((frame) => frame.type === "message")).toBe(false);
+    expect(await ctx.db.prisma.message.count({ where: { conversation: { agentId: "w-llm" } } })).toBe(before);
+    client.ws.close();
+  });
+});
+
 describe("page variables, tracking and live replies", () => {
   it("stores page variables on the conversation and gives them to the engine", async () => {
     fake.enqueue(textResponse("You are on the pro plan."), textResponse("Noted."));
@@ -381,7 +436,14 @@ describe("browser-side tools", () => {
     expect(call).toMatchObject({ name: "get_cart", args: { currency: "EUR" }, callId: expect.any(String) });
     client.send({ type: "tool_result", callId: call.callId, result: { items: 3 } });
     const reply = await client.next("message");
-    expect(reply).toMatchObject({ text: "You have 3 items.", toolCalls: [{ name: "get_cart", args: { currency: "EUR" } }] });
+    // The engine's own retrieval for the message first, then the model's call of the page's tool.
+    expect(reply).toMatchObject({
+      text: "You have 3 items.",
+      toolCalls: [
+        { name: "search_knowledge_base", args: { query: "What's in my cart?" } },
+        { name: "get_cart", args: { currency: "EUR" } },
+      ],
+    });
     const offered = fake.requests[before]?.body.tools.map((tool: { function: { name: string } }) => tool.function.name);
     expect(offered).toContain("get_cart");
     expect(JSON.stringify(fake.requests[before + 1]?.body.messages)).toContain('\\"items\\":3');
@@ -476,6 +538,26 @@ describe("the browser SDK (@parley/web) against the endpoint", () => {
     expect(ready.conversationId).toBe(conversationId);
     expect(ready.messages).toHaveLength(2);
     reloaded.close();
+  });
+
+  it("the SDK gives the reply so far with each delta", async () => {
+    fake.enqueue(streamedText(["One, ", "two, ", "three."]));
+    const base = url.replace(/^ws:/, "http:").replace(/\/ws$/, "");
+    const chat = connectSdk({
+      agentId: "w-llm",
+      baseUrl: base,
+      storage: null,
+      WebSocket: PageWebSocket as unknown as WebSocketConstructor,
+    });
+    const deltas: ParleyEvents["delta"][] = [];
+    chat.on("delta", (delta) => deltas.push(delta));
+    const reply = nextEvent(chat, "message");
+    const id = chat.send("Count to three");
+
+    expect((await reply).text).toBe("One, two, three.");
+    expect(deltas.map((delta) => delta.text)).toEqual(["One,", "One, two,", "One, two, three."]);
+    expect(deltas.every((delta) => delta.clientMessageId === id)).toBe(true);
+    chat.close();
   });
 
   it("runs registered tools and stops for good on a fatal close", async () => {

@@ -67,6 +67,7 @@ describe("agents", () => {
       monthlyTokenLimit: null,
       usageLimit: null,
       instructions: "",
+      answerBeyondArticles: false,
       allowedOrigins: [],
       sourceIds: [a.sourceId],
     });
@@ -113,6 +114,7 @@ describe("agents", () => {
       usageLimit: 0,
       engine: "llm",
       instructions: "Be brief.",
+      answerBeyondArticles: true,
       allowedOrigins: ["https://www.example.com/", "http://localhost:5173", "https://www.example.com"],
     });
     expect(updated).toMatchObject({
@@ -124,7 +126,12 @@ describe("agents", () => {
       usageLimit: 0,
       engine: "llm",
       instructions: "Be brief.",
+      answerBeyondArticles: true,
       allowedOrigins: ["https://www.example.com", "http://localhost:5173"],
+    });
+    expect((await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id } })).answerBeyondArticles).toBe(true);
+    await expect(caller.agents.update({ id, answerBeyondArticles: "yes" as unknown as boolean })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
     });
     // null lifts a limit; omitted fields stay.
     const lifted = await caller.agents.update({ id, monthlyConversationLimit: null });

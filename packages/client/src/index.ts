@@ -11,8 +11,25 @@
 //   const parley = new Parley({ apiKey: process.env.PARLEY_API_KEY, agentId: "demo", baseUrl: "https://parley.example.com" });
 //   const first = await parley.messages.send({ message: "How do I get a refund?" });
 //   const next = await parley.messages.send({ message: "Thanks!", conversationId: first.conversationId });
-import { ConnectionError, errorFromResponse, type ParleyError, RateLimitError, retryAfterMs, TimeoutError } from "./errors.ts";
-import type { HelpArticle, HelpArticleQuery, HelpArticles, HelpCollections, MessageResponse, SendMessageParams } from "./types.ts";
+//
+// The reply can also stream as the agent writes it (LLM agents), with the same retries before the
+// first event and none after it:
+//   for await (const event of parley.messages.stream({ message: "How do I get a refund?" })) {
+//     if (event.type === "delta") process.stdout.write(event.delta);
+//     else console.log(event.message.conversationId);
+//   }
+//   const reply = await parley.messages.send({ message: "..." }, { onDelta: (delta) => process.stdout.write(delta) });
+import { ConnectionError, errorFromResponse, ParleyError, RateLimitError, retryAfterMs, TimeoutError } from "./errors.ts";
+import { errorFromEvent, readEvents } from "./stream.ts";
+import type {
+  HelpArticle,
+  HelpArticleQuery,
+  HelpArticles,
+  HelpCollections,
+  MessageResponse,
+  MessageStreamEvent,
+  SendMessageParams,
+} from "./types.ts";
 
 export * from "./errors.ts";
 export type * from "./types.ts";
@@ -50,9 +67,17 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-export interface SendOptions extends RequestOptions {
+export interface StreamOptions extends RequestOptions {
   /** Your own Idempotency-Key (1 to 255 characters); by default a random UUID per send. */
   idempotencyKey?: string;
+}
+
+export interface SendOptions extends StreamOptions {
+  /**
+   * Streams the reply (`Accept: text/event-stream`) and calls this with each piece as it arrives
+   * (`text`: the reply so far); the promise still resolves to the whole reply.
+   */
+  onDelta?: (delta: string, text: string) => void;
 }
 
 export interface RetryEvent {
@@ -85,6 +110,12 @@ export class Parley {
   readonly messages: {
     /** Sends one message; omit `conversationId` to start a conversation. */
     send(params: SendMessageParams, options?: SendOptions): Promise<MessageResponse>;
+    /**
+     * Sends one message and yields the reply as it streams: `delta` events, then one `message`
+     * event (the body `send` resolves to). Errors throw as with `send`; a failure before the first
+     * event is retried like `send`, one after it throws (nothing was stored: send again).
+     */
+    stream(params: SendMessageParams, options?: StreamOptions): AsyncGenerator<MessageStreamEvent, void, undefined>;
   };
 
   readonly help: {
@@ -120,22 +151,25 @@ export class Parley {
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#onRetry = options.onRetry;
 
+    const sendCall = (params: SendMessageParams, sendOptions: StreamOptions): Call => {
+      const { idempotencyKey = globalThis.crypto.randomUUID(), ...rest } = sendOptions;
+      const body: SendMessageParams = { message: params.message };
+      if (params.conversationId !== undefined) body.conversationId = params.conversationId;
+      if (params.visitor !== undefined) body.visitor = params.visitor;
+      if (params.clientVariables !== undefined) body.clientVariables = params.clientVariables;
+      return { method: "POST", path: `${this.#agentPath}/messages`, body, authenticated: true, idempotencyKey, options: rest };
+    };
     this.messages = {
-      send: (params, sendOptions = {}) => {
-        const { idempotencyKey = globalThis.crypto.randomUUID(), ...rest } = sendOptions;
-        const body: SendMessageParams = { message: params.message };
-        if (params.conversationId !== undefined) body.conversationId = params.conversationId;
-        if (params.visitor !== undefined) body.visitor = params.visitor;
-        if (params.clientVariables !== undefined) body.clientVariables = params.clientVariables;
-        return this.#call<MessageResponse>({
-          method: "POST",
-          path: `${this.#agentPath}/messages`,
-          body,
-          authenticated: true,
-          idempotencyKey,
-          options: rest,
-        });
+      send: async (params, sendOptions = {}) => {
+        const { onDelta, ...rest } = sendOptions;
+        if (!onDelta) return this.#call<MessageResponse>(sendCall(params, rest));
+        for await (const event of this.#stream(sendCall(params, rest))) {
+          if (event.type === "message") return event.message;
+          onDelta(event.delta, event.text);
+        }
+        throw new ConnectionError({ status: 0, error: "Connection failed: the stream ended before the reply" });
       },
+      stream: (params, streamOptions = {}) => this.#stream(sendCall(params, streamOptions)),
     };
 
     this.help = {
@@ -190,6 +224,75 @@ export class Parley {
     }
   }
 
+  /** The streaming form's events, retried like #call until the first event arrives. */
+  async *#stream(call: Call): AsyncGenerator<MessageStreamEvent, void, undefined> {
+    const { signal } = call.options;
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      let started = false;
+      try {
+        for await (const event of this.#streamAttempt(call)) {
+          started = true;
+          yield event;
+        }
+        return;
+      } catch (thrown) {
+        if (started || !(thrown instanceof ParleyError)) throw thrown;
+        const delayMs = this.#retryDelay(thrown, attempt);
+        if (delayMs === undefined) throw thrown;
+        this.#onRetry?.({
+          retry: attempt + 1,
+          delayMs,
+          error: thrown,
+          method: call.method,
+          path: call.path,
+          idempotencyKey: call.idempotencyKey,
+        });
+        await sleep(delayMs, signal);
+      }
+    }
+  }
+
+  /** One streamed exchange: an error status throws as in #call; a 200 yields its events. */
+  async *#streamAttempt(call: Call): AsyncGenerator<MessageStreamEvent, void, undefined> {
+    const { url, init } = this.#request(call, "text/event-stream");
+    const guard = this.#guard(call);
+    try {
+      let response: Response;
+      try {
+        response = await this.#fetch(url, { ...init, signal: guard.signal });
+      } catch (error) {
+        throw guard.failure(error);
+      }
+      if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+        // An error, or a server without the streaming form: its JSON body.
+        const text = await response.text().catch((error: unknown) => Promise.reject(guard.failure(error)));
+        if (response.status < 200 || response.status >= 300) throw errorFromResponse(response.status, response.headers, text);
+        yield { type: "message", message: JSON.parse(text) as MessageResponse };
+        return;
+      }
+      const requestId = response.headers.get("x-request-id") ?? undefined;
+      let reply = "";
+      try {
+        for await (const event of readEvents(response.body)) {
+          if (event.event === "message.delta") {
+            const { delta } = JSON.parse(event.data) as { delta: string };
+            reply += delta;
+            yield { type: "delta", delta, text: reply };
+          } else if (event.event === "message") {
+            yield { type: "message", message: JSON.parse(event.data) as MessageResponse };
+            return;
+          } else if (event.event === "error") throw errorFromEvent(event.data, requestId);
+        }
+      } catch (error) {
+        throw error instanceof ParleyError ? error : guard.failure(error);
+      }
+      throw new ConnectionError({ status: 0, error: "Connection failed: the stream ended before the reply" });
+    } finally {
+      guard.finish();
+    }
+  }
+
   /** How long to wait before retrying after `error`, or undefined to throw it. */
   #retryDelay(error: ParleyError, attempt: number): number | undefined {
     const retryable = error.status === 429 || error.status === 0 || error.status >= 500;
@@ -203,20 +306,41 @@ export class Parley {
 
   /** One HTTP exchange, body read included, within the timeout. */
   async #attempt(call: Call): Promise<{ status: number; headers: Headers; text: string }> {
-    const { signal } = call.options;
-    const timeoutMs = call.options.timeoutMs ?? this.#timeoutMs;
+    const { url, init } = this.#request(call, "application/json");
+    const guard = this.#guard(call);
+    try {
+      const response = await this.#fetch(url, { ...init, signal: guard.signal });
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    } catch (error) {
+      throw guard.failure(error);
+    } finally {
+      guard.finish();
+    }
+  }
+
+  /** The URL and fetch options of a call. */
+  #request(call: Call, accept: string): { url: URL; init: RequestInit } {
     const url = new URL(this.#baseUrl + call.path);
     for (const [name, value] of Object.entries(call.query ?? {}))
       if (value !== undefined && value !== "") url.searchParams.set(name, value);
 
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept };
     if (call.authenticated) {
       if (!this.#apiKey) throw new TypeError("Parley: apiKey is required to send messages");
       headers.authorization = `Bearer ${this.#apiKey}`;
     }
     if (call.body !== undefined) headers["content-type"] = "application/json";
     if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
+    return { url, init: { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) } };
+  }
 
+  /**
+   * The attempt's timeout and the caller's signal as one signal; `failure` names what ended the
+   * attempt (the caller's reason, a TimeoutError, else a ConnectionError); `finish` when done.
+   */
+  #guard(call: Call): { signal: AbortSignal; failure(error: unknown): unknown; finish(): void } {
+    const { signal } = call.options;
+    const timeoutMs = call.options.timeoutMs ?? this.#timeoutMs;
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -225,22 +349,18 @@ export class Parley {
     }, timeoutMs);
     const cancel = () => controller.abort(signal?.reason);
     signal?.addEventListener("abort", cancel, { once: true });
-    try {
-      const response = await this.#fetch(url, {
-        method: call.method,
-        headers,
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        signal: controller.signal,
-      });
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (timedOut) throw new TimeoutError({ status: 0, error: `No response within ${timeoutMs} ms`, cause: error });
-      throw new ConnectionError({ status: 0, error: `Connection failed: ${describeFailure(error)}`, cause: error });
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", cancel);
-    }
+    return {
+      signal: controller.signal,
+      failure(error) {
+        if (signal?.aborted) return signal.reason;
+        if (timedOut) return new TimeoutError({ status: 0, error: `No response within ${timeoutMs} ms`, cause: error });
+        return new ConnectionError({ status: 0, error: `Connection failed: ${describeFailure(error)}`, cause: error });
+      },
+      finish() {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", cancel);
+      },
+    };
   }
 }
 

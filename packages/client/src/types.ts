@@ -98,3 +98,10 @@ export interface ErrorBody {
   error: string;
   details?: string;
 }
+
+/** What `messages.stream()` yields: pieces of the reply as the agent writes it, then the reply. */
+export type MessageStreamEvent =
+  /** `delta`: the new piece; `text`: the reply so far. A preview: the `message` event is the reply. */
+  | { type: "delta"; delta: string; text: string }
+  /** Last: the same body `send()` resolves to (what is stored). */
+  | { type: "message"; message: MessageResponse };

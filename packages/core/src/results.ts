@@ -13,6 +13,11 @@ export interface HttpResult {
   json?: unknown;
   /** A text body with its own content-type header (the sitemap's XML). */
   text?: string;
+  /**
+   * A body written piece by piece as it is produced, with its own content-type header (the
+   * messages API's `text/event-stream` form); the transport writes each piece at once.
+   */
+  stream?: AsyncIterable<string>;
 }
 
 export function jsonResult(json: unknown, status = 200, headers: Record<string, string> = {}): HttpResult {

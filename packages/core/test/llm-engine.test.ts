@@ -1,4 +1,5 @@
-// The LLM agent against a local fake OpenAI-compatible server, over a real (throwaway) database.
+// The LLM agent against a local fake OpenAI-compatible server that streams, over a real
+// (throwaway) database: grounded on the retrieved passages, citing them, streaming its reply.
 
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -6,11 +7,13 @@ import { createLlmEngine, type LlmConfig } from "../src/engine/llm.ts";
 import type { EngineInput } from "../src/engine/types.ts";
 import { AppError } from "../src/errors.ts";
 import {
+  brokenStream,
   errorResponse,
   type FakeOpenAi,
   scripts,
   slowResponse,
   startFakeOpenAi,
+  streamedText,
   textResponse,
   toolCallResponse,
   usage,
@@ -70,7 +73,7 @@ function engine(overrides: Partial<LlmConfig> = {}) {
 
 function input(overrides: Partial<EngineInput> = {}): EngineInput {
   return {
-    agent: { id: agentId, name: "Pip", engine: "llm", instructions: INSTRUCTIONS },
+    agent: { id: agentId, name: "Pip", engine: "llm", instructions: INSTRUCTIONS, answerBeyondArticles: false },
     history: [],
     message: "How do I reset my password?",
     visitor: {},
@@ -85,53 +88,157 @@ function systemPromptOf(body: any): string {
   return body.messages.find((message: { role: string }) => message.role === "system").content;
 }
 
-describe("LLM engine", () => {
-  it("runs the knowledge-search tool, feeds the article back and reports the provider's calls and usage", async () => {
-    fake.enqueue(...scripts.searchThenAnswer("reset password", "Choose Forgot password on the sign-in page."));
+const SEARCH_CALL = { name: "search_knowledge_base", args: { query: "How do I reset my password?" } };
+
+function articleLink() {
+  return { id: articleId, title: ARTICLE_TITLE, url: `${APP_URL}/help/${agentId}/articles/${articleId}` };
+}
+
+describe("LLM engine: grounded on the retrieved passages", () => {
+  it("lists the passages as numbered sources, answers from them and cites the articles it used", async () => {
+    fake.enqueue(textResponse("Open the sign-in page and choose Forgot password [1].", usage(410, 42)));
 
     const result = await engine().run(input());
 
     expect(result).toEqual({
-      reply: "Choose Forgot password on the sign-in page.",
-      toolCalls: [{ name: "search_knowledge_base", args: { query: "reset password" } }],
-      tokenUsage: 120 + 18 + (410 + 42),
-      richContent: [
-        {
-          type: "articles",
-          articles: [{ id: articleId, title: ARTICLE_TITLE, url: `${APP_URL}/help/${agentId}/articles/${articleId}` }],
-        },
-      ],
+      reply: "Open the sign-in page and choose Forgot password.",
+      toolCalls: [SEARCH_CALL],
+      tokenUsage: 452,
+      richContent: [{ type: "articles", articles: [articleLink()] }],
       handoffRequested: false,
     });
-
-    expect(fake.requests).toHaveLength(2);
-    const [first, second] = fake.requests;
-    expect(first?.headers.authorization).toBe(`Bearer ${API_KEY}`);
-    expect(first?.body.model).toBe("fake-model-1");
-    expect(first?.body.stream).toBeFalsy();
-    expect(first?.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
-      "request_human",
-      "search_knowledge_base",
-    ]);
-
-    // The tool result goes back to the model with the article in it.
-    const toolMessages = second?.body.messages.filter((message: { role: string }) => message.role === "tool");
-    expect(toolMessages).toHaveLength(1);
-    const toolResult = JSON.parse(toolMessages[0].content);
-    expect(toolResult.articles).toHaveLength(1);
-    expect(toolResult.articles[0]).toMatchObject({
-      id: articleId,
-      title: ARTICLE_TITLE,
-      url: `${APP_URL}/help/${agentId}/articles/${articleId}`,
-    });
-    expect(toolResult.articles[0].content).toContain("Forgot password");
-    const assistantCall = second?.body.messages.find((message: { role: string }) => message.role === "assistant");
-    expect(assistantCall.tool_calls[0].function).toEqual({
-      name: "search_knowledge_base",
-      arguments: JSON.stringify({ query: "reset password" }),
-    });
+    expect(fake.requests).toHaveLength(1);
+    const body = fake.requests[0]?.body;
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(body.model).toBe("fake-model-1");
+    expect(body.stream).toBe(true);
+    const system = systemPromptOf(body);
+    expect(system).toContain(`[1] "${ARTICLE_TITLE}" (${articleLink().url})\nTo reset your password, open the sign-in page`);
+    expect(system).toContain("Answer only from the numbered sources");
+    expect(system).toContain("Do not use any other knowledge");
+    expect(system).not.toContain("general knowledge");
   });
 
+  it("allows answers beyond the articles only when the agent's setting says so", async () => {
+    fake.enqueue(textResponse("Paris is the capital of France (not from the help centre)."));
+
+    const result = await engine().run(
+      input({ agent: { ...input().agent, answerBeyondArticles: true }, message: "What is the capital of France?" }),
+    );
+
+    const system = systemPromptOf(fake.requests[0]?.body);
+    expect(system).toContain("you may answer from general knowledge");
+    expect(system).not.toContain("Do not use any other knowledge");
+    expect(system).toContain("Sources from the help centre: none matched this message.");
+    expect(result.richContent).toEqual([]);
+  });
+
+  it("cites nothing when the model cites no source (it said it does not know)", async () => {
+    fake.enqueue(textResponse("I don't know that one. Would you like to talk to a person?"));
+
+    const result = await engine().run(input({ message: "Do you ship to Antarctica?" }));
+
+    expect(systemPromptOf(fake.requests[0]?.body)).toContain("none matched this message");
+    expect(result.reply).toBe("I don't know that one. Would you like to talk to a person?");
+    expect(result.richContent).toEqual([]);
+  });
+
+  it("ignores a citation of a source that does not exist", async () => {
+    fake.enqueue(textResponse("Choose Forgot password [1][7]."));
+
+    const result = await engine().run(input());
+
+    expect(result.reply).toBe("Choose Forgot password.");
+    expect(result.richContent).toEqual([{ type: "articles", articles: [articleLink()] }]);
+  });
+
+  it("searches a follow-up together with the visitor's previous message", async () => {
+    fake.enqueue(textResponse("The link is valid for one hour [1]."));
+
+    const result = await engine().run(
+      input({
+        message: "and for how long?",
+        history: [
+          { role: "user", text: "How do I reset my password?", toolCalls: [] },
+          { role: "agent", text: "Choose Forgot password.", toolCalls: [] },
+        ],
+      }),
+    );
+
+    expect(systemPromptOf(fake.requests[0]?.body)).toContain(`[1] "${ARTICLE_TITLE}"`);
+    expect(result.richContent).toEqual([{ type: "articles", articles: [articleLink()] }]);
+  });
+
+  it("runs the search tool again when the model asks, numbering its passages on", async () => {
+    fake.enqueue(
+      toolCallResponse("search_knowledge_base", { query: "password reset link" }, usage(10, 1)),
+      textResponse("Use the reset link [2].", usage(30, 3)),
+    );
+
+    const result = await engine().run(input());
+
+    expect(result.toolCalls).toEqual([SEARCH_CALL, { name: "search_knowledge_base", args: { query: "password reset link" } }]);
+    expect(result.tokenUsage).toBe(44);
+    expect(result.richContent).toEqual([{ type: "articles", articles: [articleLink()] }]);
+    const toolMessages = fake.requests[1]?.body.messages.filter((message: { role: string }) => message.role === "tool");
+    const toolResult = JSON.parse(toolMessages[0].content);
+    expect(toolResult.sources).toHaveLength(1);
+    expect(toolResult.sources[0]).toMatchObject({ number: 2, articleId, title: ARTICLE_TITLE });
+    expect(toolResult.sources[0].text).toContain("Forgot password");
+  });
+});
+
+describe("LLM engine: streaming", () => {
+  it("passes the reply on piece by piece as the provider streams it, without citation markers", async () => {
+    fake.enqueue(streamedText(["Open the ", "sign-in page", " [", "1]", " and choose ", "Forgot password [1", "]."]));
+    const pieces: string[] = [];
+
+    const result = await engine().run(input({ onDelta: (piece) => pieces.push(piece) }));
+
+    expect(pieces.length).toBeGreaterThanOrEqual(3);
+    expect(pieces.join("")).toBe("Open the sign-in page and choose Forgot password.");
+    expect(pieces.some((piece) => piece.includes("["))).toBe(false);
+    expect(result.reply).toBe("Open the sign-in page and choose Forgot password.");
+  });
+
+  it("gives the first pieces before the provider has finished", async () => {
+    fake.enqueue(streamedText(["First part. ", "Second part."], { pauseAfter: 1 }));
+    const pieces: string[] = [];
+    let firstPiece: () => void = () => {};
+    const firstArrived = new Promise<void>((resolve) => {
+      firstPiece = resolve;
+    });
+
+    const running = engine().run(
+      input({
+        onDelta: (piece) => {
+          pieces.push(piece);
+          firstPiece();
+        },
+      }),
+    );
+    await firstArrived;
+    expect(pieces.join("")).toBe("First part.");
+    fake.release();
+
+    expect((await running).reply).toBe("First part. Second part.");
+  });
+
+  it("fails the turn when the provider drops the stream mid-answer", async () => {
+    fake.enqueue(brokenStream(["Open the ", "sign-in "]));
+    const pieces: string[] = [];
+
+    const error = await engine()
+      .run(input({ onDelta: (piece) => pieces.push(piece) }))
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe("INTERNAL");
+    expect(pieces.join("")).toBe("Open the sign-in");
+  });
+});
+
+describe("LLM engine", () => {
   it("sends the instructions, the visitor, the variables and the history", async () => {
     fake.enqueue(textResponse("Hi Ada!", usage(50, 4)));
 
@@ -148,7 +255,13 @@ describe("LLM engine", () => {
       }),
     );
 
-    expect(result).toEqual({ reply: "Hi Ada!", toolCalls: [], tokenUsage: 54, richContent: [], handoffRequested: false });
+    expect(result).toEqual({
+      reply: "Hi Ada!",
+      toolCalls: [{ name: "search_knowledge_base", args: { query: "Can you check my plan?" } }],
+      tokenUsage: 54,
+      richContent: [],
+      handoffRequested: false,
+    });
     expect(fake.requests).toHaveLength(1);
     const body = fake.requests[0]?.body;
     const system = systemPromptOf(body);
@@ -170,7 +283,7 @@ describe("LLM engine", () => {
   it("uses default instructions naming the agent when none are set", async () => {
     fake.enqueue(textResponse("Hello!"));
 
-    await engine().run(input({ agent: { id: agentId, name: "Pip", engine: "llm", instructions: "  " } }));
+    await engine().run(input({ agent: { ...input().agent, instructions: "  " } }));
 
     const system = systemPromptOf(fake.requests[0]?.body);
     expect(system).toContain("You are Pip,");
@@ -185,33 +298,14 @@ describe("LLM engine", () => {
 
     expect(result).toEqual({
       reply: "I've asked a colleague to join; they will reply here shortly.",
-      toolCalls: [{ name: "request_human", args: { reason: "wants to talk to a person" } }],
+      toolCalls: [
+        { name: "search_knowledge_base", args: { query: "I want to talk to a human" } },
+        { name: "request_human", args: { reason: "wants to talk to a person" } },
+      ],
       tokenUsage: 90 + 12 + (130 + 16),
       richContent: [],
       handoffRequested: true,
     });
-  });
-
-  it("lists an article found twice once in richContent, and every call in toolCalls", async () => {
-    fake.enqueue(
-      toolCallResponse("search_knowledge_base", { query: "reset password" }, usage(10, 1)),
-      toolCallResponse("search_knowledge_base", { query: "password reset link" }, usage(20, 2)),
-      textResponse("Use the reset link.", usage(30, 3)),
-    );
-
-    const result = await engine().run(input());
-
-    expect(result.toolCalls).toEqual([
-      { name: "search_knowledge_base", args: { query: "reset password" } },
-      { name: "search_knowledge_base", args: { query: "password reset link" } },
-    ]);
-    expect(result.richContent).toEqual([
-      {
-        type: "articles",
-        articles: [{ id: articleId, title: ARTICLE_TITLE, url: `${APP_URL}/help/${agentId}/articles/${articleId}` }],
-      },
-    ]);
-    expect(result.tokenUsage).toBe(66);
   });
 
   it("stops after 4 model calls and still replies", async () => {
@@ -220,7 +314,7 @@ describe("LLM engine", () => {
     const result = await engine().run(input());
 
     expect(fake.requests).toHaveLength(4);
-    expect(result.toolCalls).toHaveLength(4);
+    expect(result.toolCalls).toHaveLength(5);
     expect(result.tokenUsage).toBe(48);
     expect(result.reply).toBe("Sorry, I couldn't find an answer to that. Would you like to talk to a person?");
   });
@@ -237,10 +331,9 @@ describe("LLM engine", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("rejects, without asking the model again, when the knowledge search fails", async () => {
+  it("rejects, without asking the model, when the knowledge search fails", async () => {
     const brokenDb = await createTestDatabase({ migrate: false });
     await brokenDb.close();
-    fake.enqueue(toolCallResponse("search_knowledge_base", { query: "reset password" }));
 
     const error = await createLlmEngine(
       { db: brokenDb, appUrl: APP_URL },
@@ -251,7 +344,7 @@ describe("LLM engine", () => {
 
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe("INTERNAL");
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(0);
   });
 
   it("rejects when the provider refuses the API key", async () => {

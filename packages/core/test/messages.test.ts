@@ -418,13 +418,18 @@ describe("the LLM agent through the pipeline (local fake OpenAI-compatible serve
 
   it("returns and stores the provider's tool calls and token usage", async () => {
     const agent = await llmAgent(llmCtx);
-    fake.enqueue(...scripts.searchThenAnswer("reset password", "From “How to reset your password”: choose Forgot password?"));
+    fake.enqueue(...scripts.searchThenAnswer("reset password", "From “How to reset your password”: choose Forgot password [2]."));
     const outcome = await send(messageInput(agent, { message: "How do I reset my password?" }), llmCtx);
     expect(outcome.status).toBe(200);
     expect(outcome.body).toMatchObject({
-      reply: "From “How to reset your password”: choose Forgot password?",
+      reply: "From “How to reset your password”: choose Forgot password.",
       tokenUsage: 120 + 18 + 410 + 42,
-      toolCalls: [{ name: "search_knowledge_base", args: { query: "reset password" } }],
+      // The engine's retrieval for the message, then the model's own search.
+      toolCalls: [
+        { name: "search_knowledge_base", args: { query: "How do I reset my password?" } },
+        { name: "search_knowledge_base", args: { query: "reset password" } },
+      ],
+      richContent: [{ type: "articles", articles: [{ id: "art-reset-password", title: "How to reset your password" }] }],
       handoffRequested: false,
       status: "active",
     });

@@ -434,6 +434,7 @@ describe("webhooks", () => {
         name: "Test agent",
         engine: "knowledge" as const,
         instructions: "",
+        answerBeyondArticles: false,
         monthlyConversationLimit: null,
         monthlyTokenLimit: null,
         usageLimit: null,

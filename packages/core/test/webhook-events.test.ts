@@ -28,6 +28,7 @@ beforeAll(async () => {
     name: "Test agent",
     engine: "knowledge",
     instructions: "",
+    answerBeyondArticles: false,
     monthlyConversationLimit: null,
     monthlyTokenLimit: null,
     usageLimit: null,

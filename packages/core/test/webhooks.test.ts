@@ -673,6 +673,7 @@ describe("end to end", () => {
       name: "Webhook agent",
       engine: "knowledge",
       instructions: "",
+      answerBeyondArticles: false,
       monthlyConversationLimit: null,
       monthlyTokenLimit: null,
       usageLimit: null,

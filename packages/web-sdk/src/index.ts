@@ -47,8 +47,17 @@ export interface ConnectOptions {
 export type ConnectionState = "connecting" | "open" | "closed";
 
 /** Events and their payloads. */
+/** A piece of an agent reply while it is written (LLM agents): `text` is the reply so far. */
+export interface MessageDelta {
+  delta: string;
+  text: string;
+  clientMessageId?: string;
+}
+
 export interface ParleyEvents {
   message: Message;
+  /** The reply so far, as it streams; the `message` event that follows is the reply itself. */
+  delta: MessageDelta;
   status: ConversationStatus;
   typing: boolean;
   error: ErrorFrame;
@@ -99,6 +108,8 @@ class Connection implements ParleyConnection {
   state: ConnectionState = "connecting";
   private socket: WebSocket | null = null;
   private readonly listeners = new Map<keyof ParleyEvents, Set<AnyListener>>();
+  /** Replies being streamed, by the clientMessageId they answer ("" for none). */
+  private readonly partialReplies = new Map<string, string>();
   private readonly tools = new Map<string, { definition: ToolDefinition; handler: ToolHandler }>();
   private pageVariables: Record<string, string>;
   /** Frames sent before `ready` (or while reconnecting), flushed in order. */
@@ -235,7 +246,19 @@ class Connection implements ParleyConnection {
       case "typing":
         this.emit("typing", frame.active);
         return;
+      case "message.delta": {
+        const key = frame.clientMessageId ?? "";
+        const text = (this.partialReplies.get(key) ?? "") + frame.delta;
+        this.partialReplies.set(key, text);
+        this.emit("delta", {
+          delta: frame.delta,
+          text,
+          ...(frame.clientMessageId === undefined ? {} : { clientMessageId: frame.clientMessageId }),
+        });
+        return;
+      }
       case "message": {
+        this.partialReplies.delete(frame.clientMessageId ?? "");
         const { type: _type, ...message } = frame;
         this.emit("message", message);
         return;
@@ -248,6 +271,7 @@ class Connection implements ParleyConnection {
         void this.runTool(frame.callId, frame.name, frame.args);
         return;
       case "error":
+        this.partialReplies.delete(frame.clientMessageId ?? "");
         // A refused resume token: forget it (a new conversation starts).
         if (frame.error === "Invalid resume token") this.storage?.removeItem(this.storageKey);
         this.emit("error", frame);

@@ -79,6 +79,7 @@ export interface ErrorFrame {
 export type ServerFrame =
   | ReadyFrame
   | { type: "typing"; active: boolean }
+  | { type: "message.delta"; delta: string; clientMessageId?: string }
   | ({ type: "message" } & Message)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: ConversationStatus }

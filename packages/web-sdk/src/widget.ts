@@ -8,7 +8,7 @@
 // Optional attributes: data-title, data-theme ("light" | "dark"; default: the visitor's setting),
 // data-page-variables (JSON object of strings). `window.parley` exposes the connection
 // (registerTool, track, setPageVariables) and open()/close().
-import { connect, type Message, type ParleyConnection, type RichContentItem } from "./index.ts";
+import { connect, type Message, type MessageDelta, type ParleyConnection, type RichContentItem } from "./index.ts";
 
 const STYLE = `
 :host { all: initial; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --accent: #0b57d0; --accent-fg: #ffffff;
@@ -160,7 +160,34 @@ function start(script: HTMLScriptElement): WidgetApi {
     return nodes;
   }
 
+  /** Replies being written (LLM agents), by the clientMessageId they answer: shown as they grow. */
+  const partial = new Map<string, { item: HTMLElement; text: Text }>();
+
+  function showDelta(delta: MessageDelta) {
+    const key = delta.clientMessageId ?? "";
+    let shownPartial = partial.get(key);
+    if (!shownPartial) {
+      const item = element("li", { className: "msg agent partial" });
+      // Screen readers hear the reply once, complete, rather than every piece of it.
+      item.setAttribute("aria-busy", "true");
+      const text = document.createTextNode("");
+      item.append(element("span", { className: "who" }, "Assistant"), text);
+      log.append(item);
+      shownPartial = { item, text };
+      partial.set(key, shownPartial);
+    }
+    shownPartial.text.data = delta.text;
+    scrollDown();
+  }
+
+  function dropPartial(clientMessageId: string | undefined) {
+    const key = clientMessageId ?? "";
+    partial.get(key)?.item.remove();
+    partial.delete(key);
+  }
+
   function showMessage(message: Message) {
+    dropPartial(message.clientMessageId);
     if (shown.has(message.id)) return;
     shown.add(message.id);
     const item = element("li", { className: `msg ${message.role}` });
@@ -183,6 +210,7 @@ function start(script: HTMLScriptElement): WidgetApi {
       if (ready.status === "escalated") showHandoff();
     });
     chat.on("message", showMessage);
+    chat.on("delta", showDelta);
     chat.on("typing", (active) => {
       typing.textContent = active ? "Assistant is typing…" : "";
     });
@@ -191,6 +219,7 @@ function start(script: HTMLScriptElement): WidgetApi {
       else handoffShown = false;
     });
     chat.on("error", (error) => {
+      dropPartial(error.clientMessageId);
       if (error.error !== "Invalid resume token")
         notice(error.retryAfter ? `${error.error}. Try again in ${error.retryAfter} s.` : error.error);
     });

@@ -79,12 +79,22 @@ function toRequest(req: IncomingMessage, res: ServerResponse, origin: string): R
   return new Request(new URL(req.url ?? "/", origin), init);
 }
 
-// No keep-alive: no idle sockets (and their timers) between a test's requests.
+// No keep-alive: no idle sockets (and their timers) between a test's requests. A streamed body
+// (server-sent events) is written piece by piece, as the servers do.
 async function send(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  if (response.body && headers["content-type"]?.startsWith("text/event-stream")) {
+    res.writeHead(response.status, { ...headers, connection: "close" });
+    for await (const piece of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (res.destroyed) break;
+      res.write(piece);
+    }
+    res.end();
+    return;
+  }
   const body = Buffer.from(await response.arrayBuffer());
   res.writeHead(response.status, { ...headers, connection: "close", "content-length": String(body.length) });
   res.end(body);

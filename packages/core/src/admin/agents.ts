@@ -52,6 +52,7 @@ export const updateAgentInput = z.object({
   usageLimit: monthlyLimit.optional(),
   engine: z.enum(["knowledge", "llm"]).optional(),
   instructions: z.string().max(AGENT_INSTRUCTIONS_MAX_CHARS).optional(),
+  answerBeyondArticles: z.boolean().optional(),
   allowedOrigins: z
     .array(originInput)
     .max(AGENT_ALLOWED_ORIGINS_MAX)
@@ -84,6 +85,7 @@ const detailSelect = {
   monthlyTokenLimit: true,
   usageLimit: true,
   instructions: true,
+  answerBeyondArticles: true,
   allowedOrigins: true,
   widgetConnectionsPerIp: true,
   widgetMessagesPerConnectionPerMinute: true,
@@ -119,6 +121,7 @@ function toDetail(row: DetailRow) {
     monthlyTokenLimit: row.monthlyTokenLimit,
     usageLimit: row.usageLimit,
     instructions: row.instructions,
+    answerBeyondArticles: row.answerBeyondArticles,
     allowedOrigins: row.allowedOrigins,
     widgetConnectionsPerIp: row.widgetConnectionsPerIp,
     widgetMessagesPerConnectionPerMinute: row.widgetMessagesPerConnectionPerMinute,

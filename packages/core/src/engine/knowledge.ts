@@ -23,9 +23,10 @@ import type { Engine, EngineDeps, EngineHistoryMessage, EngineInput, EngineResul
 /**
  * Articles that answer `words`: first those containing every word (the help search); failing
  * that, those containing at least half of them (an OR search, best covered first), so an extra
- * word ("... I am stuck on the dashboard") does not hide the right article.
+ * word ("... I am stuck on the dashboard") does not hide the right article. The LLM engine grounds
+ * its answers on this too (grounding.ts).
  */
-async function retrieve(deps: EngineDeps, agentId: string, words: string[]): Promise<ArticleHit[]> {
+export async function retrieve(deps: EngineDeps, agentId: string, words: string[]): Promise<ArticleHit[]> {
   const query = words.join(" ");
   const all = await searchVisibleArticles(deps.db, agentId, query, { limit: KNOWLEDGE_SEARCH_RESULTS, order: "relevance" });
   if (all.length > 0 || words.length < 3) return all;

@@ -23,6 +23,8 @@ export interface EngineAgent {
   name: string;
   engine: "knowledge" | "llm";
   instructions: string;
+  /** LLM engine: may answer beyond the retrieved help passages (off: only from them). */
+  answerBeyondArticles?: boolean;
 }
 
 export interface EngineHistoryMessage {
@@ -52,6 +54,13 @@ export interface EngineInput {
   signal?: AbortSignal;
   /** Tools registered by the widget page; the LLM engine offers them to the model. */
   clientTools?: ClientTool[];
+  /**
+   * Called with each piece of the reply's text as it is produced, for the streaming forms (SSE,
+   * the widget's message.delta). Engines that answer at once never call it. The pieces are a
+   * preview: the result's `reply` is the answer (it may differ, e.g. a fallback when the model
+   * produced no text).
+   */
+  onDelta?: (text: string) => void;
 }
 
 /** A tool that runs in the visitor's browser (widget / SDK): the call goes to the page and back. */

@@ -12,6 +12,8 @@ export interface MessagingAgent {
   name: string;
   engine: "knowledge" | "llm";
   instructions: string;
+  /** The LLM engine may answer beyond the retrieved help passages. */
+  answerBeyondArticles: boolean;
   monthlyConversationLimit: number | null;
   monthlyTokenLimit: number | null;
   usageLimit: number | null;
@@ -28,6 +30,7 @@ const agentSelect = {
   keyHash: true,
   engine: true,
   instructions: true,
+  answerBeyondArticles: true,
   monthlyConversationLimit: true,
   monthlyTokenLimit: true,
   usageLimit: true,

@@ -5,16 +5,17 @@
 // quotas, the turn. From the rate limit on, every outcome (errors included) carries the RateLimit
 // headers.
 import type { AppContext } from "../context.ts";
-import { AppError, isAppError } from "../errors.ts";
-import { describeError, logger } from "../logger.ts";
+import { AppError } from "../errors.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import { errorResult, type HttpResult, jsonResult } from "../results.ts";
-import { authenticateAgent } from "./auth.ts";
+import { authenticateAgent, type MessagingAgent } from "./auth.ts";
+import { acceptsEventStream, asAppError, eventStreamReplay, type SettledTurn, streamTurn } from "./event-stream.ts";
 import { findStoredResponse, parseIdempotencyKey, requestHash } from "./idempotency.ts";
-import { parseMessageRequest } from "./schema.ts";
+import { type MessageRequest, parseMessageRequest } from "./schema.ts";
 import { IdempotentRaceLost, runTurn } from "./turn.ts";
 
 export { authenticateAgent, type MessagingAgent } from "./auth.ts";
+export { acceptsEventStream, serverSentEvent } from "./event-stream.ts";
 export { usageMonth } from "./quotas.ts";
 export { invalidRequest, type MessageRequest, messageRequestSchema } from "./schema.ts";
 export { ESCALATED_REPLY, type MessageResponse, runTurn } from "./turn.ts";
@@ -25,14 +26,20 @@ export interface SendMessageInput {
   token: string | null;
   /** The Idempotency-Key header as received (null when absent). */
   idempotencyKey: string | null;
+  /** The Accept header as received (null when absent): `text/event-stream` asks for the streaming form. */
+  accept?: string | null;
   /** Reads and parses the JSON body (400 `Invalid request` naming what is wrong); called once, after the key checks. */
   readBody(): Promise<unknown>;
   clientIp: string;
   signal?: AbortSignal;
 }
 
-/** The whole exchange as a result: 200 with the turn, a replay, or the spec's error body. */
+/**
+ * The whole exchange as a result: 200 with the turn, a replay, or the spec's error body; in the
+ * streaming form (event-stream.ts) the same outcomes as server-sent events.
+ */
 export async function sendMessage(ctx: AppContext, input: SendMessageInput): Promise<HttpResult> {
+  const streaming = acceptsEventStream(input.accept ?? null);
   let rateLimitHeaders: Record<string, string> = {};
   try {
     const agent = await authenticateAgent(ctx.db, ctx.limiters, input);
@@ -43,21 +50,39 @@ export async function sendMessage(ctx: AppContext, input: SendMessageInput): Pro
 
     if (idempotency) {
       const stored = await findStoredResponse(ctx.db, agent.id, idempotency.key, idempotency.hash, ctx.now());
-      if (stored) return replay(stored, rateLimitHeaders);
+      if (stored) {
+        const replayed = replay(stored, rateLimitHeaders);
+        return streaming && replayed.status === 200 ? eventStreamReplay(replayed.json, replayed.headers) : replayed;
+      }
     }
-    try {
-      const body = await runTurn(ctx, agent, request, { channel: "api", idempotency, signal: input.signal });
-      return jsonResult(body, 200, rateLimitHeaders);
-    } catch (error) {
-      if (!(error instanceof IdempotentRaceLost) || !idempotency) throw error;
-      // The concurrent request with this key committed its turn; ours was rolled back.
-      const stored = await findStoredResponse(ctx.db, agent.id, idempotency.key, idempotency.hash, ctx.now());
-      if (!stored) throw new AppError("INTERNAL");
-      return replay(stored, rateLimitHeaders);
-    }
+    const turn = (onDelta?: (text: string) => void) => settleTurn(ctx, agent, request, { idempotency, signal: input.signal, onDelta });
+    if (streaming) return await streamTurn(turn, rateLimitHeaders);
+    const settled = await turn();
+    return jsonResult(settled.body, 200, { ...rateLimitHeaders, ...settled.headers });
   } catch (error) {
-    if (!isAppError(error)) logger.error("message turn failed", { error: describeError(error) });
-    return errorResult(isAppError(error) ? error : new AppError("INTERNAL"), rateLimitHeaders);
+    return errorResult(asAppError(error), rateLimitHeaders);
+  }
+}
+
+/**
+ * Runs the turn and settles it to the 200 body: its response, or, when a concurrent request with
+ * the same Idempotency-Key committed first (ours was rolled back), that request's stored response.
+ */
+async function settleTurn(
+  ctx: AppContext,
+  agent: MessagingAgent,
+  request: MessageRequest,
+  options: { idempotency?: { key: string; hash: string }; signal?: AbortSignal; onDelta?: (text: string) => void },
+): Promise<SettledTurn> {
+  const { idempotency } = options;
+  try {
+    return { body: await runTurn(ctx, agent, request, { channel: "api", ...options }), headers: {} };
+  } catch (error) {
+    if (!(error instanceof IdempotentRaceLost) || !idempotency) throw error;
+    const stored = await findStoredResponse(ctx.db, agent.id, idempotency.key, idempotency.hash, ctx.now());
+    if (!stored) throw new AppError("INTERNAL");
+    const replayed = replay(stored, {});
+    return { body: replayed.json, headers: replayed.headers };
   }
 }
 

@@ -21,6 +21,7 @@ export interface AnswerInput {
   variables: Record<string, string>;
   signal?: AbortSignal;
   clientTools?: ClientTool[];
+  onDelta?: (text: string) => void;
 }
 
 export async function answerTurn(ctx: AppContext, agent: MessagingAgent, input: AnswerInput): Promise<EngineResult> {
@@ -34,7 +35,13 @@ async function runEngine(
   agent: MessagingAgent,
   input: Omit<AnswerInput, "conversation"> & { history: EngineHistoryMessage[] },
 ): Promise<EngineResult> {
-  const engineAgent = { id: agent.id, name: agent.name, engine: agent.engine, instructions: agent.instructions };
+  const engineAgent = {
+    id: agent.id,
+    name: agent.name,
+    engine: agent.engine,
+    instructions: agent.instructions,
+    answerBeyondArticles: agent.answerBeyondArticles,
+  };
   let result: EngineResult;
   try {
     result = await ctx.engineFor(engineAgent).run({ agent: engineAgent, status: "active", ...input });

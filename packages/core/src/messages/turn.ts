@@ -40,6 +40,8 @@ export interface TurnOptions {
   pageVariables?: Record<string, string>;
   /** Widget: tools the page registered, which the LLM engine may call (run in the browser). */
   clientTools?: ClientTool[];
+  /** The streaming forms: pieces of the reply as the engine writes them (before anything is stored). */
+  onDelta?: (text: string) => void;
 }
 
 /** A concurrent request with the same Idempotency-Key committed first; answer with its response. */
@@ -100,6 +102,7 @@ export async function runTurn(
     variables: variablesOf(request, conversation, options),
     signal: options.signal,
     clientTools: options.clientTools,
+    onDelta: options.onDelta,
   });
   const turn: Turn = { agent, request, options, conversation, visitor, result, setStatus: statusSetByTurn(result), now };
 

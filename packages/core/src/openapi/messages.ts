@@ -104,6 +104,30 @@ function messageResponseExamples(appUrl: string) {
   };
 }
 
+/** The streaming form's body: server-sent events (what event-stream.ts writes). */
+const EVENT_STREAM_EXAMPLE = [
+  "event: message.delta",
+  'data: {"delta":"You can request a refund"}',
+  "",
+  "event: message.delta",
+  'data: {"delta":" within 30 days of a charge."}',
+  "",
+  "event: message",
+  `data: {"conversationId":"${EXAMPLE_CONVERSATION_ID}","reply":"You can request a refund within 30 days of a charge.","tokenUsage":412,"toolCalls":[{"name":"search_knowledge_base","args":{"query":"How do I get a refund?"}}],"richContent":[],"handoffRequested":false,"status":"active"}`,
+  "",
+  "",
+].join("\n");
+
+const eventStreamSchema = z.string().meta({
+  description: [
+    "Server-sent events, each as soon as it is produced:",
+    '`message.delta` (data `{"delta": "..."}`): the next piece of the reply, as the agent writes it (LLM agents; an agent that answers at once sends none). The pieces are a preview;',
+    "`message` (data: the JSON form's 200 body, the reply as stored): last, on success;",
+    '`error` (data: the error body `{"error", "details"?}`): last, when the turn fails after the stream began (nothing is stored; retry with the same Idempotency-Key).',
+  ].join(" "),
+  examples: [EVENT_STREAM_EXAMPLE],
+});
+
 export function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject {
   const afterLimiter: HeaderSet = { rateLimit: "required" };
   return {
@@ -116,6 +140,8 @@ export function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject 
       `Checks run in this order: agent (404), HTTP API enabled (403), bearer key (401), rate limit of ${MESSAGES_PER_MINUTE} requests a minute per agent (429), body (400), Idempotency-Key (409), conversation (404), quotas (402).`,
       `The body is JSON of at most ${MESSAGE_BODY_MAX_BYTES} bytes; unknown fields are rejected.`,
       `Failed keys count against ${FAILED_KEY_ATTEMPTS_PER_MINUTE} a minute per client IP; past that, 429 until the window passes.`,
+      "",
+      "**Streaming.** Send `Accept: text/event-stream` to receive the reply as server-sent events while the agent writes it (see the `text/event-stream` form of the 200 response). Everything else is as in the JSON form, which stays the default: the same checks, rate limit, quotas, usage, Idempotency-Key and stored messages. Until the first event, errors are answered with their status and JSON error body as listed here; once the stream has begun (200), a failure ends it with an `error` event carrying the same error body.",
       "",
       "Client guidance: never retry 400, 401, 403, 404 or 409 unchanged; on 429 wait `Retry-After` (or back off 1 s, 2 s, 4 s); on 402 alert the operator (monthly quota or usage limit, no retry fixes it); retry 500 and network errors with the same `Idempotency-Key`.",
     ].join("\n"),
@@ -132,7 +158,10 @@ export function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject 
       "200": {
         description: "The agent's reply.",
         headers: responseHeaders({ ...afterLimiter, idempotentReplayed: true }),
-        content: { "application/json": { schema: messageResponseSchema, examples: messageResponseExamples(appUrl) } },
+        content: {
+          "application/json": { schema: messageResponseSchema, examples: messageResponseExamples(appUrl) },
+          "text/event-stream": { schema: eventStreamSchema },
+        },
       },
       "400": errorResponse(["INVALID_REQUEST"], afterLimiter, {
         description: `Body or header validation failed: message 1 to ${MESSAGE_MAX_CHARS} characters and not blank, at most ${CLIENT_VARIABLES_MAX_KEYS} clientVariables of at most ${CLIENT_VARIABLE_VALUE_MAX_CHARS} characters, Content-Type application/json, Idempotency-Key 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} characters.`,

@@ -127,6 +127,8 @@ export type ServerFrame =
       messages: WireMessage[];
     }
   | { type: "typing"; active: boolean }
+  /** A piece of the agent's reply as the engine writes it; the `message` frame that follows is the reply. */
+  | { type: "message.delta"; delta: string; clientMessageId?: string }
   | ({ type: "message"; clientMessageId?: string } & WireMessage)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: "active" | "escalated" }

@@ -69,6 +69,7 @@ const agentSelect = {
   name: true,
   engine: true,
   instructions: true,
+  answerBeyondArticles: true,
   monthlyConversationLimit: true,
   monthlyTokenLimit: true,
   usageLimit: true,
@@ -240,6 +241,7 @@ export class WidgetSession {
           channel: "widget",
           pageVariables: startsConversation ? this.pendingVariables : undefined,
           clientTools: this.clientTools(),
+          onDelta: (delta) => this.send({ type: "message.delta", delta, ...ref }),
         },
       );
       if (startsConversation) {

@@ -1,6 +1,13 @@
-// A local fake OpenAI-compatible server for tests: POST /v1/chat/completions (non-streaming) answers
-// from a scripted queue of responses and records every request it receives. Listens on a random
-// port; `close()` drops open connections (a "slow" response included).
+// A local fake OpenAI-compatible server for tests: POST /v1/chat/completions answers from a scripted
+// queue of responses and records every request it receives. With `"stream": true` in the request
+// (what the LLM engine sends) it answers as OpenAI does, in server-sent events: chat.completion.chunk
+// objects (the text in pieces, tool calls, the finish reason), a last chunk with the usage, then
+// `data: [DONE]`. A text response can pause after some pieces until `release()` (or
+// `POST /fake/release`), so a test can look at a partial answer; a "broken" one drops the
+// connection mid-stream. Listens on a random port unless given one; `close()` drops open
+// connections (a "slow" or paused response included). Other processes (the e2e journeys) script it
+// over HTTP: `POST /fake/enqueue` with a JSON array of responses, `GET /fake/requests` (what it
+// was asked), `GET /fake/health`.
 //
 //   const fake = await startFakeOpenAi({ apiKey: "sk-test" });
 //   fake.enqueue(toolCallResponse("search_knowledge_base", { query: "reset password" }), textResponse("..."));
@@ -18,7 +25,10 @@ export interface FakeUsage {
 }
 
 export type FakeResponse =
-  | { kind: "text"; text: string; usage: FakeUsage }
+  /** Streamed as `pieces` (default: word by word), pausing after `pauseAfter` of them until released. */
+  | { kind: "text"; text: string; usage: FakeUsage; pieces?: string[]; pauseAfter?: number }
+  /** Streams `pieces`, then drops the connection (a provider failing mid-answer). */
+  | { kind: "broken"; pieces: string[] }
   | { kind: "tool_calls"; calls: Array<{ name: string; args: Record<string, unknown> }>; usage: FakeUsage }
   | { kind: "error"; status: number; message: string }
   /** Waits `delayMs` before answering with `then` (or never answers if the client goes away first). */
@@ -40,6 +50,8 @@ export interface FakeOpenAi {
   enqueue(...responses: FakeResponse[]): void;
   /** How many scripted responses are still unused. */
   pending(): number;
+  /** Lets paused streams go on. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +67,15 @@ export function textResponse(text: string, tokens: FakeUsage = DEFAULT_USAGE): F
 
 export function toolCallResponse(name: string, args: Record<string, unknown>, tokens: FakeUsage = DEFAULT_USAGE): FakeResponse {
   return { kind: "tool_calls", calls: [{ name, args }], usage: tokens };
+}
+
+/** A text answer streamed in `pieces`, pausing after the first `pauseAfter` until `release()`. */
+export function streamedText(pieces: string[], options: { pauseAfter?: number; usage?: FakeUsage } = {}): FakeResponse {
+  return { kind: "text", text: pieces.join(""), pieces, usage: options.usage ?? DEFAULT_USAGE, pauseAfter: options.pauseAfter };
+}
+
+export function brokenStream(pieces: string[]): FakeResponse {
+  return { kind: "broken", pieces };
 }
 
 export function errorResponse(status = 500, message = "The fake model is down"): FakeResponse {
@@ -81,11 +102,22 @@ export const scripts = {
   slow: (delayMs = 5_000): FakeResponse[] => [slowResponse(delayMs)],
 };
 
-export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(options: { apiKey?: string; port?: number } = {}): Promise<FakeOpenAi> {
   const queue: FakeResponse[] = [];
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let sequence = 0;
+  // Paused streams wait for `released`; release() lets them go and sets up the next pause.
+  let releaseNow: () => void = () => {};
+  const nextGate = () =>
+    new Promise<void>((resolve) => {
+      releaseNow = resolve;
+    });
+  let released = nextGate();
+  const release = () => {
+    releaseNow();
+    released = nextGate();
+  };
 
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -102,6 +134,10 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       body = raw;
     }
     const path = request.url ?? "/";
+    if (path.startsWith("/fake/")) {
+      control(request.method ?? "", path, body, response);
+      return;
+    }
     requests.push({ method: request.method ?? "", path, headers: request.headers, body });
 
     if (request.method !== "POST" || path !== "/v1/chat/completions") {
@@ -112,16 +148,83 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       sendJson(response, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error" } });
       return;
     }
-    if ((body as { stream?: boolean } | undefined)?.stream) {
-      sendJson(response, 400, { error: { message: "fake: streaming is not implemented", type: "invalid_request_error" } });
-      return;
-    }
     const scripted = queue.shift();
     if (!scripted) {
       sendJson(response, 500, { error: { message: "fake: no scripted response left", type: "fake_server_error" } });
       return;
     }
-    respond(response, scripted, (body as { model?: string } | undefined)?.model ?? "fake-model");
+    const model = (body as { model?: string } | undefined)?.model ?? "fake-model";
+    if ((body as { stream?: boolean } | undefined)?.stream) await stream(response, scripted, model);
+    else respond(response, scripted, model);
+  }
+
+  function control(method: string, path: string, body: unknown, response: ServerResponse): void {
+    if (method === "GET" && path === "/fake/health") sendJson(response, 200, { pending: queue.length });
+    else if (method === "GET" && path === "/fake/requests") sendJson(response, 200, requests);
+    else if (method === "POST" && path === "/fake/enqueue" && Array.isArray(body)) {
+      queue.push(...(body as FakeResponse[]));
+      sendJson(response, 200, { pending: queue.length });
+    } else if (method === "POST" && path === "/fake/release") {
+      release();
+      sendJson(response, 200, {});
+    } else sendJson(response, 404, { error: { message: `fake: no route ${method} ${path}`, type: "not_found" } });
+  }
+
+  /** The scripted response as OpenAI streams it. */
+  async function stream(response: ServerResponse, scripted: FakeResponse, model: string): Promise<void> {
+    if (scripted.kind === "error") return respond(response, scripted, model);
+    if (scripted.kind === "slow") {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, scripted.delayMs);
+        timers.add(timer);
+        response.on("close", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      if (!response.destroyed) await stream(response, scripted.then, model);
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const id = `chatcmpl-fake-${++sequence}`;
+    const chunk = (choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
+      response.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model, choices: choice ? [{ index: 0, ...choice }] : [], ...extra })}\n\n`,
+      );
+    if (scripted.kind === "tool_calls") {
+      chunk({
+        delta: {
+          role: "assistant",
+          content: null,
+          tool_calls: scripted.calls.map((call, index) => ({
+            index,
+            id: `call_${++sequence}`,
+            type: "function",
+            function: { name: call.name, arguments: JSON.stringify(call.args) },
+          })),
+        },
+        finish_reason: null,
+      });
+      chunk({ delta: {}, finish_reason: "tool_calls" });
+      chunk(null, { usage: scripted.usage });
+      response.end("data: [DONE]\n\n");
+      return;
+    }
+    const pieces = scripted.kind === "broken" ? scripted.pieces : (scripted.pieces ?? scripted.text.split(/(?<= )/));
+    for (const [index, piece] of pieces.entries()) {
+      if (scripted.kind === "text" && index === scripted.pauseAfter) await Promise.race([released, once(response, "close")]);
+      if (response.destroyed) return;
+      chunk({ delta: index === 0 ? { role: "assistant", content: piece } : { content: piece }, finish_reason: null });
+    }
+    if (scripted.kind === "broken") {
+      // Let the pieces reach the client before the connection drops.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      response.destroy();
+      return;
+    }
+    chunk({ delta: {}, finish_reason: "stop" });
+    chunk(null, { usage: scripted.usage });
+    response.end("data: [DONE]\n\n");
   }
 
   function respond(response: ServerResponse, scripted: FakeResponse, model: string): void {
@@ -143,6 +246,9 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
         return;
       case "text":
         sendJson(response, 200, completion(model, { role: "assistant", content: scripted.text }, "stop", scripted.usage));
+        return;
+      case "broken":
+        response.destroy();
         return;
       case "tool_calls":
         sendJson(
@@ -178,7 +284,7 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     };
   }
 
-  server.listen(0, "127.0.0.1");
+  server.listen(options.port ?? 0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
 
@@ -189,7 +295,9 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       queue.push(...responses);
     },
     pending: () => queue.length,
+    release,
     close: async () => {
+      release();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       server.closeAllConnections();

@@ -77,6 +77,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
   });
   const [engine, setEngine] = useState<"knowledge" | "llm">(agent.engine);
   const [instructions, setInstructions] = useState(agent.instructions);
+  const [answerBeyondArticles, setAnswerBeyondArticles] = useState(agent.answerBeyondArticles);
   const [origins, setOrigins] = useState(agent.allowedOrigins.join("\n"));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
 
@@ -133,6 +134,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
       widgetConversationsPerIpPerHour: parsedWidget.widgetConversationsPerIpPerHour ?? null,
       engine,
       instructions,
+      answerBeyondArticles,
       allowedOrigins: origins
         .split("\n")
         .map((line) => line.trim())
@@ -209,6 +211,14 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
           />
           <label htmlFor="agent-engine-llm">LLM — an OpenAI-compatible model with knowledge search and handoff tools</label>
         </div>
+        <CheckboxField
+          label="LLM may answer beyond the help articles"
+          name="answerBeyondArticles"
+          checked={answerBeyondArticles}
+          onChange={(event) => setAnswerBeyondArticles(event.target.checked)}
+          error={errors.answerBeyondArticles}
+          hint="Off: the LLM answers only from the passages found in the linked articles, and says it does not know otherwise. On: it may also use its general knowledge, and says so."
+        />
         {errors.engine ? (
           <span id="agent-engine-error" className="field-error">
             {errors.engine}

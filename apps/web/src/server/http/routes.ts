@@ -37,6 +37,7 @@ export const ROUTES = {
         agentId: agentId!,
         token: bearerToken(request.headers.get("authorization")),
         idempotencyKey: request.headers.get("idempotency-key"),
+        accept: request.headers.get("accept"),
         readBody: () =>
           readJsonBody({
             contentType: request.headers.get("content-type"),

@@ -18,11 +18,45 @@ export function toResponse(result: HttpResult, requestId: string): Response {
   const headers = new Headers(result.headers);
   if (type) headers.set("content-type", type);
   headers.set("x-request-id", requestId);
-  return new Response(text, { status: result.status, headers });
+  return new Response(result.stream ? streamBody(result.stream) : text, { status: result.status, headers });
 }
 
-/** Writes the result on Node's response (the server entry's direct path), with `extraHeaders`. */
-export function writeResult(res: ServerResponse, result: HttpResult, requestId: string, extraHeaders: Record<string, string> = {}): void {
+/** A streamed body as a web stream: each piece is sent as it comes. */
+function streamBody(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = pieces[Symbol.asyncIterator]();
+  return new ReadableStream({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+/**
+ * Writes the result on Node's response (the server entry's direct path), with `extraHeaders`; a
+ * streamed body piece by piece until it ends or the client leaves.
+ */
+export async function writeResult(
+  res: ServerResponse,
+  result: HttpResult,
+  requestId: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<void> {
+  if (result.stream) {
+    res.writeHead(result.status, { ...extraHeaders, ...result.headers, "x-request-id": requestId });
+    res.flushHeaders();
+    for await (const piece of result.stream) {
+      if (res.destroyed) break;
+      res.write(piece);
+    }
+    res.end();
+    return;
+  }
   const { text, type } = bodyOf(result);
   const body = text === null ? null : Buffer.from(text);
   res.writeHead(result.status, {
