@@ -74,6 +74,26 @@ describe("/api/trpc", () => {
     expect(error.data.zodError?.fieldErrors.name).toEqual(["Enter a name"]);
   });
 
+  it("answers 400 with the reason in `details` when a webhook URL is refused", async () => {
+    const response = await trpcResponse(
+      ctx,
+      mutation("webhooks.create", {
+        url: "https://127.0.0.1/hook",
+        description: "",
+        allAgents: true,
+        agentIds: [],
+        eventTypes: ["conversation.created"],
+      }),
+      admin,
+    );
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as ErrorEnvelope & { error: { data: { details: string | null } } };
+    expect(error.message).toMatch(/^Webhook URLs must use https:\/\//);
+    expect(error.data.details).toBe(
+      "The URL must not point to a private, loopback or link-local address. Local addresses are allowed only while the server runs with WEBHOOKS_ALLOW_LOCAL=true (for development).",
+    );
+  });
+
   it("answers 404 with the error table's text for another workspace's agent", async () => {
     const response = await trpcResponse(ctx, query("agents.get", { id: "agent-2" }), admin);
     expect(response.status).toBe(404);

@@ -35,6 +35,8 @@ const t = initTRPC.context<TRPCContext>().create({
         ...data,
         // Field errors of bad input, for inline messages in the panel's forms.
         zodError: error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
+        // What exactly was wrong, as the REST error body's `details` says it (a refused webhook URL's reason).
+        details: isAppError(error.cause) ? (error.cause.details ?? null) : null,
       },
     };
   },

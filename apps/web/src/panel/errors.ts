@@ -20,6 +20,13 @@ function trpcCode(error: unknown): string | undefined {
   return typeof data?.code === "string" ? data.code : undefined;
 }
 
+/** The server's `details` of an expected error (what exactly was refused), when it gave one. */
+export function errorDetails(error: unknown): string | undefined {
+  if (!(error instanceof TRPCClientError)) return undefined;
+  const data = error.data as { details?: unknown } | undefined;
+  return typeof data?.details === "string" ? data.details : undefined;
+}
+
 export function errorCode(error: unknown): string | undefined {
   return trpcCode(error);
 }

@@ -3,7 +3,7 @@
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@parley/core/browser";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { errorCode, fieldErrors } from "../errors.ts";
+import { errorCode, errorDetails, fieldErrors } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { CheckboxField, TextField } from "../ui/fields.tsx";
@@ -51,7 +51,7 @@ export function EndpointForm({
   const errors = fieldErrors(error);
   // A URL refused by the SSRF guard is a BAD_REQUEST without zod issues: show it at the URL.
   const urlRefused = errorCode(error) === "BAD_REQUEST" && Object.keys(errors).length === 0 && error instanceof Error;
-  if (urlRefused) errors.url = (error as Error).message;
+  if (urlRefused) errors.url = errorDetails(error) ?? (error as Error).message;
 
   function update(change: Partial<EndpointFormValues>) {
     onChange?.();
