@@ -5,6 +5,7 @@ import { createEngineSelector, llmConfigFrom } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
 import { createLiveBus } from "@parley/core/widget";
 import { getDb, publicAppUrl } from "@parley/db";
+import { getSemanticSearch } from "./semantic.ts";
 import { appEnv } from "../env.ts";
 import { processRegistry } from "./registry.ts";
 
@@ -27,6 +28,7 @@ async function build(): Promise<AppContext> {
       db,
       appUrl,
       llm: llmConfigFrom(config),
+      semantic: (await getSemanticSearch()) ?? undefined,
     }),
     appUrl,
     live: createLiveBus({ redisUrl: config.REDIS_URL }),
