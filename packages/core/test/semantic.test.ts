@@ -66,12 +66,14 @@ afterEach(async () => {
   await db.prisma.article.deleteMany({});
 });
 
-function embedder(model = MODEL) {
-  return createEmbedder({ baseUrl: fake.baseUrl, apiKey: API_KEY, model });
-}
-
-function indexer(model = MODEL) {
-  return new EmbeddingIndexer({ db, embedder: embedder(model), now: () => clock, random: () => 0.5, retryDelaysMs: [10_000, 60_000] });
+function indexer(model = MODEL, dimensions?: number) {
+  return new EmbeddingIndexer({
+    db,
+    embedder: createEmbedder({ baseUrl: fake.baseUrl, apiKey: API_KEY, model, dimensions }),
+    now: () => clock,
+    random: () => 0.5,
+    retryDelaysMs: [10_000, 60_000],
+  });
 }
 
 async function article(id: string, content: string, extra: { title?: string; published?: boolean; sourceId?: string } = {}) {
@@ -157,6 +159,21 @@ describe("the embeddings worker", () => {
     expect(await indexer("bow-2").drain()).toEqual({ embedded: 2, removed: 0, failed: 0, passagesEmbedded: 4 });
     expect(new Set(fake.requests.map((request) => request.model))).toEqual(new Set(["bow-2"]));
     expect(await stored("bow-2")).toEqual(["pw#0", "pw#1", "pw#2", "refunds#0"]);
+    expect(await stored("bow-1")).toEqual([]);
+  });
+
+  it("asks for shorter vectors with EMBEDDINGS_DIMENSIONS, and treats a new length as a new model", async () => {
+    await article("refunds", REFUNDS);
+    await indexer("bow-1").drain();
+    fake.requests.length = 0;
+
+    const config = embeddingsConfigFrom({ EMBEDDINGS_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: "bow-1", EMBEDDINGS_DIMENSIONS: 16 });
+    expect(config).toEqual({ baseUrl: fake.baseUrl, apiKey: undefined, model: "bow-1", dimensions: 16 });
+    expect(await indexer("bow-1", 16).drain()).toMatchObject({ embedded: 1, passagesEmbedded: 1 });
+    expect(fake.requests).toEqual([expect.objectContaining({ model: "bow-1", dimensions: 16 })]);
+    const row = await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "refunds" } });
+    expect(row).toMatchObject({ model: "bow-1@16", section: 0 });
+    expect(row.vector.byteLength).toBe(16 * 4);
     expect(await stored("bow-1")).toEqual([]);
   });
 

@@ -4,7 +4,10 @@ import type { EmbeddingsConfig } from "./settings.ts";
 import { unitVector } from "./vector-index.ts";
 
 export interface Embedder {
-  /** The model's name: stored with every vector, so a model change re-embeds everything. */
+  /**
+   * What the vectors are stored under: the model's name, with "@<dimensions>" when shortened. A
+   * change of either is a new model, and every article is embedded again.
+   */
   readonly model: string;
   /** Unit-length vectors of `texts`, in order. One attempt: the caller decides about retries. */
   embed(texts: string[], options: { timeoutMs: number; signal?: AbortSignal }): Promise<Float32Array[]>;
@@ -24,7 +27,7 @@ export function createEmbedder(config: EmbeddingsConfig): Embedder {
     return model;
   };
   return {
-    model: config.model,
+    model: config.dimensions ? `${config.model}@${config.dimensions}` : config.model,
     async embed(texts, options) {
       if (texts.length === 0) return [];
       const { embedMany } = await import("ai");
@@ -33,6 +36,7 @@ export function createEmbedder(config: EmbeddingsConfig): Embedder {
         model: await load(),
         values: texts,
         maxRetries: 0,
+        providerOptions: config.dimensions ? { embeddings: { dimensions: config.dimensions } } : undefined,
         abortSignal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
       });
       if (embeddings.length !== texts.length) throw new Error(`The embeddings endpoint returned ${embeddings.length} vectors for ${texts.length} texts`);

@@ -31,6 +31,24 @@ function keyOf(articleId: string, section: number): string {
   return `${articleId}\u0000${section}`;
 }
 
+/** The dot product of `query` with the vector at `offset` of `vectors`, four lanes at a time. */
+function dotAt(vectors: Float32Array, offset: number, query: Float32Array): number {
+  const dims = query.length;
+  const tail = dims - (dims % 4);
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  for (let i = 0; i < tail; i += 4) {
+    a += vectors[offset + i]! * query[i]!;
+    b += vectors[offset + i + 1]! * query[i + 1]!;
+    c += vectors[offset + i + 2]! * query[i + 2]!;
+    d += vectors[offset + i + 3]! * query[i + 3]!;
+  }
+  for (let i = tail; i < dims; i++) a += vectors[offset + i]! * query[i]!;
+  return a + b + c + d;
+}
+
 export class VectorIndex {
   private vectors = new Float32Array(0);
   private entries: Array<PassageEntry | undefined> = [];
@@ -101,9 +119,7 @@ export class VectorIndex {
     for (let slot = 0; slot < this.entries.length; slot++) {
       const entry = this.entries[slot];
       if (entry === undefined || !sources.has(entry.sourceId)) continue;
-      let score = 0;
-      const offset = slot * dims;
-      for (let i = 0; i < dims; i++) score += vectors[offset + i]! * query[i]!;
+      const score = dotAt(vectors, slot * dims, query);
       if (bestScores.length === k && score <= bestScores[k - 1]!) continue;
       let at = bestScores.length;
       while (at > 0 && bestScores[at - 1]! < score) at--;

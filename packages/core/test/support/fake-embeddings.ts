@@ -2,7 +2,7 @@
 // input with a hashed bag of words (every word, lower-cased and cut to its first 5 letters, adds
 // ±1 to one of DIMENSIONS coordinates chosen by a hash of the word and the model), so texts sharing
 // words are near and the same text always gives the same vector. It records every request, and
-// can be told to fail or to answer late. Listens on a random port of 127.0.0.1.
+// can be told to fail or to answer late. A request's `dimensions` keeps that many coordinates. Listens on a random port of 127.0.0.1.
 //
 //   const fake = await startFakeEmbeddings({ apiKey: "sk-test" });
 //   createEmbedder({ baseUrl: fake.baseUrl, apiKey: "sk-test", model: "bow-1" });
@@ -17,7 +17,7 @@ export const DIMENSIONS = 64;
 export interface FakeEmbeddings {
   /** The base URL to configure (`http://127.0.0.1:<port>/v1`). */
   baseUrl: string;
-  requests: Array<{ model: string; input: string[]; authorization: string | undefined }>;
+  requests: Array<{ model: string; input: string[]; dimensions?: number; authorization: string | undefined }>;
   /** Every input text received, in order. */
   inputs(): string[];
   /** What the next requests get: vectors (default), an error status, or vectors after a delay. */
@@ -43,7 +43,7 @@ export function bagOfWords(text: string, model: string): number[] {
   return vector;
 }
 
-async function readJson(req: IncomingMessage): Promise<{ model: string; input: string | string[] }> {
+async function readJson(req: IncomingMessage): Promise<{ model: string; input: string | string[]; dimensions?: number }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -70,7 +70,7 @@ export async function startFakeEmbeddings(options: { apiKey?: string } = {}): Pr
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) return send(401, { error: { message: "Bad key" } });
     const body = await readJson(req);
     const input = Array.isArray(body.input) ? body.input : [body.input];
-    fake.requests.push({ model: body.model, input, authorization: req.headers.authorization });
+    fake.requests.push({ model: body.model, input, dimensions: body.dimensions, authorization: req.headers.authorization });
     const mode = fake.mode;
     if (mode.kind === "error") return send(mode.status, { error: { message: "The fake endpoint is failing" } });
     if (mode.kind === "slow") await new Promise((resolve) => setTimeout(resolve, mode.delayMs));
@@ -78,7 +78,7 @@ export async function startFakeEmbeddings(options: { apiKey?: string } = {}): Pr
     send(200, {
       object: "list",
       model: body.model,
-      data: input.map((text, index) => ({ object: "embedding", index, embedding: bagOfWords(text, body.model) })),
+      data: input.map((text, index) => ({ object: "embedding", index, embedding: bagOfWords(text, body.model).slice(0, body.dimensions) })),
       usage: { prompt_tokens: input.length, total_tokens: input.length },
     });
   });
