@@ -118,7 +118,10 @@ describe("the embeddings worker", () => {
     expect(await indexer().drain()).toEqual({ embedded: 0, removed: 0, failed: 0, passagesEmbedded: 0 });
     expect(fake.requests).toEqual([]);
 
-    await db.prisma.article.update({ where: { id: "pw" }, data: { content: PASSWORD.replace("type the new password twice", "type it twice") } });
+    await db.prisma.article.update({
+      where: { id: "pw" },
+      data: { content: PASSWORD.replace("type the new password twice", "type it twice") },
+    });
     expect(await indexer().drain()).toMatchObject({ embedded: 1, passagesEmbedded: 1 });
     expect(fake.inputs()).toEqual(["Passwords\nChange your password\nOpen Settings, then Security, and type it twice."]);
     expect(await stored()).toEqual(["pw#0", "pw#1", "pw#2"]);
@@ -244,7 +247,14 @@ describe("nearestPassages", () => {
     await article("draft", "Reset a forgotten password with the email reset link from the sign-in page.", { published: false });
     await db.prisma.articleEmbedding.create({ data: { articleId: "draft", model: MODEL } });
     await db.prisma.passageEmbedding.create({
-      data: { articleId: "draft", model: MODEL, section: 0, sourceId: "sem-src", textHash: "x", vector: (await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "internal" } })).vector },
+      data: {
+        articleId: "draft",
+        model: MODEL,
+        section: 0,
+        sourceId: "sem-src",
+        textHash: "x",
+        vector: (await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "internal" } })).vector,
+      },
     });
 
     const search = semantic();

@@ -60,7 +60,7 @@ describe("VectorIndex", () => {
       expect(actual.map(({ articleId, section }) => ({ articleId, section }))).toEqual(
         expected.map(({ articleId, section }) => ({ articleId, section })),
       );
-      actual.forEach((hit, rank) => expect(hit.score).toBeCloseTo(expected[rank]!.score, 5));
+      for (const [rank, hit] of actual.entries()) expect(hit.score).toBeCloseTo(expected[rank]!.score, 5);
     }
   });
 

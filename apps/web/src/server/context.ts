@@ -5,9 +5,9 @@ import { createEngineSelector, llmConfigFrom } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
 import { createLiveBus } from "@parley/core/widget";
 import { getDb, publicAppUrl } from "@parley/db";
-import { getSemanticSearch } from "./semantic.ts";
 import { appEnv } from "../env.ts";
 import { processRegistry } from "./registry.ts";
+import { getSemanticSearch } from "./semantic.ts";
 
 async function build(): Promise<AppContext> {
   const config = appEnv();

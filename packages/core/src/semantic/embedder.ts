@@ -39,7 +39,8 @@ export function createEmbedder(config: EmbeddingsConfig): Embedder {
         providerOptions: config.dimensions ? { embeddings: { dimensions: config.dimensions } } : undefined,
         abortSignal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
       });
-      if (embeddings.length !== texts.length) throw new Error(`The embeddings endpoint returned ${embeddings.length} vectors for ${texts.length} texts`);
+      if (embeddings.length !== texts.length)
+        throw new Error(`The embeddings endpoint returned ${embeddings.length} vectors for ${texts.length} texts`);
       return embeddings.map((values) => unitVector(values));
     },
   };

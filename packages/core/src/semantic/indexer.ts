@@ -196,7 +196,7 @@ export class EmbeddingIndexer {
       where: { id: item.articleId },
       select: { title: true, content: true, published: true, active: true, sourceId: true, updatedAt: true },
     });
-    if (!article || !article.published || !article.active) return (await this.remove(item.articleId, token)) ? "removed" : "lost";
+    if (!article?.published || !article.active) return (await this.remove(item.articleId, token)) ? "removed" : "lost";
 
     const passages = passagesOf(article);
     const stored = await this.db.prisma.passageEmbedding.findMany({
@@ -209,7 +209,7 @@ export class EmbeddingIndexer {
       toEmbed.map((passage) => passage.text),
       { timeoutMs: this.options.timeoutMs },
     );
-    toEmbed.forEach((passage, i) => vectorByHash.set(passage.hash, vectorToBytes(vectors[i]!)));
+    for (const [i, passage] of toEmbed.entries()) vectorByHash.set(passage.hash, vectorToBytes(vectors[i]!));
 
     const written = await this.write(item.articleId, token, article, passages, stored, vectorByHash);
     return written ? toEmbed.length : "lost";

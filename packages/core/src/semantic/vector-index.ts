@@ -70,7 +70,9 @@ export class VectorIndex {
 
   /** Every stored key (to drop the ones the database no longer has). */
   keys(): PassageKey[] {
-    return this.entries.filter((entry): entry is PassageEntry => entry !== undefined).map(({ articleId, section }) => ({ articleId, section }));
+    return this.entries
+      .filter((entry): entry is PassageEntry => entry !== undefined)
+      .map(({ articleId, section }) => ({ articleId, section }));
   }
 
   /** Adds or replaces a passage. The vector must be unit length; all vectors have one dimension count. */

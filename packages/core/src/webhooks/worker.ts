@@ -208,7 +208,8 @@ export class WebhookWorker {
       const running = task
         .run()
         .catch((error) => {
-          if (!this.killed) logger.error("background task failed", { worker: this.options.name, task: task.name, error: describeError(error) });
+          if (!this.killed)
+            logger.error("background task failed", { worker: this.options.name, task: task.name, error: describeError(error) });
         })
         .finally(() => {
           this.runningTasks.delete(task);
