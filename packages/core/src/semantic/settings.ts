@@ -8,7 +8,7 @@ export const embeddingsSettingsSchema = z.object({
   EMBEDDINGS_API_KEY: z.string().optional(),
   EMBEDDINGS_MODEL: z.string().optional(),
   /** Shorter vectors from models that can give them (the `dimensions` request field): less memory, faster search. */
-  EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(8).max(8_192).optional(),
+  EMBEDDINGS_DIMENSIONS: z.preprocess((value) => (value === "" ? undefined : value), z.coerce.number().int().min(8).max(8_192).optional()),
 });
 
 export type EmbeddingsSettings = z.infer<typeof embeddingsSettingsSchema>;
