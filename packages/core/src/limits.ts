@@ -55,6 +55,8 @@ export const EMBEDDINGS_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 3
 export const EMBEDDINGS_RESCAN_MS = 60_000;
 /** How often a query checks the database for passages another instance wrote, at most, in milliseconds. */
 export const EMBEDDINGS_SYNC_INTERVAL_MS = 1_000;
+/** Deleted passages are remembered this long for other instances' indexes (one away longer reloads), in milliseconds. */
+export const EMBEDDINGS_DELETIONS_KEPT_MS = 24 * 3_600_000;
 
 export const HELP_QUERY_MAX_CHARS = 100;
 export const HELP_ARTICLES_PER_LIST = 50;

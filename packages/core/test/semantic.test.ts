@@ -299,6 +299,22 @@ describe("nearestPassages", () => {
     await indexer().drain();
     expect(await nearestPassages({ db, semantic: search }, AGENT, "change password", 1)).toEqual([]);
     expect(search.passages.index.size).toBe(0);
+
+    // Published again, then deleted: the delete cascades in the database, and the index follows.
+    await db.prisma.article.update({ where: { id: "pw" }, data: { published: true } });
+    await indexer().drain();
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password", 1)).toHaveLength(1);
+    expect(search.passages.index.size).toBe(3);
+    await db.prisma.article.delete({ where: { id: "pw" } });
+    await search.passages.sync();
+    expect(search.passages.index.size).toBe(0);
+
+    // A new instance loads what is stored at start.
+    await article("refunds", REFUNDS);
+    await indexer().drain();
+    const restarted = semantic();
+    await restarted.passages.sync();
+    expect(restarted.passages.index.size).toBe(1);
   });
 
   it("gives null, soon, when the endpoint fails or answers after the timeout", async () => {

@@ -11,7 +11,13 @@
 // is tried again; the other articles go on.
 import { randomBytes } from "node:crypto";
 import type { Database } from "@parley/db";
-import { EMBEDDINGS_ARTICLES_PER_PASS, EMBEDDINGS_RESCAN_MS, EMBEDDINGS_RETRY_DELAYS_MS, EMBEDDINGS_WORKER_TIMEOUT_MS } from "../limits.ts";
+import {
+  EMBEDDINGS_ARTICLES_PER_PASS,
+  EMBEDDINGS_DELETIONS_KEPT_MS,
+  EMBEDDINGS_RESCAN_MS,
+  EMBEDDINGS_RETRY_DELAYS_MS,
+  EMBEDDINGS_WORKER_TIMEOUT_MS,
+} from "../limits.ts";
 import { describeError, logger } from "../logger.ts";
 import type { Embedder } from "./embedder.ts";
 import { type PassageText, passagesOf, vectorToBytes } from "./passages.ts";
@@ -104,6 +110,7 @@ export class EmbeddingIndexer {
 
   /** Finds due work, claims up to a batch and processes it, one article after another. */
   async pass(): Promise<PassOutcome> {
+    await this.pruneDeletions();
     await this.removeOtherModelsOfHiddenArticles();
     const added = await this.addMissingStates();
     if (added > 0) logger.info("articles to embed", { worker: this.options.name, model: this.model, articles: added });
@@ -151,6 +158,16 @@ export class EmbeddingIndexer {
       WHERE a."published" AND a."active"
         AND NOT EXISTS (SELECT 1 FROM "ArticleEmbedding" s WHERE s."articleId" = a."id" AND s."model" = ${this.model})
       ON CONFLICT DO NOTHING`;
+  }
+
+  /**
+   * Forgets deletions every instance has long seen (an instance away longer reloads everything).
+   * By the database's clock, which stamped them.
+   */
+  private async pruneDeletions(): Promise<void> {
+    await this.db.prisma.$executeRaw`
+      DELETE FROM "PassageEmbeddingDeletion"
+      WHERE "deletedAt" < (clock_timestamp() AT TIME ZONE 'UTC') - make_interval(secs => ${EMBEDDINGS_DELETIONS_KEPT_MS / 1000}::int)`;
   }
 
   /** Vectors of earlier models whose article is no longer shown (the shown ones are replaced when re-embedded). */

@@ -1,14 +1,15 @@
 // The in-process index of one model's stored passage vectors, built from the database at start and
-// kept in step with what any instance's worker writes. Each write stamps the row with the database's
-// clock (updatedAt), so a sync reads the rows changed since the newest it has seen (with a margin for
-// transactions that committed late), and a row count that differs from the index's size means rows
-// were deleted (or missed): then the keys are compared, and as a last resort everything is reloaded.
+// kept in step with what any instance's worker writes. Every write stamps its row with the
+// database's clock (updatedAt) and every delete leaves a row in PassageEmbeddingDeletion (a
+// trigger, so cascaded deletes too). A sync first reads the newest stamp of each (two index
+// lookups); only when one moved does it read the rows written, and the deletions made, since the
+// newest it had seen, less a margin for transactions that committed after a later-stamped one.
 import type { Database } from "@parley/db";
-import { EMBEDDINGS_SYNC_INTERVAL_MS } from "../limits.ts";
+import { EMBEDDINGS_DELETIONS_KEPT_MS, EMBEDDINGS_SYNC_INTERVAL_MS } from "../limits.ts";
 import { vectorFromBytes } from "./passages.ts";
 import { VectorIndex } from "./vector-index.ts";
 
-/** Rows written this long before the newest one seen are read again (commits are not in stamp order). */
+/** Rows stamped this long before the newest one seen are read again (commits are not in stamp order). */
 const LATE_COMMIT_MARGIN_MS = 30_000;
 const PAGE_ROWS = 2_000;
 
@@ -20,9 +21,21 @@ interface VectorRow {
   updatedAt: Date;
 }
 
+interface Marks {
+  written: number | null;
+  deleted: number | null;
+}
+
+function keyOf(articleId: string, section: number): string {
+  return `${articleId}\u0000${section}`;
+}
+
 export class StoredPassageIndex {
   readonly index = new VectorIndex();
-  private newest: Date | null = null;
+  /** When each passage in the index was written (its row's updatedAt), to order it against deletions. */
+  private readonly writtenAt = new Map<string, number>();
+  private marks: Marks = { written: null, deleted: null };
+  private loaded = false;
   private lastSyncAt = Number.NEGATIVE_INFINITY;
   private syncing: Promise<void> | null = null;
 
@@ -48,55 +61,67 @@ export class StoredPassageIndex {
 
   private async syncOnce(): Promise<void> {
     const startedAt = performance.now();
-    const [state] = await this.db.prisma.$queryRaw<Array<{ rows: number; newest: Date | null }>>`
-      SELECT count(*)::int AS "rows", max("updatedAt") AS "newest"
-      FROM "PassageEmbedding" WHERE "model" = ${this.model}`;
-    const rows = Number(state?.rows ?? 0);
-    const newest = state?.newest ?? null;
-    if (newest && (!this.newest || newest.getTime() > this.newest.getTime())) {
-      await this.loadChanged(this.newest ? new Date(this.newest.getTime() - LATE_COMMIT_MARGIN_MS) : null);
-      this.newest = newest;
-    }
-    if (this.index.size !== rows) await this.dropDeleted();
-    if (this.index.size !== rows) {
-      // Rows with a stamp older than the margin were missed: start over from the stored vectors.
+    const latest = await this.latestMarks();
+    // Away longer than deletions are kept (or never loaded): start over from the stored vectors.
+    if (!this.loaded || startedAt - this.lastSyncAt > EMBEDDINGS_DELETIONS_KEPT_MS / 2) {
       this.index.clear();
-      this.newest = null;
-      await this.loadChanged(null);
-      this.newest = newest;
+      this.writtenAt.clear();
+      await this.loadWrittenSince(null);
+      this.marks = latest;
+      this.loaded = true;
+      this.lastSyncAt = startedAt;
+      return;
     }
+    if (latest.written !== null && latest.written !== this.marks.written) {
+      await this.loadWrittenSince(this.marks.written === null ? null : this.marks.written - LATE_COMMIT_MARGIN_MS);
+    }
+    if (latest.deleted !== null && latest.deleted !== this.marks.deleted) {
+      await this.dropDeletedSince(this.marks.deleted === null ? null : this.marks.deleted - LATE_COMMIT_MARGIN_MS);
+    }
+    this.marks = latest;
     this.lastSyncAt = startedAt;
   }
 
-  /** Reads the rows stamped after `since` (all rows when null) into the index, a page at a time. */
-  private async loadChanged(since: Date | null): Promise<void> {
-    const after = since?.toISOString() ?? null;
-    let cursor: { articleId: string; section: number } | null = null;
+  private async latestMarks(): Promise<Marks> {
+    const [row] = await this.db.prisma.$queryRaw<Array<{ written: Date | null; deleted: Date | null }>>`
+      SELECT (SELECT max("updatedAt") FROM "PassageEmbedding" WHERE "model" = ${this.model}) AS "written",
+             (SELECT max("deletedAt") FROM "PassageEmbeddingDeletion") AS "deleted"`;
+    return { written: row?.written?.getTime() ?? null, deleted: row?.deleted?.getTime() ?? null };
+  }
+
+  /** Reads the rows stamped after `since` (all when null) into the index, a page at a time, oldest first. */
+  private async loadWrittenSince(since: number | null): Promise<void> {
+    let after = { at: new Date(since ?? 0).toISOString(), articleId: "", section: -1 };
     for (;;) {
       const page: VectorRow[] = await this.db.prisma.$queryRaw<VectorRow[]>`
         SELECT "articleId", "section", "sourceId", "vector", "updatedAt"
         FROM "PassageEmbedding"
         WHERE "model" = ${this.model}
-          AND (${after}::text IS NULL OR "updatedAt" > (${after}::timestamptz AT TIME ZONE 'UTC'))
-          AND (${cursor?.articleId ?? null}::text IS NULL OR ("articleId", "section") > (${cursor?.articleId ?? ""}, ${cursor?.section ?? 0}::int))
-        ORDER BY "articleId", "section"
+          AND ("updatedAt", "articleId", "section") > ((${after.at}::timestamptz AT TIME ZONE 'UTC'), ${after.articleId}, ${after.section}::int)
+        ORDER BY "updatedAt", "articleId", "section"
         LIMIT ${PAGE_ROWS}`;
       for (const row of page) {
-        this.index.upsert({ articleId: row.articleId, section: Number(row.section), sourceId: row.sourceId }, vectorFromBytes(row.vector));
+        const section = Number(row.section);
+        this.index.upsert({ articleId: row.articleId, section, sourceId: row.sourceId }, vectorFromBytes(row.vector));
+        this.writtenAt.set(keyOf(row.articleId, section), row.updatedAt.getTime());
       }
       if (page.length < PAGE_ROWS) return;
       const last = page[page.length - 1]!;
-      cursor = { articleId: last.articleId, section: Number(last.section) };
+      after = { at: last.updatedAt.toISOString(), articleId: last.articleId, section: Number(last.section) };
     }
   }
 
-  /** Drops the passages the database no longer has. */
-  private async dropDeleted(): Promise<void> {
-    const rows = await this.db.prisma.$queryRaw<Array<{ articleId: string; section: number }>>`
-      SELECT "articleId", "section" FROM "PassageEmbedding" WHERE "model" = ${this.model}`;
-    const stored = new Set(rows.map((row) => `${row.articleId}\u0000${Number(row.section)}`));
-    for (const key of this.index.keys()) {
-      if (!stored.has(`${key.articleId}\u0000${key.section}`)) this.index.remove(key.articleId, key.section);
+  /** Drops the passages deleted after `since` (all recorded deletions when null), unless written again later. */
+  private async dropDeletedSince(since: number | null): Promise<void> {
+    const rows = await this.db.prisma.$queryRaw<Array<{ articleId: string; section: number; deletedAt: Date }>>`
+      SELECT "articleId", "section", "deletedAt" FROM "PassageEmbeddingDeletion"
+      WHERE "model" = ${this.model} AND "deletedAt" > (${new Date(since ?? 0).toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+    for (const row of rows) {
+      const key = keyOf(row.articleId, Number(row.section));
+      const written = this.writtenAt.get(key);
+      if (written === undefined || written > row.deletedAt.getTime()) continue;
+      this.index.remove(row.articleId, Number(row.section));
+      this.writtenAt.delete(key);
     }
   }
 }
