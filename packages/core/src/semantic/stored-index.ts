@@ -18,7 +18,10 @@ interface VectorRow {
   section: number;
   sourceId: string;
   vector: Uint8Array;
-  updatedAt: Date;
+  /** updatedAt as the database prints it (the page cursor, exact). */
+  stamp: string;
+  /** updatedAt in milliseconds since the epoch (UTC). */
+  writtenMs: number;
 }
 
 interface Marks {
@@ -89,25 +92,31 @@ export class StoredPassageIndex {
     return { written: row?.written?.getTime() ?? null, deleted: row?.deleted?.getTime() ?? null };
   }
 
-  /** Reads the rows stamped after `since` (all when null) into the index, a page at a time, oldest first. */
+  /**
+   * Reads the rows stamped after `since` (all when null) into the index, a page at a time, oldest
+   * first. Through the driver rather than Prisma, which takes about 200 times longer to hand over
+   * bytea columns (about 0.4 s against 2 ms for a page of 2,000 vectors).
+   */
   private async loadWrittenSince(since: number | null): Promise<void> {
-    let after = { at: new Date(since ?? 0).toISOString(), articleId: "", section: -1 };
+    let after = { stamp: new Date(since ?? 0).toISOString(), articleId: "", section: -1 };
     for (;;) {
-      const page: VectorRow[] = await this.db.prisma.$queryRaw<VectorRow[]>`
-        SELECT "articleId", "section", "sourceId", "vector", "updatedAt"
-        FROM "PassageEmbedding"
-        WHERE "model" = ${this.model}
-          AND ("updatedAt", "articleId", "section") > ((${after.at}::timestamptz AT TIME ZONE 'UTC'), ${after.articleId}, ${after.section}::int)
-        ORDER BY "updatedAt", "articleId", "section"
-        LIMIT ${PAGE_ROWS}`;
+      const page = await this.db.query<VectorRow>(
+        `SELECT "articleId", "section", "sourceId", "vector", "updatedAt"::text AS "stamp",
+                (extract(epoch FROM "updatedAt") * 1000)::float8 AS "writtenMs"
+         FROM "PassageEmbedding"
+         WHERE "model" = $1 AND ("updatedAt", "articleId", "section") > ($2::timestamp, $3, $4::int)
+         ORDER BY "updatedAt", "articleId", "section"
+         LIMIT ${PAGE_ROWS}`,
+        [this.model, after.stamp, after.articleId, after.section],
+      );
       for (const row of page) {
         const section = Number(row.section);
         this.index.upsert({ articleId: row.articleId, section, sourceId: row.sourceId }, vectorFromBytes(row.vector));
-        this.writtenAt.set(keyOf(row.articleId, section), row.updatedAt.getTime());
+        this.writtenAt.set(keyOf(row.articleId, section), Number(row.writtenMs));
       }
       if (page.length < PAGE_ROWS) return;
       const last = page[page.length - 1]!;
-      after = { at: last.updatedAt.toISOString(), articleId: last.articleId, section: Number(last.section) };
+      after = { stamp: last.stamp, articleId: last.articleId, section: Number(last.section) };
     }
   }
 
