@@ -35,7 +35,7 @@ export function vectorToBytes(vector: Float32Array): Uint8Array<ArrayBuffer> {
 
 export function vectorFromBytes(bytes: Uint8Array): Float32Array {
   // Little-endian machines (all Node runs on, in practice): one copy into an aligned buffer.
-  if (LITTLE_ENDIAN) return new Float32Array(Uint8Array.from(bytes).buffer, 0, Math.floor(bytes.byteLength / 4));
+  if (LITTLE_ENDIAN) return new Float32Array(new Uint8Array(bytes).buffer, 0, Math.floor(bytes.byteLength / 4));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const vector = new Float32Array(Math.floor(bytes.byteLength / 4));
   for (let i = 0; i < vector.length; i++) vector[i] = view.getFloat32(i * 4, true);
