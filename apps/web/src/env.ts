@@ -4,6 +4,7 @@
 import { isIP } from "node:net";
 import { LOG_LEVELS, parseTrustProxy, type TrustProxy } from "@parley/core";
 import { llmSettingsSchema } from "@parley/core/engine";
+import { embeddingsSettingsSchema } from "@parley/core/semantic";
 import { dbEnvSchema, flag, optionalUrl, parseEnvWith } from "@parley/db";
 import { z } from "zod";
 
@@ -42,6 +43,8 @@ const appEnvSchema = dbEnvSchema
         return z.NEVER;
       }),
     ...llmSettingsSchema.shape,
+    /** Semantic retrieval: an OpenAI-compatible embeddings endpoint (EMBEDDINGS_BASE_URL, _API_KEY, _MODEL). */
+    ...embeddingsSettingsSchema.shape,
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
     /**
      * Tests and local development only: webhook endpoints may use http:// and private, loopback or

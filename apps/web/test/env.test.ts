@@ -36,6 +36,10 @@ describe("parseAppEnv", () => {
       "UPSTASH_REDIS_REST_URL",
       "LLM_BASE_URL",
       "LLM_API_KEY",
+      "EMBEDDINGS_BASE_URL",
+      "EMBEDDINGS_API_KEY",
+      "EMBEDDINGS_MODEL",
+      "EMBEDDINGS_DIMENSIONS",
     ] as const) {
       expect(parsed[name], name).toBeUndefined();
     }
@@ -76,6 +80,9 @@ describe("parseAppEnv", () => {
     ["LOG_LEVEL", "verbose", ""],
     ["HOST", "not a host!", "must be an IP address or a host name"],
     ["NEXTAUTH_SECRET", "too-short", "must be at least 32 characters"],
+    ["EMBEDDINGS_BASE_URL", "not a url", ""],
+    ["EMBEDDINGS_DIMENSIONS", "4", ""],
+    ["EMBEDDINGS_DIMENSIONS", "many", ""],
   ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
     const error = errorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid environment variables:\\n  ${name}: .*${reason}`));
@@ -93,6 +100,30 @@ describe("parseAppEnv", () => {
     ["::ffff:10.0.0.0/104", { proxies: ["10.0.0.0/8"] }],
   ])("reads TRUST_PROXY=%j as %j", (value, expected) => {
     expect(parseAppEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it("reads the embeddings endpoint's settings", () => {
+    expect(
+      parseAppEnv({
+        EMBEDDINGS_BASE_URL: "https://embeddings.example/v1",
+        EMBEDDINGS_API_KEY: "sk-1",
+        EMBEDDINGS_MODEL: "text-embedding-3-small",
+        EMBEDDINGS_DIMENSIONS: "512",
+      }),
+    ).toMatchObject({
+      EMBEDDINGS_BASE_URL: "https://embeddings.example/v1",
+      EMBEDDINGS_API_KEY: "sk-1",
+      EMBEDDINGS_MODEL: "text-embedding-3-small",
+      EMBEDDINGS_DIMENSIONS: 512,
+    });
+  });
+
+  it("takes blank embeddings settings as unset", () => {
+    expect(parseAppEnv({ EMBEDDINGS_BASE_URL: "", EMBEDDINGS_MODEL: "", EMBEDDINGS_DIMENSIONS: "" })).toMatchObject({
+      EMBEDDINGS_BASE_URL: undefined,
+      EMBEDDINGS_MODEL: "",
+      EMBEDDINGS_DIMENSIONS: undefined,
+    });
   });
 
   it("names every bad variable at once", () => {

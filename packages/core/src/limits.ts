@@ -38,6 +38,26 @@ export const KNOWLEDGE_ANSWER_MAX_CHARS = 600;
 /** Knowledge agent: the first this many distinct words of a message are searched for. */
 export const KNOWLEDGE_QUERY_MAX_WORDS = 32;
 
+// Semantic retrieval through an embeddings endpoint.
+/** Embedding a visitor's question: past this the turn goes on with lexical retrieval alone, in milliseconds. */
+export const EMBEDDINGS_QUERY_TIMEOUT_MS = 1_500;
+/** The worker's embedding request for one article's passages, in milliseconds. */
+export const EMBEDDINGS_WORKER_TIMEOUT_MS = 30_000;
+/** Characters of a question embedded (the rest is dropped). */
+export const EMBEDDINGS_QUERY_MAX_CHARS = 2_000;
+/** Characters of a passage embedded (title, heading and text; the rest is dropped). */
+export const EMBEDDINGS_PASSAGE_MAX_CHARS = 8_000;
+/** Articles the worker embeds per pass (claimed together, each its own request). */
+export const EMBEDDINGS_ARTICLES_PER_PASS = 16;
+/** Waits before each retry of a failed article, in milliseconds (then the last wait repeats). */
+export const EMBEDDINGS_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 3_600_000] as const;
+/** The worker looks for unchanged-signature work anyway this often (other instances' retries), in milliseconds. */
+export const EMBEDDINGS_RESCAN_MS = 60_000;
+/** How often a query checks the database for passages another instance wrote, at most, in milliseconds. */
+export const EMBEDDINGS_SYNC_INTERVAL_MS = 1_000;
+/** Deleted passages are remembered this long for other instances' indexes (one away longer reloads), in milliseconds. */
+export const EMBEDDINGS_DELETIONS_KEPT_MS = 24 * 3_600_000;
+
 export const HELP_QUERY_MAX_CHARS = 100;
 export const HELP_ARTICLES_PER_LIST = 50;
 /** Help responses may be cached this long; nothing server-side keeps hidden items longer. */

@@ -7,6 +7,7 @@ import { createLiveBus } from "@parley/core/widget";
 import { getDb, publicAppUrl } from "@parley/db";
 import { appEnv } from "../env.ts";
 import { processRegistry } from "./registry.ts";
+import { getSemanticSearch } from "./semantic.ts";
 
 async function build(): Promise<AppContext> {
   const config = appEnv();
@@ -27,6 +28,7 @@ async function build(): Promise<AppContext> {
       db,
       appUrl,
       llm: llmConfigFrom(config),
+      semantic: (await getSemanticSearch()) ?? undefined,
     }),
     appUrl,
     live: createLiveBus({ redisUrl: config.REDIS_URL }),

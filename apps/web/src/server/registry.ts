@@ -6,11 +6,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { AppContext } from "@parley/core";
+import type { SemanticSearch } from "@parley/core/semantic";
 import type { WebhookWorker } from "@parley/core/webhooks";
 
 export interface ProcessRegistry {
   /** The app context, built once (context.ts). */
   context?: Promise<AppContext>;
+  /** Semantic retrieval's embedder and in-process passage index, or null when not configured (semantic.ts). */
+  semantic?: Promise<SemanticSearch | null>;
   /** This instance's webhook delivery worker (webhook-worker.ts). */
   webhookWorker?: WebhookWorker;
   /** Set by the start-up hook (startup.ts) for the server entry to call. */

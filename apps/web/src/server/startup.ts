@@ -21,6 +21,10 @@ export async function startServerInstance(): Promise<void> {
     registry.hooks.limitRequestBody = limitRequestBody;
     const { startWebhookWorker } = await import("./webhook-worker.ts");
     await startWebhookWorker();
+    // The passage index is built from the stored vectors while the server starts serving; until
+    // it is ready, turns use lexical retrieval alone.
+    const { warmSemanticIndex } = await import("./semantic.ts");
+    warmSemanticIndex();
     const { startWidgetSocket } = await import("./widget-socket.ts");
     await startWidgetSocket();
     // The public REST routes without Next's routing (http/direct.ts); `next dev` keeps Next's

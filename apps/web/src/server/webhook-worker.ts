@@ -2,10 +2,12 @@
 // instrumentation hook (every instance runs one; they share the work through the database), and
 // stopped by the server entry on SIGTERM/SIGINT through the process's shutdown hooks.
 import { logger } from "@parley/core";
+import { EmbeddingIndexer } from "@parley/core/semantic";
 import { WebhookWorker } from "@parley/core/webhooks";
 import { getDb } from "@parley/db";
 import { appEnv } from "../env.ts";
 import { processRegistry } from "./registry.ts";
+import { getSemanticSearch } from "./semantic.ts";
 
 export async function startWebhookWorker(): Promise<WebhookWorker> {
   const registry = processRegistry();
@@ -14,7 +16,11 @@ export async function startWebhookWorker(): Promise<WebhookWorker> {
   if (config.WEBHOOKS_ALLOW_LOCAL) {
     logger.warn("WEBHOOKS_ALLOW_LOCAL is on: webhooks may go to http:// and private addresses (tests and development only)");
   }
-  const worker = new WebhookWorker({ db: await getDb(), allowLocal: config.WEBHOOKS_ALLOW_LOCAL });
+  const db = await getDb();
+  const semantic = await getSemanticSearch();
+  // The embeddings worker runs on this loop: articles are embedded here, never on a request.
+  const tasks = semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder })] : [];
+  const worker = new WebhookWorker({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL, tasks });
   registry.webhookWorker = worker;
   registry.shutdown.add(() => stopWebhookWorker());
   worker.start();

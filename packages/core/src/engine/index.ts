@@ -2,7 +2,7 @@
 // is set to it AND an OpenAI-compatible endpoint is configured (LLM_BASE_URL / LLM_MODEL). An
 // agent set to "llm" on a deployment without an endpoint falls back to the knowledge agent rather
 // than failing every turn; the panel shows the setting, the README says so.
-import { type Database, optionalUrl } from "@parley/db";
+import { optionalUrl } from "@parley/db";
 import { z } from "zod";
 import { createKnowledgeEngine } from "./knowledge.ts";
 import type { Engine, EngineAgent, EngineDeps } from "./types.ts";
@@ -33,8 +33,8 @@ export function llmConfigFrom(settings: LlmSettings): LlmConfig | undefined {
   return { baseUrl: settings.LLM_BASE_URL, apiKey: settings.LLM_API_KEY, model: settings.LLM_MODEL, timeoutMs: settings.LLM_TIMEOUT_MS };
 }
 
-export function createEngineSelector(deps: { db: Database; appUrl: string; llm?: LlmConfig }): (agent: EngineAgent) => Engine {
-  const engineDeps: EngineDeps = { db: deps.db, appUrl: deps.appUrl };
+export function createEngineSelector(deps: EngineDeps & { llm?: LlmConfig }): (agent: EngineAgent) => Engine {
+  const engineDeps: EngineDeps = { db: deps.db, appUrl: deps.appUrl, semantic: deps.semantic };
   const knowledge = createKnowledgeEngine(engineDeps);
   const llm = deps.llm ? lazyLlmEngine(engineDeps, deps.llm) : undefined;
   return (agent) => (agent.engine === "llm" && llm ? llm : knowledge);

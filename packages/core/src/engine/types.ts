@@ -1,6 +1,7 @@
 // The agent engine interface: given the agent, the conversation so far, the message, visitor and
 // variables, produce a reply. Engines do no writes; the caller persists the turn in one transaction.
 import type { Database } from "@parley/db";
+import type { SemanticSearch } from "../semantic/nearest.ts";
 
 export interface ToolCall {
   name: string;
@@ -89,4 +90,6 @@ export interface Engine {
 export interface EngineDeps {
   db: Database;
   appUrl: string;
+  /** Passages nearest in meaning (semantic/nearest.ts); absent when no embeddings endpoint is configured. */
+  semantic?: SemanticSearch;
 }

@@ -5,4 +5,4 @@ export * from "./schemas.ts";
 export * from "./signing.ts";
 export * from "./types.ts";
 export * from "./url-guard.ts";
-export { WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";
+export { type BackgroundTask, WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";

@@ -26,6 +26,15 @@ import { AttemptError, type PostResult, postWebhook } from "./http.ts";
 import { signingSecrets, webhookHeaders } from "./signing.ts";
 import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, systemResolver } from "./url-guard.ts";
 
+/**
+ * Other background work that runs on the worker's loop (the embeddings worker): started on each
+ * pass unless its previous run is still going; a failure is logged and the next pass tries again.
+ */
+export interface BackgroundTask {
+  readonly name: string;
+  run(): Promise<void>;
+}
+
 export interface WebhookWorkerOptions {
   db: Database;
   /** Allow http:// and local addresses (WEBHOOKS_ALLOW_LOCAL). */
@@ -47,6 +56,8 @@ export interface WebhookWorkerOptions {
   failingDisableMs?: number;
   /** Identifies the worker in logs. */
   name?: string;
+  /** Background tasks run alongside deliveries, one run of each at a time. */
+  tasks?: readonly BackgroundTask[];
 }
 
 interface Claimed {
@@ -76,6 +87,7 @@ export class WebhookWorker {
   private wakeUp: (() => void) | null = null;
   private wakePending = false;
   private lastPrune: number | null = null;
+  private readonly runningTasks = new Map<BackgroundTask, Promise<void>>();
 
   constructor(options: WebhookWorkerOptions) {
     this.db = options.db;
@@ -92,6 +104,7 @@ export class WebhookWorker {
       pollIntervalMs: options.pollIntervalMs ?? 1_000,
       failingDisableMs: options.failingDisableMs ?? WEBHOOK_FAILING_DISABLE_MS,
       name: options.name ?? `worker-${randomBytes(3).toString("hex")}`,
+      tasks: options.tasks ?? [],
     };
     // A claim must outlive its attempt, or the worker would take its own delivery again mid-flight.
     if (this.options.leaseMs <= this.options.timeoutMs) throw new Error("WebhookWorker: leaseMs must be longer than timeoutMs");
@@ -132,6 +145,7 @@ export class WebhookWorker {
       for (const entry of this.inFlight.values()) entry.controller.abort();
       await Promise.all([...this.inFlight.values()].map((entry) => entry.done));
     }
+    await Promise.all(this.runningTasks.values());
   }
 
   /**
@@ -182,8 +196,26 @@ export class WebhookWorker {
       claimed = batch.length;
       for (const item of batch) this.launch(item);
     }
+    this.startTasks();
     await this.pruneIfDue();
     return claimed;
+  }
+
+  /** Starts each background task whose previous run has ended; deliveries never wait for them. */
+  private startTasks(): void {
+    for (const task of this.options.tasks) {
+      if (this.runningTasks.has(task)) continue;
+      const running = task
+        .run()
+        .catch((error) => {
+          if (!this.killed)
+            logger.error("background task failed", { worker: this.options.name, task: task.name, error: describeError(error) });
+        })
+        .finally(() => {
+          this.runningTasks.delete(task);
+        });
+      this.runningTasks.set(task, running);
+    }
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,0 +1,34 @@
+// The embeddings endpoint's settings. Core reads no environment: the app parses these variables
+// (apps/web/src/env.ts includes the schema) and hands the resulting config to core.
+import { optionalUrl } from "@parley/db";
+import { z } from "zod";
+
+export const embeddingsSettingsSchema = z.object({
+  EMBEDDINGS_BASE_URL: optionalUrl,
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_MODEL: z.string().optional(),
+  /** Shorter vectors from models that can give them (the `dimensions` request field): less memory, faster search. */
+  EMBEDDINGS_DIMENSIONS: z.preprocess((value) => (value === "" ? undefined : value), z.coerce.number().int().min(8).max(8_192).optional()),
+});
+
+export type EmbeddingsSettings = z.infer<typeof embeddingsSettingsSchema>;
+
+export interface EmbeddingsConfig {
+  /** An OpenAI-compatible API base, e.g. https://api.openai.com/v1 (POST {baseUrl}/embeddings). */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  /** Asked of the endpoint when set; otherwise the model's own length. */
+  dimensions?: number;
+}
+
+/** The endpoint configuration, or undefined (semantic retrieval off) when the URL or the model is unset. */
+export function embeddingsConfigFrom(settings: EmbeddingsSettings): EmbeddingsConfig | undefined {
+  if (!settings.EMBEDDINGS_BASE_URL || !settings.EMBEDDINGS_MODEL?.trim()) return undefined;
+  return {
+    baseUrl: settings.EMBEDDINGS_BASE_URL,
+    apiKey: settings.EMBEDDINGS_API_KEY || undefined,
+    model: settings.EMBEDDINGS_MODEL.trim(),
+    dimensions: settings.EMBEDDINGS_DIMENSIONS,
+  };
+}

@@ -1,0 +1,336 @@
+// Semantic retrieval against a deterministic embeddings server over HTTP (support/fake-embeddings.ts):
+// the worker embeds an article's passages when it is published, skips unchanged passages, embeds
+// again what an edit changed, removes the passages of unpublished and deleted articles, re-embeds
+// everything for a new model and retries failures later without touching the article; a query finds
+// the nearest passage among the agent's visible articles only, and gives null when the endpoint
+// fails or is too slow. Real database (PGlite, or PostgreSQL with DATABASE_URL).
+import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { configureLogging } from "../src/logger.ts";
+import { createEmbedder } from "../src/semantic/embedder.ts";
+import { EmbeddingIndexer } from "../src/semantic/indexer.ts";
+import { createSemanticSearch, nearestPassages } from "../src/semantic/nearest.ts";
+import { embeddingsConfigFrom } from "../src/semantic/settings.ts";
+import { WebhookWorker } from "../src/webhooks/worker.ts";
+import { type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
+
+const API_KEY = "sk-embeddings-test";
+const MODEL = "bow-1";
+const AGENT = "sem-agent";
+
+const PASSWORD = `Passwords keep your account safe.
+
+## Reset a forgotten password
+
+Open the sign-in page and choose Forgot password. We email a reset link that works for one hour.
+
+## Change your password
+
+Open Settings, then Security, and type the new password twice.`;
+
+const REFUNDS = `## Refund of a duplicate charge
+
+Charged twice by mistake? Write to billing and we always refund the wrong charge within five days.`;
+
+let db: TestDatabase;
+let fake: FakeEmbeddings;
+let clock: Date;
+
+beforeAll(async () => {
+  configureLogging({ level: "silent" });
+  db = await createTestDatabase();
+  fake = await startFakeEmbeddings({ apiKey: API_KEY });
+  await db.prisma.workspace.create({ data: { id: "sem-ws", name: "Semantic" } });
+  await db.prisma.agent.create({ data: { id: AGENT, workspaceId: "sem-ws", name: "Semantic agent" } });
+  await db.prisma.source.createMany({
+    data: [
+      { id: "sem-src", workspaceId: "sem-ws", name: "Help" },
+      { id: "sem-other", workspaceId: "sem-ws", name: "Internal (no agent)" },
+    ],
+  });
+  await db.prisma.agentSource.create({ data: { agentId: AGENT, sourceId: "sem-src" } });
+});
+
+afterAll(async () => {
+  await fake.close();
+  await db.close();
+});
+
+beforeEach(() => {
+  clock = new Date("2026-11-26T10:00:00Z");
+  fake.mode = { kind: "ok" };
+  fake.requests.length = 0;
+});
+
+afterEach(async () => {
+  await db.prisma.article.deleteMany({});
+});
+
+function indexer(model = MODEL, dimensions?: number) {
+  return new EmbeddingIndexer({
+    db,
+    embedder: createEmbedder({ baseUrl: fake.baseUrl, apiKey: API_KEY, model, dimensions }),
+    now: () => clock,
+    random: () => 0.5,
+    retryDelaysMs: [10_000, 60_000],
+  });
+}
+
+async function article(id: string, content: string, extra: { title?: string; published?: boolean; sourceId?: string } = {}) {
+  await db.prisma.article.create({
+    data: { id, sourceId: extra.sourceId ?? "sem-src", title: extra.title ?? id, content, published: extra.published ?? true },
+  });
+}
+
+async function stored(model = MODEL) {
+  const rows = await db.prisma.passageEmbedding.findMany({
+    where: { model },
+    select: { articleId: true, section: true },
+    orderBy: [{ articleId: "asc" }, { section: "asc" }],
+  });
+  return rows.map((row) => `${row.articleId}#${row.section}`);
+}
+
+describe("the embeddings worker", () => {
+  it("embeds each section of a published article with its title and heading, and nothing unpublished", async () => {
+    await article("pw", PASSWORD, { title: "Passwords" });
+    await article("draft", "A draft nobody sees.", { published: false });
+
+    expect(await indexer().drain()).toEqual({ embedded: 1, removed: 0, failed: 0, passagesEmbedded: 3 });
+
+    expect(await stored()).toEqual(["pw#0", "pw#1", "pw#2"]);
+    expect(fake.inputs()).toEqual([
+      "Passwords\nPasswords keep your account safe.",
+      "Passwords\nReset a forgotten password\nOpen the sign-in page and choose Forgot password. We email a reset link that works for one hour.",
+      "Passwords\nChange your password\nOpen Settings, then Security, and type the new password twice.",
+    ]);
+    expect(fake.requests[0]).toMatchObject({ model: MODEL, authorization: `Bearer ${API_KEY}` });
+    const row = await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "pw", section: 1 } });
+    expect(row.vector.byteLength).toBe(64 * 4);
+    expect(row.sourceId).toBe("sem-src");
+  });
+
+  it("sends nothing for unchanged passages, and only the changed section after an edit", async () => {
+    await article("pw", PASSWORD, { title: "Passwords" });
+    await indexer().drain();
+    fake.requests.length = 0;
+
+    expect(await indexer().drain()).toEqual({ embedded: 0, removed: 0, failed: 0, passagesEmbedded: 0 });
+    expect(fake.requests).toEqual([]);
+
+    await db.prisma.article.update({
+      where: { id: "pw" },
+      data: { content: PASSWORD.replace("type the new password twice", "type it twice") },
+    });
+    expect(await indexer().drain()).toMatchObject({ embedded: 1, passagesEmbedded: 1 });
+    expect(fake.inputs()).toEqual(["Passwords\nChange your password\nOpen Settings, then Security, and type it twice."]);
+    expect(await stored()).toEqual(["pw#0", "pw#1", "pw#2"]);
+
+    // A section removed: its row goes, the others are reused where they moved.
+    fake.requests.length = 0;
+    await db.prisma.article.update({ where: { id: "pw" }, data: { content: PASSWORD.split("## Change")[0]! } });
+    expect(await indexer().drain()).toMatchObject({ embedded: 1, passagesEmbedded: 0 });
+    expect(await stored()).toEqual(["pw#0", "pw#1"]);
+  });
+
+  it("removes the passages of an article once it is unpublished, deactivated or deleted", async () => {
+    await article("a", "Alpha text about invoices.");
+    await article("b", "Beta text about invoices.");
+    await article("c", "Gamma text about invoices.");
+    await indexer().drain();
+    expect(await stored()).toEqual(["a#0", "b#0", "c#0"]);
+
+    await db.prisma.article.update({ where: { id: "a" }, data: { published: false } });
+    await db.prisma.article.update({ where: { id: "b" }, data: { active: false } });
+    await db.prisma.article.delete({ where: { id: "c" } });
+    expect(await indexer().drain()).toMatchObject({ removed: 2 });
+    expect(await stored()).toEqual([]);
+    expect(await db.prisma.articleEmbedding.count()).toBe(0);
+
+    // Published again: embedded again.
+    await db.prisma.article.update({ where: { id: "a" }, data: { published: true } });
+    await indexer().drain();
+    expect(await stored()).toEqual(["a#0"]);
+  });
+
+  it("embeds every article again for a new model, then drops the old model's vectors", async () => {
+    await article("pw", PASSWORD);
+    await article("refunds", REFUNDS);
+    await indexer("bow-1").drain();
+    fake.requests.length = 0;
+
+    expect(await indexer("bow-2").drain()).toEqual({ embedded: 2, removed: 0, failed: 0, passagesEmbedded: 4 });
+    expect(new Set(fake.requests.map((request) => request.model))).toEqual(new Set(["bow-2"]));
+    expect(await stored("bow-2")).toEqual(["pw#0", "pw#1", "pw#2", "refunds#0"]);
+    expect(await stored("bow-1")).toEqual([]);
+  });
+
+  it("asks for shorter vectors with EMBEDDINGS_DIMENSIONS, and treats a new length as a new model", async () => {
+    await article("refunds", REFUNDS);
+    await indexer("bow-1").drain();
+    fake.requests.length = 0;
+
+    const config = embeddingsConfigFrom({ EMBEDDINGS_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: "bow-1", EMBEDDINGS_DIMENSIONS: 16 });
+    expect(config).toEqual({ baseUrl: fake.baseUrl, apiKey: undefined, model: "bow-1", dimensions: 16 });
+    expect(await indexer("bow-1", 16).drain()).toMatchObject({ embedded: 1, passagesEmbedded: 1 });
+    expect(fake.requests).toEqual([expect.objectContaining({ model: "bow-1", dimensions: 16 })]);
+    const row = await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "refunds" } });
+    expect(row).toMatchObject({ model: "bow-1@16", section: 0 });
+    expect(row.vector.byteLength).toBe(16 * 4);
+    expect(await stored("bow-1")).toEqual([]);
+  });
+
+  it("keeps the article and retries a failed embedding later, with a longer wait each time", async () => {
+    await article("pw", PASSWORD);
+    fake.mode = { kind: "error", status: 500 };
+    const worker = indexer();
+
+    expect(await worker.drain()).toMatchObject({ embedded: 0, failed: 1 });
+    const failed = await db.prisma.articleEmbedding.findUniqueOrThrow({ where: { articleId_model: { articleId: "pw", model: MODEL } } });
+    expect(failed.attempts).toBe(1);
+    expect(failed.embeddedVersion).toBeNull();
+    expect(failed.lastError).toContain("The fake endpoint is failing");
+    expect(failed.nextAttemptAt.getTime() - clock.getTime()).toBe(10_000);
+    expect(await db.prisma.article.findUniqueOrThrow({ where: { id: "pw" } })).toMatchObject({ published: true, content: PASSWORD });
+
+    // Not due yet: nothing is sent.
+    const sent = fake.requests.length;
+    expect(await worker.drain()).toMatchObject({ failed: 0, embedded: 0 });
+    expect(fake.requests.length).toBe(sent);
+
+    clock = new Date(clock.getTime() + 10_000);
+    expect(await worker.drain()).toMatchObject({ failed: 1 });
+    const again = await db.prisma.articleEmbedding.findUniqueOrThrow({ where: { articleId_model: { articleId: "pw", model: MODEL } } });
+    expect(again.nextAttemptAt.getTime() - clock.getTime()).toBe(60_000);
+
+    fake.mode = { kind: "ok" };
+    clock = new Date(clock.getTime() + 60_000);
+    expect(await worker.drain()).toMatchObject({ embedded: 1 });
+    const done = await db.prisma.articleEmbedding.findUniqueOrThrow({ where: { articleId_model: { articleId: "pw", model: MODEL } } });
+    expect(done).toMatchObject({ attempts: 0, lastError: null });
+    expect(await stored()).toEqual(["pw#0", "pw#1", "pw#2"]);
+  });
+
+  it("runs on the webhook worker's loop: a published article is embedded without anyone asking", async () => {
+    const loop = new WebhookWorker({ db, pollIntervalMs: 20, tasks: [indexer()] }).start();
+    try {
+      await article("refunds", REFUNDS);
+      await expect.poll(() => stored(), { timeout: 10_000, interval: 50 }).toEqual(["refunds#0"]);
+    } finally {
+      await loop.stop(0);
+    }
+  });
+});
+
+describe("nearestPassages", () => {
+  function semantic(options: { queryTimeoutMs?: number } = {}) {
+    return createSemanticSearch({
+      db,
+      config: { baseUrl: fake.baseUrl, apiKey: API_KEY, model: MODEL },
+      queryTimeoutMs: options.queryTimeoutMs,
+      syncIntervalMs: 0,
+    });
+  }
+
+  it("is null when no embeddings endpoint is configured", async () => {
+    expect(embeddingsConfigFrom({ EMBEDDINGS_BASE_URL: undefined, EMBEDDINGS_MODEL: MODEL })).toBeUndefined();
+    expect(embeddingsConfigFrom({ EMBEDDINGS_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: "" })).toBeUndefined();
+    expect(await nearestPassages({ db }, AGENT, "forgot password", 3)).toBeNull();
+  });
+
+  it("returns the passage nearest in meaning among the agent's visible articles, best first", async () => {
+    await article("pw", PASSWORD, { title: "Passwords" });
+    await article("refunds", REFUNDS, { title: "Refunds" });
+    // The same words in articles the agent may not show: another source, a draft.
+    await article("internal", "Reset a forgotten password: sign-in page, Forgot password, email reset link.", { sourceId: "sem-other" });
+    await indexer().drain();
+    await article("draft", "Reset a forgotten password with the email reset link from the sign-in page.", { published: false });
+    await db.prisma.articleEmbedding.create({ data: { articleId: "draft", model: MODEL } });
+    await db.prisma.passageEmbedding.create({
+      data: {
+        articleId: "draft",
+        model: MODEL,
+        section: 0,
+        sourceId: "sem-src",
+        textHash: "x",
+        vector: (await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "internal" } })).vector,
+      },
+    });
+
+    const search = semantic();
+    const question = "I forgot my password, can you email me a reset link?";
+    const best = await nearestPassages({ db, semantic: search }, AGENT, question, 1);
+    expect(best).toEqual([{ articleId: "pw", section: 1, score: expect.any(Number) }]);
+    expect(best?.[0]?.score).toBeGreaterThan(0.5);
+    expect(best?.[0]?.score).toBeLessThanOrEqual(1);
+    // Asked for more than there are: every visible passage, best first, and no hidden one
+    // (the internal and draft articles hold nearer copies of the answer).
+    const all = await nearestPassages({ db, semantic: search }, AGENT, question, 10);
+    expect(all?.map((hit) => `${hit.articleId}#${hit.section}`).sort()).toEqual(["pw#0", "pw#1", "pw#2", "refunds#0"]);
+    expect(all?.[0]).toEqual(best?.[0]);
+    const scores = all?.map((hit) => hit.score) ?? [];
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+
+    const refund = await nearestPassages({ db, semantic: search }, AGENT, "my card was charged twice, refund please", 1);
+    expect(refund).toEqual([{ articleId: "refunds", section: 0, score: expect.any(Number) }]);
+
+    // Nothing once the source is deactivated (the help centre hides its articles).
+    await db.prisma.source.update({ where: { id: "sem-src" }, data: { active: false } });
+    try {
+      expect(await nearestPassages({ db, semantic: search }, AGENT, "refund", 3)).toEqual([]);
+    } finally {
+      await db.prisma.source.update({ where: { id: "sem-src" }, data: { active: true } });
+    }
+  });
+
+  it("sees what another instance's worker writes and removes (the index syncs from the database)", async () => {
+    await article("pw", PASSWORD);
+    const search = semantic();
+    await search.passages.sync();
+    expect(search.passages.index.size).toBe(0);
+
+    await indexer().drain();
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password in security settings", 1)).toEqual([
+      { articleId: "pw", section: 2, score: expect.any(Number) },
+    ]);
+    expect(search.passages.index.size).toBe(3);
+
+    await db.prisma.article.update({ where: { id: "pw" }, data: { published: false } });
+    await indexer().drain();
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password", 1)).toEqual([]);
+    expect(search.passages.index.size).toBe(0);
+
+    // Published again, then deleted: the delete cascades in the database, and the index follows.
+    await db.prisma.article.update({ where: { id: "pw" }, data: { published: true } });
+    await indexer().drain();
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password", 1)).toHaveLength(1);
+    expect(search.passages.index.size).toBe(3);
+    await db.prisma.article.delete({ where: { id: "pw" } });
+    await search.passages.sync();
+    expect(search.passages.index.size).toBe(0);
+
+    // A new instance loads what is stored at start.
+    await article("refunds", REFUNDS);
+    await indexer().drain();
+    const restarted = semantic();
+    await restarted.passages.sync();
+    expect(restarted.passages.index.size).toBe(1);
+  });
+
+  it("gives null, soon, when the endpoint fails or answers after the timeout", async () => {
+    await article("pw", PASSWORD);
+    await indexer().drain();
+    const search = semantic({ queryTimeoutMs: 300 });
+
+    fake.mode = { kind: "error", status: 503 };
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "forgot password", 3)).toBeNull();
+
+    fake.mode = { kind: "slow", delayMs: 2_000 };
+    const started = performance.now();
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "forgot password", 3)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1_500);
+
+    fake.mode = { kind: "ok" };
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "forgot password", 1)).toHaveLength(1);
+  });
+});
