@@ -54,15 +54,19 @@ export function asksForHuman(message: string): boolean {
 
 const GREETING =
   /^\W*(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening)|hola|buenas|buenos\s+dias|buenas\s+(?:tardes|noches)|bonjour|bonsoir|salut|coucou|hallo|guten\s+(?:tag|morgen|abend)|servus|moin|gruss\s+gott|ola|oi|bom\s+dia|boa\s+(?:tarde|noite))(?:\s+(?:there|again|all|team|a\s+todos|equipo|tout\s+le\s+monde|zusammen|pessoal))?\W*$/i;
+// "How are you?", "who am I talking to?", "are you a bot?": small talk a greeting answers.
+const SMALL_TALK =
+  /^\W*(?:(?:hi|hello|hey)\W+)?(?:how\s+are\s+you(?:\s+doing)?(?:\s+today)?|how\s+is\s+it\s+going|whats\s+up|who\s+am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)|who\s+are\s+you|are\s+you\s+(?:a\s+)?(?:bot|robot|human|real|ai)|que\s+tal|como\s+estas|comment\s+(?:ca\s+va|allez\s+vous)|ca\s+va|wie\s+geht\s+(?:es|s)(?:\s+(?:dir|ihnen))?|tudo\s+bem|como\s+vai(?:\s+voce)?)\W*$/;
 const THANKS =
   /^\W*(?:thanks|thank\s+you|thx|ty|cheers|great|perfect|ok(?:ay)?|got\s+it)(?:\s+(?:so|very)\s+much)?(?:\s*,?\s*(?:thanks|thank\s+you))?(?:\s+for\s+(?:your|the|all\s+the)\s+help)?\W*$/i;
 // Folded: "muchas gracias", "merci beaucoup", "vielen Dank", "obrigado pela ajuda".
 const OTHER_LANGUAGE_THANKS =
-  /^\W*(?:(?:muchas\s+)?gracias(?:\s+por\s+(?:tu|su|la)\s+ayuda)?|merci(?:\s+beaucoup|\s+bien)?(?:\s+pour\s+(?:votre|ton|l)\s*aide)?|(?:vielen\s+)?dank(?:e)?(?:\s+(?:schon|sehr))?(?:\s+fur\s+(?:ihre|deine|die)\s+hilfe)?|(?:muito\s+)?obrigad[oa](?:\s+pela\s+ajuda)?|valeu|perfecto|parfait|super|perfeito)\W*$/;
+  /^\W*(?:(?:muchas\s+)?gracias(?:\s+por\s+(?:tu|su|la)\s+ayuda)?|merci(?:\s+beaucoup|\s+bien)?(?:\s+pour\s+(?:votre|ton|l)\s*aide)?|(?:vielen\s+)?dank(?:e)?(?:\s+(?:schon|sehr))?(?:\s+fur\s+(?:ihre|deine|die)\s+hilfe)?|(?:muito\s+)?obrigad[oa](?:\s+pela\s+ajuda)?|valeu|perfecto|parfait|super|perfeito|(?:ok(?:ay)?\s+)?(?:cool|nice|awesome|good|alright|sounds\s+good|vale|genial|dacord|daccord|gut|alles\s+klar|beleza|legal))\W*$/;
 
 /** The whole message is a greeting ("hi there", "good morning"). */
 export function isGreeting(message: string): boolean {
-  return GREETING.test(fold(message));
+  const folded = fold(message);
+  return GREETING.test(folded) || SMALL_TALK.test(folded);
 }
 
 /** The whole message is a thank-you or an acknowledgement ("thanks so much", "got it"). */

@@ -29,7 +29,7 @@ import type { Engine, EngineDeps, EngineHistoryMessage, EngineInput, EngineResul
  * dev questions as the value that best balances top-1 on answerable questions against correct
  * "I don't know" on unanswerable ones (eval/README.md has the figures).
  */
-export const KNOWLEDGE_MIN_COVERAGE = 0.5;
+export const KNOWLEDGE_MIN_COVERAGE = 0.55;
 /** A second article is quoted too when it holds this share of the question's words the first lacks. */
 const SECOND_ARTICLE_MIN_GAIN = 0.2;
 

@@ -10,13 +10,17 @@ export function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 
+/** On a text too short for a reliable guess, how far another language must lead the fallback. */
+const UNRELIABLE_MIN_LEAD = 0.1;
+
 /**
  * The language of `text` among LANGUAGES, or `fallback` when the text says too little to tell
- * (a product name, a code, one short word the model does not know).
+ * (a product name, a code, one short word that reads as several languages: "cancel").
  */
 export function detectLanguage(text: string, fallback: Language = "en"): Language {
   if (!/\p{L}{2}/u.test(text)) return fallback;
-  const scores = eld.detect(text.slice(0, 1000)).getScores();
+  const result = eld.detect(text.slice(0, 1000));
+  const scores = result.getScores();
   let best: Language | undefined;
   let bestScore = 0;
   for (const language of LANGUAGES) {
@@ -26,5 +30,7 @@ export function detectLanguage(text: string, fallback: Language = "en"): Languag
       bestScore = score;
     }
   }
-  return best ?? fallback;
+  if (!best) return fallback;
+  if (!result.isReliable() && bestScore - (scores[fallback] ?? 0) < UNRELIABLE_MIN_LEAD) return fallback;
+  return best;
 }

@@ -49,6 +49,16 @@ export interface PassageScore {
   matched: number;
 }
 
+/** Levenshtein distance, with two swapped neighbouring letters ("refnud") counting as one edit. */
+export function editDistance(a: string, b: string): number {
+  if (a.length === b.length) {
+    const differ: number[] = [];
+    for (let i = 0; i < a.length && differ.length <= 2; i++) if (a[i] !== b[i]) differ.push(i);
+    if (differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]!] && a[differ[1]!] === b[differ[0]!]) return 1;
+  }
+  return distance(a, b);
+}
+
 export function bigram(a: string, b: string): string {
   return `${a} ${b}`;
 }
@@ -129,22 +139,23 @@ export class PassageIndex {
   }
 
   /**
-   * Known words within a small edit distance of an unknown or rare one (1 for up to 5 letters,
-   * 2 from 6), more frequent than it: what the visitor most likely meant to type.
+   * Known words within a small edit distance of an unknown or rare one of at least 5 letters (1
+   * up to 7 letters, 2 from 8), more frequent than it: what the visitor most likely meant to type.
+   * Shorter words have too many neighbours to guess from.
    */
   correctionsOf(term: string): string[] {
     const cached = this.corrections.get(term);
     if (cached) return cached;
     const found: Array<{ term: string; df: number }> = [];
     const own = this.documentFrequency(term);
-    if (term.length >= 4 && !/\d/.test(term)) {
-      const allowed = term.length <= 5 ? 1 : 2;
+    if (term.length >= 5 && !/\d/.test(term)) {
+      const allowed = term.length < 8 ? 1 : 2;
       for (let length = term.length - allowed; length <= term.length + allowed; length++) {
         for (const candidate of this.byLength.get(length) ?? []) {
           if (candidate === term || (candidate[0] !== term[0] && candidate[1] !== term[1])) continue;
           const df = this.documentFrequency(candidate);
           if (df <= Math.max(own * 4, 1)) continue;
-          if (distance(candidate, term) <= allowed) found.push({ term: candidate, df });
+          if (editDistance(candidate, term) <= allowed) found.push({ term: candidate, df });
         }
       }
     }

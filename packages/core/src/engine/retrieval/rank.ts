@@ -37,6 +37,8 @@ export interface Ranking {
 const PREVIOUS_MESSAGE_WEIGHT = 0.4;
 /** Passages of the visitor's language rank above the same passage's translation. */
 const SAME_LANGUAGE_BOOST = 1.25;
+/** How much an article's second and third passages add to its best one. */
+const SUPPORT = [0.5, 0.25] as const;
 /** Lexical passages handed to fusion. */
 const LEXICAL_DEPTH = 60;
 
@@ -90,8 +92,8 @@ export function rankArticles(input: RankInput): Ranking {
 }
 
 /**
- * Passages ordered by their article's strength first (its best passage plus a share of its
- * second: an article that answers in two places is more likely about the question), then by
+ * Passages ordered by their article's strength first (its best passage plus shares of its
+ * next two: an article that answers in several places is more likely about the question), then by
  * score within the article.
  */
 function articleOrdered<T extends RankedPassage>(passages: T[]): T[] {
@@ -99,11 +101,11 @@ function articleOrdered<T extends RankedPassage>(passages: T[]): T[] {
   for (const passage of passages) {
     const best = strength.get(passage.articleId);
     if (!best) strength.set(passage.articleId, [passage.score]);
-    else if (best.length < 2) best.push(passage.score);
+    else if (best.length < 3) best.push(passage.score);
   }
   const articleScore = (id: string) => {
-    const [first = 0, second = 0] = strength.get(id) ?? [];
-    return first + 0.25 * second;
+    const [first = 0, second = 0, third = 0] = strength.get(id) ?? [];
+    return first + SUPPORT[0] * second + SUPPORT[1] * third;
   };
   return [...passages].sort((a, b) => articleScore(b.articleId) - articleScore(a.articleId) || b.score - a.score);
 }
