@@ -10,7 +10,7 @@
 // (title and content of every article the answer was drawn from or links to) + the reply; what an
 // LLM would have consumed to give this answer from this context.
 import { helpArticleUrl } from "../help/urls.ts";
-import { KNOWLEDGE_SEARCH_RESULTS } from "../limits.ts";
+import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "../limits.ts";
 import { countTokens } from "../tokens.ts";
 import { asksForHuman, isGreeting, isThanks } from "./intent.ts";
 import { quoteSection } from "./passage.ts";
@@ -105,13 +105,20 @@ function visitorMessages(history: EngineHistoryMessage[]): string[] {
   return history.filter((message) => message.role === "user").map((message) => message.text);
 }
 
-/** The passage of `match` to quote: its best-ranked section, cut around the question's words. */
+/**
+ * The passage of `match` to quote: its best-ranked section, cut around the question's words, and
+ * when that is short, its next-ranked section too (the answer is often split between a section
+ * and the one that qualifies it), within KNOWLEDGE_ANSWER_MAX_CHARS.
+ */
 function quoteOf(article: StoredArticle, match: ArticleMatch, question: string, language: Language): string {
   const sections = sectionsOf(article.content);
-  const section = sections[match.sections[0] ?? 0];
-  if (!section) return "";
   const terms = new Set([...termsOf(question, article.language), ...termsOf(question, language)]);
-  return quoteSection(section, terms, article.language);
+  const [first, second] = match.sections.map((index) => sections[index]).filter((section) => section !== undefined);
+  if (!first) return "";
+  const quote = quoteSection(first, terms, article.language);
+  const room = KNOWLEDGE_ANSWER_MAX_CHARS - quote.length - 1;
+  if (!second || room < KNOWLEDGE_ANSWER_MAX_CHARS / 2) return quote;
+  return `${quote} ${quoteSection(second, terms, article.language, room)}`;
 }
 
 /** A second article to quote: one that holds enough of the question's words the first lacks. */
