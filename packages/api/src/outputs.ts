@@ -37,6 +37,7 @@ export const agentDetailOutput = z.object({
   monthlyTokenLimit: optionalLimit,
   usageLimit: optionalLimit,
   instructions: z.string(),
+  knowledgeSynonyms: z.string(),
   allowedOrigins: z.array(z.string()),
   widgetConnectionsPerIp: optionalLimit,
   widgetMessagesPerConnectionPerMinute: optionalLimit,

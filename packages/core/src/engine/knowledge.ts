@@ -171,7 +171,9 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
         return (i === 0 ? phrases.from(article.title) : phrases.alsoFrom(article.title)) + passage;
       });
       const reply = opening(greet, parts.join("\n\n"));
-      const cited = [...quoted.map(({ match }) => match), ...ranking.articles.filter((match) => !quoted.some((q) => q.match === match))]
+      // Related links are articles that would have been answers too.
+      const related = ranking.articles.filter((match) => match.coverage >= KNOWLEDGE_MIN_COVERAGE && !quoted.some((q) => q.match === match));
+      const cited = [...quoted.map(({ match }) => match), ...related]
         .slice(0, KNOWLEDGE_SEARCH_RESULTS)
         .map((match) => index.articles.get(match.articleId))
         .filter((article) => article !== undefined);

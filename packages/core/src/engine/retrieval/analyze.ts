@@ -1,3 +1,4 @@
+/// <reference path="./stopword.d.ts" />
 // Text analysis shared by the passage index and the queries it answers: words folded (lower
 // case, no accents or apostrophes), stop words of the language dropped, and each word reduced to
 // its Snowball stem (@orama/stemmers) so "refunds", "refunded" and "refunding" meet.

@@ -10,6 +10,23 @@ export function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 
+// Courtesy words of one language only, for messages of one word.
+const COURTESY: ReadonlyArray<[RegExp, Language]> = [
+  [/^(?:hola|gracias|buenas|adios)$/, "es"],
+  [/^(?:bonjour|bonsoir|salut|merci|coucou)$/, "fr"],
+  [/^(?:hallo|danke|servus|moin|tschuss)$/, "de"],
+  [/^(?:ola|oi|obrigad[oa]|valeu|tchau)$/, "pt"],
+];
+
+function languageOfCourtesy(text: string): Language | undefined {
+  const word = text
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}]/gu, "");
+  return COURTESY.find(([pattern]) => pattern.test(word))?.[1];
+}
+
 /** On a text too short for a reliable guess, how far another language must lead the fallback. */
 const UNRELIABLE_MIN_LEAD = 0.1;
 
@@ -31,6 +48,11 @@ export function detectLanguage(text: string, fallback: Language = "en"): Languag
     }
   }
   if (!best) return fallback;
-  if (!result.isReliable() && bestScore - (scores[fallback] ?? 0) < UNRELIABLE_MIN_LEAD) return fallback;
+  if (result.isReliable()) return best;
+  // One word reads as several languages ("hello" scores as Spanish): trust it only when it is
+  // one of the greetings or thanks that name their language.
+  const words = text.trim().split(/\s+/u);
+  if (words.length < 2) return languageOfCourtesy(text) ?? fallback;
+  if (bestScore - (scores[fallback] ?? 0) < UNRELIABLE_MIN_LEAD) return fallback;
   return best;
 }

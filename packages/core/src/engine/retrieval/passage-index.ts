@@ -19,11 +19,14 @@ export interface Passage {
   /** Index of the section in sectionsOf(content). */
   section: number;
   language: Language;
+  /** The stems of its heading (what the section says it is about). */
+  heading: readonly string[];
 }
 
 const FIELDS = 3; // title, heading, body
-// BM25F: a word in the title says most about a passage, one in its heading more than one in its body.
-const FIELD_WEIGHTS = [2.5, 2, 1] as const;
+// BM25F: a word in a section's heading says most about which passage answers, one in the article's
+// title (shared by all its passages) says which article, one in the body least (set on the eval).
+const FIELD_WEIGHTS = [2.5, 4, 1] as const;
 const FIELD_B = [0.3, 0.3, 0.75] as const;
 const K1 = 1.2;
 
@@ -86,6 +89,7 @@ export class PassageIndex {
   /** Vocabulary by length, for typo correction (single words only). */
   private readonly byLength = new Map<number, string[]>();
   private readonly corrections = new Map<string, string[]>();
+  private readonly firstPassage = new Map<string, number>();
 
   constructor(articles: Iterable<IndexedArticle>) {
     for (const article of articles) this.add(article);
@@ -103,11 +107,12 @@ export class PassageIndex {
 
   private add(article: IndexedArticle): void {
     const title = termsOf(article.title, article.language);
+    this.firstPassage.set(article.id, this.passages.length);
     sectionsOf(article.content).forEach((section, index) => {
       const heading = termsOf(section.heading, article.language);
       const body = termsOf(section.sentences.join(" "), article.language);
       const id = this.passages.length;
-      this.passages.push({ articleId: article.id, section: index, language: article.language });
+      this.passages.push({ articleId: article.id, section: index, language: article.language, heading });
       const counts = new Map<string, number[]>();
       addTerms(counts, title, 0);
       addTerms(counts, heading, 1);
@@ -125,6 +130,13 @@ export class PassageIndex {
         postings.tf.push(...tf);
       }
     });
+  }
+
+  /** The passage of an article's section, if indexed. */
+  passageOf(articleId: string, section: number): Passage | undefined {
+    const first = this.firstPassage.get(articleId);
+    const passage = first === undefined ? undefined : this.passages[first + section];
+    return passage?.articleId === articleId && passage.section === section ? passage : undefined;
   }
 
   /** How many passages contain `term`. */

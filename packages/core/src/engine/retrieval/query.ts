@@ -1,13 +1,12 @@
 // A visitor's message as weighted index terms: its subject words stemmed in its language (and in
 // English, which most help centres are written in), corrections of words the index does not
 // know, the other phrases of synonym groups it mentions, and its adjacent word pairs as phrases.
+import { KNOWLEDGE_QUERY_MAX_WORDS } from "../../limits.ts";
 import { isStopWord, stem, wordsOf } from "./analyze.ts";
 import type { Language } from "./languages.ts";
 import { bigram, type PassageIndex, type QueryTerm } from "./passage-index.ts";
 import { type SynonymGroup, synonymExpansions } from "./synonyms.ts";
 
-/** Query words beyond this many are ignored (a long rambling message still ranks by its first ones). */
-export const QUERY_MAX_WORDS = 31;
 // How much a term counts relative to a word the visitor wrote.
 const CORRECTION_WEIGHT = 0.8;
 // Synonyms widen recall but each group also pulls in neighbouring topics: they count well below
@@ -62,7 +61,7 @@ export function analyzeQuery(
   words.forEach((word, position) => {
     if (isStopWord(word, language) || (language !== "en" && isStopWord(word, "en") && word.length < 4)) return;
     const n = firstBit + subject.length;
-    if (n >= QUERY_MAX_WORDS) return;
+    if (n >= KNOWLEDGE_QUERY_MAX_WORDS) return; // a long rambling message ranks by its first ones
     const bit = 1 << n;
     bitOf.set(position, bit);
     const own = stem(word, language);
@@ -88,8 +87,10 @@ export function analyzeQuery(
       if (bits === 0) continue;
       for (const phrase of phrases) {
         const content = phrase.filter((term) => !isStopWord(term, analysis));
+        // A phrase of several words stands for the visitor's words only where it occurs whole
+        // (as adjacent pairs): "lost" alone does not say "reset password".
         content.forEach((term, i) => {
-          set.add(term, weight * SYNONYM_WEIGHT, bits);
+          set.add(term, weight * SYNONYM_WEIGHT, content.length === 1 ? bits : 0);
           if (i > 0) set.add(bigram(content[i - 1]!, term), weight * SYNONYM_WEIGHT * PHRASE_WEIGHT, bits);
         });
       }

@@ -88,6 +88,8 @@ export function rankArticles(input: RankInput): Ranking {
     }
     article.sections.push(passage.section);
   }
+  const own = new Set(current.terms.filter((term) => term.weight >= 1 && !term.term.includes(" ")).map((term) => term.term));
+  for (const article of articles.values()) article.sections = headingsFirst(index, article.articleId, article.sections, own);
   return { language, articles: [...articles.values()], words };
 }
 
@@ -108,6 +110,19 @@ function articleOrdered<T extends RankedPassage>(passages: T[]): T[] {
     return first + SUPPORT[0] * second + SUPPORT[1] * third;
   };
   return [...passages].sort((a, b) => articleScore(b.articleId) - articleScore(a.articleId) || b.score - a.score);
+}
+
+/** Of an article's best few sections, those whose heading names more of the visitor's own words come first. */
+const HEADING_CANDIDATES = 3;
+
+function headingsFirst(index: PassageIndex, articleId: string, sections: number[], own: ReadonlySet<string>): number[] {
+  const named = (section: number) => {
+    const passage = index.passageOf(articleId, section);
+    return passage ? passage.heading.filter((term) => own.has(term)).length : 0;
+  };
+  const top = sections.slice(0, HEADING_CANDIDATES).map((section, rank) => ({ section, rank, named: named(section) }));
+  top.sort((a, b) => b.named - a.named || a.rank - b.rank);
+  return [...top.map((entry) => entry.section), ...sections.slice(HEADING_CANDIDATES)];
 }
 
 /** The one place rankings meet: reciprocal rank fusion of passages; one ranking passes unchanged. */

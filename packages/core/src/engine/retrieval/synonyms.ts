@@ -119,10 +119,22 @@ export function builtInSynonyms(language: Language): SynonymGroup[] {
   return BUILT_IN[language];
 }
 
-/** Whether `phrase` occurs in `stems` starting at `at`. */
-function occursAt(stems: readonly string[], phrase: readonly string[], at: number): boolean {
-  for (let i = 0; i < phrase.length; i++) if (stems[at + i] !== phrase[i]) return false;
-  return true;
+/** Stop words a phrase may skip in a query ("forgot my password" says "forgot password"). */
+const SKIPPABLE = new Set(["my", "the", "a", "an", "our", "your", "his", "her", "their", "mi", "mon", "ma", "mes", "le", "la", "el", "los", "las", "meu", "minha", "o", "mein", "meine", "das", "die", "der"]);
+
+/** Where `phrase` ends in `stems` when it starts at `at` (skipping a few stop words), or -1. */
+function matchAt(stems: readonly string[], phrase: readonly string[], at: number): number {
+  let position = at;
+  for (let i = 0; i < phrase.length; i++) {
+    let skipped = 0;
+    while (i > 0 && stems[position] !== phrase[i] && SKIPPABLE.has(stems[position] ?? "") && skipped < 2) {
+      position++;
+      skipped++;
+    }
+    if (stems[position] !== phrase[i]) return -1;
+    position++;
+  }
+  return position;
 }
 
 export interface SynonymExpansion {
@@ -140,10 +152,13 @@ export function synonymExpansions(stems: readonly string[], groups: readonly Syn
   const expansions: SynonymExpansion[] = [];
   for (const group of groups) {
     for (const phrase of group) {
-      let at = -1;
-      for (let i = 0; i + phrase.length <= stems.length && at < 0; i++) if (occursAt(stems, phrase, i)) at = i;
-      if (at >= 0) {
-        expansions.push({ at, length: phrase.length, phrases: group.filter((other) => other !== phrase) });
+      let found: { at: number; end: number } | undefined;
+      for (let at = 0; at + phrase.length <= stems.length && !found; at++) {
+        const end = matchAt(stems, phrase, at);
+        if (end >= 0) found = { at, end };
+      }
+      if (found) {
+        expansions.push({ at: found.at, length: found.end - found.at, phrases: group.filter((other) => other !== phrase) });
         break;
       }
     }
