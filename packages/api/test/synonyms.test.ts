@@ -18,7 +18,8 @@ beforeAll(async () => {
       id: "alpha-wall-tablet",
       sourceId: a.sourceId,
       title: "Setting up the wall tablet",
-      content: "Mount the wall tablet by the staff entrance.\n\n## Power\n\nKeep the wall tablet plugged in so staff can start their shifts.",
+      content:
+        "Mount the wall tablet by the staff entrance.\n\n## Power\n\nKeep the wall tablet plugged in so staff can start their shifts.",
       published: true,
     },
   });
@@ -76,10 +77,15 @@ describe("an agent's synonyms", () => {
     await callerFor(ctx, a.scope).agents.update({ id: a.agentId, knowledgeSynonyms: "timeclock, wall tablet" });
     await expect(
       callerFor(ctx, a.scope).agents.update({ id: a.agentId, knowledgeSynonyms: "log in, sign in\njust one phrase" }),
-    ).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("Line 2: give at least two phrases separated by commas") });
-    await expect(callerFor(ctx, a.scope).agents.update({ id: a.agentId, knowledgeSynonyms: "a, b\n".repeat(5_000) })).rejects.toMatchObject({
+    ).rejects.toMatchObject({
       code: "BAD_REQUEST",
+      message: expect.stringContaining("Line 2: give at least two phrases separated by commas"),
     });
+    await expect(callerFor(ctx, a.scope).agents.update({ id: a.agentId, knowledgeSynonyms: "a, b\n".repeat(5_000) })).rejects.toMatchObject(
+      {
+        code: "BAD_REQUEST",
+      },
+    );
     expect((await callerFor(ctx, a.scope).agents.get({ id: a.agentId })).knowledgeSynonyms).toBe("timeclock, wall tablet");
   });
 

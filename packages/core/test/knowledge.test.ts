@@ -198,7 +198,10 @@ describe("text helpers", () => {
     ].join("\n");
     const [, reset] = sectionsOf(markdown);
     expect(quoteSection(reset!, new Set(["password"]), "en")).toBe("Open the sign-in page. Choose Forgot password? c: d.");
-    const long = { heading: "Refunds", sentences: ["Plans renew each month.", "Cancel at any time.", "Charged by mistake? We refund the wrong charge."] };
+    const long = {
+      heading: "Refunds",
+      sentences: ["Plans renew each month.", "Cancel at any time.", "Charged by mistake? We refund the wrong charge."],
+    };
     expect(quoteSection(long, new Set(["refund", "charg"]), "en", 60)).toBe("Charged by mistake? We refund the wrong charge.");
   });
 });

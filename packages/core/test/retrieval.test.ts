@@ -17,7 +17,8 @@ const ARTICLES: IndexedArticle[] = [
     id: "password",
     title: "Reset your password",
     language: "en",
-    content: "Use the reset link when you cannot sign in.\n\n## Reset the password\n\nOpen the sign-in page and choose Forgot password.\n\n## Password rules\n\nA password needs at least 12 characters.",
+    content:
+      "Use the reset link when you cannot sign in.\n\n## Reset the password\n\nOpen the sign-in page and choose Forgot password.\n\n## Password rules\n\nA password needs at least 12 characters.",
   },
   {
     id: "refunds",
@@ -27,7 +28,12 @@ const ARTICLES: IndexedArticle[] = [
   },
   { id: "invoices", title: "Download invoices", language: "en", content: "Every invoice is in Settings, Billing, Invoices, as a PDF." },
   { id: "schedule", title: "Publish the schedule", language: "en", content: "Publish the week so that employees see their shifts." },
-  { id: "password-es", title: "Restablecer la contraseña", language: "es", content: "Abre la página de inicio de sesión y elige Olvidé mi contraseña." },
+  {
+    id: "password-es",
+    title: "Restablecer la contraseña",
+    language: "es",
+    content: "Abre la página de inicio de sesión y elige Olvidé mi contraseña.",
+  },
 ];
 const index = new PassageIndex(ARTICLES);
 
@@ -141,13 +147,25 @@ describe("languages", () => {
   });
 
   it("hands over, greets and thanks in five languages, without mistaking product questions", () => {
-    for (const message of ["quiero hablar con una persona", "je voudrais parler à un conseiller", "Ich möchte mit einem Menschen sprechen", "quero falar com um atendente"]) {
+    for (const message of [
+      "quiero hablar con una persona",
+      "je voudrais parler à un conseiller",
+      "Ich möchte mit einem Menschen sprechen",
+      "quero falar com um atendente",
+    ]) {
       expect(asksForHuman(message), message).toBe(true);
     }
-    for (const message of ["¿cómo conecto el agente a Slack?", "comment ajouter une personne à l'équipe", "Mitarbeiter einladen", "como adicionar uma pessoa"]) {
+    for (const message of [
+      "¿cómo conecto el agente a Slack?",
+      "comment ajouter une personne à l'équipe",
+      "Mitarbeiter einladen",
+      "como adicionar uma pessoa",
+    ]) {
       expect(asksForHuman(message), message).toBe(false);
     }
-    for (const message of ["hola", "Bonjour !", "guten Morgen", "bom dia", "how are you today?"]) expect(isGreeting(message), message).toBe(true);
-    for (const message of ["muchas gracias", "merci beaucoup", "vielen Dank", "obrigado pela ajuda"]) expect(isThanks(message), message).toBe(true);
+    for (const message of ["hola", "Bonjour !", "guten Morgen", "bom dia", "how are you today?"])
+      expect(isGreeting(message), message).toBe(true);
+    for (const message of ["muchas gracias", "merci beaucoup", "vielen Dank", "obrigado pela ajuda"])
+      expect(isThanks(message), message).toBe(true);
   });
 });

@@ -62,7 +62,8 @@ export const knowledgeSynonymsInput = z
       .filter(Boolean),
   )
   .superRefine((lines, ctx) => {
-    if (lines.length > KNOWLEDGE_SYNONYM_GROUPS_MAX) ctx.addIssue({ code: "custom", message: `Use at most ${KNOWLEDGE_SYNONYM_GROUPS_MAX} lines` });
+    if (lines.length > KNOWLEDGE_SYNONYM_GROUPS_MAX)
+      ctx.addIssue({ code: "custom", message: `Use at most ${KNOWLEDGE_SYNONYM_GROUPS_MAX} lines` });
     const single = lines.findIndex((line) => !line.includes(","));
     if (single >= 0) ctx.addIssue({ code: "custom", message: `Line ${single + 1}: give at least two phrases separated by commas` });
   })

@@ -17,7 +17,7 @@ import { quoteSection } from "./passage.ts";
 import { PHRASES, type Phrases } from "./phrases.ts";
 import { type AgentIndex, agentIndex, type StoredArticle } from "./retrieval/agent-index.ts";
 import { termsOf } from "./retrieval/analyze.ts";
-import { detectLanguage, type Language, LANGUAGES } from "./retrieval/languages.ts";
+import { detectLanguage, LANGUAGES, type Language } from "./retrieval/languages.ts";
 import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "./retrieval/rank.ts";
 import { sectionsOf } from "./text.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
@@ -172,12 +172,18 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       });
       const reply = opening(greet, parts.join("\n\n"));
       // Related links are articles that would have been answers too.
-      const related = ranking.articles.filter((match) => match.coverage >= KNOWLEDGE_MIN_COVERAGE && !quoted.some((q) => q.match === match));
+      const related = ranking.articles.filter(
+        (match) => match.coverage >= KNOWLEDGE_MIN_COVERAGE && !quoted.some((q) => q.match === match),
+      );
       const cited = [...quoted.map(({ match }) => match), ...related]
         .slice(0, KNOWLEDGE_SEARCH_RESULTS)
         .map((match) => index.articles.get(match.articleId))
         .filter((article) => article !== undefined);
-      const articles = cited.map((article) => ({ id: article.id, title: article.title, url: helpArticleUrl(deps.appUrl, input.agent.id, article.id) }));
+      const articles = cited.map((article) => ({
+        id: article.id,
+        title: article.title,
+        url: helpArticleUrl(deps.appUrl, input.agent.id, article.id),
+      }));
       return result(input, reply, {
         context: cited.map((article) => `${article.title}\n${article.content}`),
         toolCalls,

@@ -26,7 +26,8 @@ export const PHRASES: Record<Language, Phrases> = {
     helloName: (name) => `Hi ${name}! How can I help you today?`,
     welcome: "You're welcome! Is there anything else I can help with?",
     handoff: "Of course. I've asked a person from our team to take over this conversation; they will follow up here.",
-    dontKnow: "I'm sorry, I don't know the answer to that: I couldn't find it in our help articles. You can rephrase your question, or talk to a person.",
+    dontKnow:
+      "I'm sorry, I don't know the answer to that: I couldn't find it in our help articles. You can rephrase your question, or talk to a person.",
     dontKnowAgain:
       "I'm sorry, I couldn't find that in our help articles either. Would you like to talk to a person? Choose “Talk to a person” and someone from our team will follow up here.",
     from: (title) => `From “${title}”: `,

@@ -2,11 +2,12 @@
 // Text analysis shared by the passage index and the queries it answers: words folded (lower
 // case, no accents or apostrophes), stop words of the language dropped, and each word reduced to
 // its Snowball stem (@orama/stemmers) so "refunds", "refunded" and "refunding" meet.
-import { stemmer as stemDe } from "@orama/stemmers/german";
+
 import { stemmer as stemEn } from "@orama/stemmers/english";
-import { stemmer as stemEs } from "@orama/stemmers/spanish";
 import { stemmer as stemFr } from "@orama/stemmers/french";
+import { stemmer as stemDe } from "@orama/stemmers/german";
 import { stemmer as stemPt } from "@orama/stemmers/portuguese";
+import { stemmer as stemEs } from "@orama/stemmers/spanish";
 import { deu, eng, fra, por, porBr, spa } from "stopword";
 import type { Language } from "./languages.ts";
 

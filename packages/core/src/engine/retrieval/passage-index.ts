@@ -171,7 +171,10 @@ export class PassageIndex {
         }
       }
     }
-    const best = found.sort((a, b) => b.df - a.df).slice(0, 3).map((entry) => entry.term);
+    const best = found
+      .sort((a, b) => b.df - a.df)
+      .slice(0, 3)
+      .map((entry) => entry.term);
     if (this.corrections.size > 10_000) this.corrections.clear();
     this.corrections.set(term, best);
     return best;

@@ -2,8 +2,9 @@
 // others ("log in" finds "sign in"). A general built-in set of how people name the things of any
 // online service, plus the groups an admin sets per agent (stored with the agent, see
 // knowledge/synonyms.ts). Phrases match on stems, so "logging in" says "log in" too.
-import { type Language, LANGUAGES } from "./languages.ts";
+
 import { stem, wordsOf } from "./analyze.ts";
+import { LANGUAGES, type Language } from "./languages.ts";
 
 /** One group per line, phrases separated by commas; general words of online services and support. */
 const BUILT_IN_EN = `
@@ -120,7 +121,34 @@ export function builtInSynonyms(language: Language): SynonymGroup[] {
 }
 
 /** Stop words a phrase may skip in a query ("forgot my password" says "forgot password"). */
-const SKIPPABLE = new Set(["my", "the", "a", "an", "our", "your", "his", "her", "their", "mi", "mon", "ma", "mes", "le", "la", "el", "los", "las", "meu", "minha", "o", "mein", "meine", "das", "die", "der"]);
+const SKIPPABLE = new Set([
+  "my",
+  "the",
+  "a",
+  "an",
+  "our",
+  "your",
+  "his",
+  "her",
+  "their",
+  "mi",
+  "mon",
+  "ma",
+  "mes",
+  "le",
+  "la",
+  "el",
+  "los",
+  "las",
+  "meu",
+  "minha",
+  "o",
+  "mein",
+  "meine",
+  "das",
+  "die",
+  "der",
+]);
 
 /** Where `phrase` ends in `stems` when it starts at `at` (skipping a few stop words), or -1. */
 function matchAt(stems: readonly string[], phrase: readonly string[], at: number): number {
