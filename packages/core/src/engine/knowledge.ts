@@ -19,7 +19,7 @@ import { type AgentIndex, agentIndex, type StoredArticle } from "./retrieval/age
 import { termsOf } from "./retrieval/analyze.ts";
 import { detectLanguage, LANGUAGES, type Language } from "./retrieval/languages.ts";
 import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "./retrieval/rank.ts";
-import { sectionsOf } from "./text.ts";
+import { type Section, sectionsOf } from "./text.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
 import type { Engine, EngineDeps, EngineHistoryMessage, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
 
@@ -105,13 +105,25 @@ function visitorMessages(history: EngineHistoryMessage[]): string[] {
   return history.filter((message) => message.role === "user").map((message) => message.text);
 }
 
+// An article's sections, read once per stored version (an edit makes a new StoredArticle).
+const sectionCache = new WeakMap<StoredArticle, Section[]>();
+
+function sectionsOfArticle(article: StoredArticle): Section[] {
+  let sections = sectionCache.get(article);
+  if (!sections) {
+    sections = sectionsOf(article.content);
+    sectionCache.set(article, sections);
+  }
+  return sections;
+}
+
 /**
  * The passage of `match` to quote: its best-ranked section, cut around the question's words, and
  * when that is short, its next-ranked section too (the answer is often split between a section
  * and the one that qualifies it), within KNOWLEDGE_ANSWER_MAX_CHARS.
  */
 function quoteOf(article: StoredArticle, match: ArticleMatch, question: string, language: Language): string {
-  const sections = sectionsOf(article.content);
+  const sections = sectionsOfArticle(article);
   const terms = new Set([...termsOf(question, article.language), ...termsOf(question, language)]);
   const [first, second] = match.sections.map((index) => sections[index]).filter((section) => section !== undefined);
   if (!first) return "";

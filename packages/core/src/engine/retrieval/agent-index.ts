@@ -74,7 +74,19 @@ export async function agentIndex(db: Database, agentId: string): Promise<AgentIn
   built.catch(() => {
     if (perAgent.get(agentId)?.built === built) perAgent.delete(agentId); // try again next turn
   });
-  return built;
+  if (!previous) return built;
+  // A change to a large help centre: the turn answers from the index it had rather than wait
+  // for the whole rebuild; the turns after it get the new one.
+  const stale = await previous;
+  if (!stale) return built;
+  return Promise.race([built.catch(() => stale), delay(REBUILD_WAIT_MS).then(() => stale)]);
+}
+
+/** How long a turn waits for a rebuilt index before answering from the previous one. */
+const REBUILD_WAIT_MS = 500;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
 }
 
 async function build(db: Database, agentId: string, signature: Signature, previous: AgentIndex | undefined): Promise<AgentIndex> {
@@ -111,4 +123,14 @@ async function build(db: Database, agentId: string, signature: Signature, previo
       return groups;
     },
   };
+}
+
+/**
+ * Builds the index of every active agent in the background, one after another, so that the first
+ * knowledge turns after a start do not wait for it (a 10k-article help centre takes seconds to
+ * index). Failures are left to the turn that needs the index: it builds it again.
+ */
+export async function warmAgentIndexes(db: Database): Promise<void> {
+  const agents = await db.prisma.agent.findMany({ where: { active: true }, select: { id: true }, orderBy: { id: "asc" } });
+  for (const agent of agents) await agentIndex(db, agent.id).catch(() => undefined);
 }
