@@ -2,12 +2,12 @@
 // and an agent's), reciprocal rank fusion, the coverage threshold, language detection and the
 // handoff, greeting and thanks phrases of five languages. No database: the index is built from
 // articles in memory.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { asksForHuman, isGreeting, isThanks } from "../src/engine/intent.ts";
 import { KNOWLEDGE_MIN_COVERAGE } from "../src/engine/knowledge.ts";
 import { termsOf } from "../src/engine/retrieval/analyze.ts";
 import { reciprocalRankFusion } from "../src/engine/retrieval/fusion.ts";
-import { detectLanguage, type Language } from "../src/engine/retrieval/languages.ts";
+import { detectLanguage, type Language, loadLanguageDetector } from "../src/engine/retrieval/languages.ts";
 import { editDistance, type IndexedArticle, PassageIndex } from "../src/engine/retrieval/passage-index.ts";
 import { fuse, type RankedPassage, rankArticles } from "../src/engine/retrieval/rank.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "../src/engine/retrieval/synonyms.ts";
@@ -36,6 +36,8 @@ const ARTICLES: IndexedArticle[] = [
   },
 ];
 const index = new PassageIndex(ARTICLES);
+
+beforeAll(() => loadLanguageDetector());
 
 function rank(message: string, options: { previous?: string[]; synonyms?: (language: Language) => readonly SynonymGroup[] } = {}) {
   return rankArticles({ index, synonyms: options.synonyms ?? builtInSynonyms, message, previous: options.previous ?? [] });

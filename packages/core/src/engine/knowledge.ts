@@ -17,7 +17,7 @@ import { quoteSection } from "./passage.ts";
 import { PHRASES, type Phrases } from "./phrases.ts";
 import { type AgentIndex, agentIndex, type StoredArticle } from "./retrieval/agent-index.ts";
 import { termsOf } from "./retrieval/analyze.ts";
-import { detectLanguage, LANGUAGES, type Language } from "./retrieval/languages.ts";
+import { detectLanguage, LANGUAGES, type Language, loadLanguageDetector } from "./retrieval/languages.ts";
 import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "./retrieval/rank.ts";
 import { type Section, sectionsOf } from "./text.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
@@ -146,6 +146,7 @@ function secondArticle(ranking: Ranking, first: ArticleMatch): ArticleMatch | un
 export function createKnowledgeEngine(deps: EngineDeps): Engine {
   return {
     async run(input: EngineInput): Promise<EngineResult> {
+      await loadLanguageDetector();
       const message = input.message.trim();
       const previous = visitorMessages(input.history);
       const language = detectLanguage(message, previous.length > 0 ? detectLanguage(previous.join("\n")) : "en");

@@ -11,7 +11,7 @@
 // for it. A 10k-article help centre's index fits in tens of megabytes.
 import { type Database, Prisma } from "@parley/db";
 import { articleIsPublishedSql, visibleSourcesSql } from "../../help/visibility.ts";
-import { detectLanguage, isLanguage, type Language } from "./languages.ts";
+import { detectLanguage, isLanguage, type Language, loadLanguageDetector } from "./languages.ts";
 import { type IndexedArticle, PassageIndex } from "./passage-index.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "./synonyms.ts";
 
@@ -57,6 +57,7 @@ function keyOf(signature: Signature): string {
 
 /** The agent's index as of now (its visible articles only). */
 export async function agentIndex(db: Database, agentId: string): Promise<AgentIndex> {
+  await loadLanguageDetector();
   const [row] = await db.prisma.$queryRaw<Signature[]>(signatureSql(agentId));
   const signature = row ?? { count: 0, latest: null, sources: "", synonyms: "" };
   const key = keyOf(signature);

@@ -1,7 +1,28 @@
 // The languages the knowledge agent reads and speaks, and which of them a text is written in.
-// Detection is eld's n-gram model (the small static dictionary), restricted to these languages:
-// a visitor writing to a help desk in one of them is far likelier than a look-alike language.
-import { eld } from "eld/small";
+// Detection is eld's n-gram model, restricted to these languages: a visitor writing to a help
+// desk in one of them is far likelier than a look-alike language. Its smallest table
+// ("extrasmall", about 29 MB of heap; "small" took 46 MB of a server capped at 256 MB) is loaded
+// on the first knowledge turn, not at start (loadLanguageDetector).
+import { eld } from "eld";
+
+// The root entry is the dynamic one, which loads its table on demand (its type is a union).
+const detector = eld as typeof eld & { load(size: "extrasmall"): Promise<void | true> };
+let loading: Promise<void> | undefined;
+let loaded = false;
+
+/** Loads the detector's n-gram table once; detectLanguage keeps the fallback until it is loaded. */
+export function loadLanguageDetector(): Promise<void> {
+  loading ??= detector.load("extrasmall").then(
+    (ok) => {
+      loaded = ok === true;
+      if (!ok) loading = undefined;
+    },
+    () => {
+      loading = undefined;
+    },
+  );
+  return loading ?? Promise.resolve();
+}
 
 export const LANGUAGES = ["en", "es", "fr", "de", "pt"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -35,7 +56,8 @@ const UNRELIABLE_MIN_LEAD = 0.1;
  * (a product name, a code, one short word that reads as several languages: "cancel").
  */
 export function detectLanguage(text: string, fallback: Language = "en"): Language {
-  if (!/\p{L}{2}/u.test(text)) return fallback;
+  if (!/\p{L}{2}/u.test(text)) return languageOfCourtesy(text) ?? fallback;
+  if (!loaded) return languageOfCourtesy(text) ?? fallback;
   const result = eld.detect(text.slice(0, 1000));
   const scores = result.getScores();
   let best: Language | undefined;
