@@ -33,7 +33,7 @@ const K1 = 1.2;
 /** Postings of one term: passage ids, and per passage its frequency in each field. */
 interface Postings {
   passages: number[];
-  /** FIELDS numbers per passage. */
+  /** Per passage, its frequency in each field packed in one number (packTf). */
   tf: number[];
 }
 
@@ -66,6 +66,25 @@ export function bigram(a: string, b: string): string {
   return `${a} ${b}`;
 }
 
+// A term's frequency in each field of a passage, packed into one small integer (10 bits a field,
+// capped): a 10k-article help centre has millions of postings, and the server's heap is small.
+const TF_BITS = 10;
+const TF_MAX = (1 << TF_BITS) - 1;
+
+function packTf(tf: readonly number[]): number {
+  let packed = 0;
+  for (let field = FIELDS - 1; field >= 0; field--) packed = packed * (TF_MAX + 1) + Math.min(tf[field]!, TF_MAX);
+  return packed;
+}
+
+function fieldTf(packed: number, field: number): number {
+  return Math.floor(packed / (TF_MAX + 1) ** field) & TF_MAX;
+}
+
+/**
+ * Adds a field's terms, and pairs of adjacent terms for the title and heading: phrases say most
+ * there, and the body's pairs would double the index.
+ */
 function addTerms(counts: Map<string, number[]>, terms: string[], field: number): void {
   const add = (term: string) => {
     let tf = counts.get(term);
@@ -77,7 +96,7 @@ function addTerms(counts: Map<string, number[]>, terms: string[], field: number)
   };
   for (let i = 0; i < terms.length; i++) {
     add(terms[i]!);
-    if (i > 0) add(bigram(terms[i - 1]!, terms[i]!));
+    if (i > 0 && field < 2) add(bigram(terms[i - 1]!, terms[i]!));
   }
 }
 
@@ -127,7 +146,7 @@ export class PassageIndex {
           this.postings.set(term, postings);
         }
         postings.passages.push(id);
-        postings.tf.push(...tf);
+        postings.tf.push(packTf(tf));
       }
     });
   }
@@ -193,7 +212,7 @@ export class PassageIndex {
         const passage = postings.passages[i]!;
         let tf = 0;
         for (let field = 0; field < FIELDS; field++) {
-          const raw = postings.tf[i * FIELDS + field]!;
+          const raw = fieldTf(postings.tf[i]!, field);
           if (raw === 0) continue;
           const norm = 1 - FIELD_B[field]! + FIELD_B[field]! * (this.lengths[passage * FIELDS + field]! / (average[field]! || 1));
           tf += (FIELD_WEIGHTS[field]! * raw) / norm;
