@@ -6,7 +6,7 @@
 import { eld } from "eld";
 
 // The root entry is the dynamic one, which loads its table on demand (its type is a union).
-const detector = eld as typeof eld & { load(size: "extrasmall"): Promise<void | true> };
+const detector = eld as typeof eld & { load(size: "extrasmall"): Promise<boolean | undefined> };
 let loading: Promise<void> | undefined;
 let loaded = false;
 
