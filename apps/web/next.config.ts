@@ -5,8 +5,9 @@ import type { NextConfig } from "next";
 const config: NextConfig = {
   // Workspace packages ship TypeScript source.
   transpilePackages: ["@parley/api", "@parley/core", "@parley/db"],
-  // Loaded from node_modules at run time: WASM assets (PGlite) and native-ish drivers.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "ws"],
+  // Loaded from node_modules at run time: WASM assets (PGlite), native-ish drivers, and eld (it
+  // loads its n-gram table by a computed import).
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "ws", "eld"],
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

@@ -38,6 +38,7 @@ export const agentDetailOutput = z.object({
   usageLimit: optionalLimit,
   instructions: z.string(),
   answerBeyondArticles: z.boolean(),
+  knowledgeSynonyms: z.string(),
   allowedOrigins: z.array(z.string()),
   widgetConnectionsPerIp: optionalLimit,
   widgetMessagesPerConnectionPerMinute: optionalLimit,

@@ -35,8 +35,17 @@ export const TURN_HISTORY_MESSAGES = 40;
 export const KNOWLEDGE_SEARCH_RESULTS = 3;
 /** Knowledge agent: longest passage quoted from the best article (whole sentences), in characters. */
 export const KNOWLEDGE_ANSWER_MAX_CHARS = 600;
-/** Knowledge agent: the first this many distinct words of a message are searched for. */
-export const KNOWLEDGE_QUERY_MAX_WORDS = 32;
+/**
+ * Knowledge agent: the first this many subject words of a question (with the previous visitor
+ * message of a follow-up) are searched for; each is one bit of a 32-bit set.
+ */
+export const KNOWLEDGE_QUERY_MAX_WORDS = 31;
+/**
+ * The knowledge agent's in-process passage index holds at most this many of an agent's visible
+ * articles, the most recently updated (about 5 MB of heap per 1,000 articles; the server's heap is
+ * capped at 256 MB by default): larger help centres are answered from their newest articles.
+ */
+export const KNOWLEDGE_INDEX_MAX_ARTICLES = 15_000;
 
 // Semantic retrieval through an embeddings endpoint.
 /** Embedding a visitor's question: past this the turn goes on with lexical retrieval alone, in milliseconds. */
@@ -81,6 +90,9 @@ export const ARTICLE_TITLE_MAX_CHARS = 200;
 export const ARTICLE_CONTENT_MAX_CHARS = 100_000;
 export const AGENT_INSTRUCTIONS_MAX_CHARS = 10_000;
 export const AGENT_ALLOWED_ORIGINS_MAX = 50;
+/** An agent's own synonym groups for the knowledge search: one group a line, phrases separated by commas. */
+export const KNOWLEDGE_SYNONYMS_MAX_CHARS = 20_000;
+export const KNOWLEDGE_SYNONYM_GROUPS_MAX = 500;
 
 // Request bodies, by path: the server entry counts each body's bytes before anything reads it and
 // refuses a larger one with 413 (declared by Content-Length, or as a chunked body grows).

@@ -27,6 +27,11 @@ export async function startServerInstance(): Promise<void> {
     warmSemanticIndex();
     const { startWidgetSocket } = await import("./widget-socket.ts");
     await startWidgetSocket();
+    // The knowledge agents' passage indexes, built in the background (not awaited): the first
+    // turns after a start then find them ready.
+    const { warmAgentIndexes } = await import("@parley/core/engine");
+    const { getDb } = await import("@parley/db");
+    void warmAgentIndexes(await getDb()).catch(() => undefined);
     // The public REST routes without Next's routing (http/direct.ts); `next dev` keeps Next's
     // path so that edits reload.
     if (settings.NODE_ENV === "production") {

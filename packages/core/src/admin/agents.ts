@@ -3,7 +3,14 @@
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { AGENT_ALLOWED_ORIGINS_MAX, AGENT_INSTRUCTIONS_MAX_CHARS, NAME_MAX_CHARS, WIDGET_LIMIT_SETTINGS } from "../limits.ts";
+import {
+  AGENT_ALLOWED_ORIGINS_MAX,
+  AGENT_INSTRUCTIONS_MAX_CHARS,
+  KNOWLEDGE_SYNONYM_GROUPS_MAX,
+  KNOWLEDGE_SYNONYMS_MAX_CHARS,
+  NAME_MAX_CHARS,
+  WIDGET_LIMIT_SETTINGS,
+} from "../limits.ts";
 import { rowId } from "./scope.ts";
 
 /** Agent ids chosen by an admin appear in URLs: lower-case letters, digits and dashes. */
@@ -35,6 +42,33 @@ const originInput = z
   }, "Enter an origin such as https://www.example.com (no path)")
   .transform((value) => value.toLowerCase());
 
+/**
+ * The agent's synonym groups as stored: one group a line, at least two phrases separated by
+ * commas ("log in, sign in, login"); blank lines dropped, spaces tidied.
+ */
+export const knowledgeSynonymsInput = z
+  .string()
+  .max(KNOWLEDGE_SYNONYMS_MAX_CHARS, `Use at most ${KNOWLEDGE_SYNONYMS_MAX_CHARS} characters`)
+  .transform((text) =>
+    text
+      .split(/\r?\n/)
+      .map((line) =>
+        line
+          .split(",")
+          .map((phrase) => phrase.trim().replace(/\s+/g, " "))
+          .filter(Boolean)
+          .join(", "),
+      )
+      .filter(Boolean),
+  )
+  .superRefine((lines, ctx) => {
+    if (lines.length > KNOWLEDGE_SYNONYM_GROUPS_MAX)
+      ctx.addIssue({ code: "custom", message: `Use at most ${KNOWLEDGE_SYNONYM_GROUPS_MAX} lines` });
+    const single = lines.findIndex((line) => !line.includes(","));
+    if (single >= 0) ctx.addIssue({ code: "custom", message: `Line ${single + 1}: give at least two phrases separated by commas` });
+  })
+  .transform((lines) => lines.join("\n"));
+
 export const agentIdInput = z.object({ id: rowId });
 
 export const createAgentInput = z.object({
@@ -53,6 +87,7 @@ export const updateAgentInput = z.object({
   engine: z.enum(["knowledge", "llm"]).optional(),
   instructions: z.string().max(AGENT_INSTRUCTIONS_MAX_CHARS).optional(),
   answerBeyondArticles: z.boolean().optional(),
+  knowledgeSynonyms: knowledgeSynonymsInput.optional(),
   allowedOrigins: z
     .array(originInput)
     .max(AGENT_ALLOWED_ORIGINS_MAX)
@@ -86,6 +121,7 @@ const detailSelect = {
   usageLimit: true,
   instructions: true,
   answerBeyondArticles: true,
+  knowledgeSynonyms: true,
   allowedOrigins: true,
   widgetConnectionsPerIp: true,
   widgetMessagesPerConnectionPerMinute: true,
@@ -122,6 +158,7 @@ function toDetail(row: DetailRow) {
     usageLimit: row.usageLimit,
     instructions: row.instructions,
     answerBeyondArticles: row.answerBeyondArticles,
+    knowledgeSynonyms: row.knowledgeSynonyms,
     allowedOrigins: row.allowedOrigins,
     widgetConnectionsPerIp: row.widgetConnectionsPerIp,
     widgetMessagesPerConnectionPerMinute: row.widgetMessagesPerConnectionPerMinute,

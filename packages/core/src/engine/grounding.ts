@@ -1,11 +1,9 @@
-// The passages the LLM engine answers from: the knowledge agent's own retrieval (knowledge.ts, so
-// the help centre's visibility rule), each article cut to the passage that best answers the
-// question. This is the LLM engine's one call into retrieval: when retrieval improves, only this
-// function follows it.
+// The passages the LLM engine answers from: the knowledge agent's own search (knowledge.ts, so the
+// help centre's visibility rule, the passage index, the confidence threshold), each article cut to
+// the passage the knowledge agent would quote. This is the LLM engine's one call into retrieval:
+// when retrieval improves, only this function follows it.
 import { helpArticleUrl } from "../help/urls.ts";
-import { retrieve } from "./knowledge.ts";
-import { bestPassage } from "./passage.ts";
-import { keywords } from "./text.ts";
+import { KNOWLEDGE_MIN_COVERAGE, quoteOf, searchKnowledge } from "./knowledge.ts";
 import type { EngineDeps } from "./types.ts";
 
 export interface GroundingPassage {
@@ -17,15 +15,29 @@ export interface GroundingPassage {
   text: string;
 }
 
-/** At most `limit` passages for `question` from the agent's visible articles, best first. */
-export async function retrievePassages(deps: EngineDeps, agentId: string, question: string, limit: number): Promise<GroundingPassage[]> {
-  const words = keywords(question);
-  if (words.length === 0) return [];
-  const hits = await retrieve(deps, agentId, words);
-  return hits.slice(0, limit).map((hit) => ({
-    articleId: hit.id,
-    title: hit.title,
-    url: helpArticleUrl(deps.appUrl, agentId, hit.id),
-    text: bestPassage(hit.content, question) || hit.title,
-  }));
+/**
+ * At most `limit` passages for `question` (read with the visitor's `previous` messages) from the
+ * agent's visible articles, best first; only articles the knowledge agent would answer from.
+ */
+export async function retrievePassages(
+  deps: EngineDeps,
+  agentId: string,
+  question: string,
+  limit: number,
+  previous: readonly string[] = [],
+): Promise<GroundingPassage[]> {
+  const { index, ranking } = await searchKnowledge(deps, agentId, question, previous);
+  const passages: GroundingPassage[] = [];
+  for (const match of ranking.articles) {
+    if (passages.length >= limit || match.coverage < KNOWLEDGE_MIN_COVERAGE) break;
+    const article = index.articles.get(match.articleId);
+    if (!article) continue;
+    passages.push({
+      articleId: article.id,
+      title: article.title,
+      url: helpArticleUrl(deps.appUrl, agentId, article.id),
+      text: quoteOf(article, match, question, ranking.language) || article.title,
+    });
+  }
+  return passages;
 }

@@ -1,63 +1,82 @@
 // The knowledge agent (the default engine; no network): answers from the agent's visible help
-// articles, found with the help centre's own search (help/search.ts, so the same visibility rule),
-// quoting the best passage and naming its article. It hands over to a person when asked, says
-// plainly when it does not know, and then offers a person. What a message asks for is read in
-// intent.ts, its words in text.ts; the quoted passage is chosen in passage.ts.
+// articles, found by the passage index (retrieval/), so the help centre's visibility rule holds.
+// It quotes the passage that answers and names its article, adds a second article's passage when
+// the question spans two, reads a follow-up with the visitor's previous message, and answers in
+// the visitor's language (phrases.ts). It hands over to a person when asked, says plainly when the
+// evidence is too weak to answer, and then offers a person. What a message asks for before any
+// search is read in intent.ts.
 //
 // tokenUsage: tokens (gpt-tokenizer, o200k_base) of the visitor's message + the retrieved context
 // (title and content of every article the answer was drawn from or links to) + the reply; what an
 // LLM would have consumed to give this answer from this context.
-import { type ArticleHit, searchVisibleArticles } from "../help/search.ts";
 import { helpArticleUrl } from "../help/urls.ts";
-import { KNOWLEDGE_SEARCH_RESULTS } from "../limits.ts";
+import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "../limits.ts";
+import { nearestPassages } from "../semantic/nearest.ts";
 import { countTokens } from "../tokens.ts";
 import { asksForHuman, isGreeting, isThanks } from "./intent.ts";
-import { bestPassage } from "./passage.ts";
-import { keywords, wordsIn } from "./text.ts";
+import { quoteSection } from "./passage.ts";
+import { PHRASES, type Phrases } from "./phrases.ts";
+import { type AgentIndex, agentIndex, type StoredArticle } from "./retrieval/agent-index.ts";
+import { termsOf } from "./retrieval/analyze.ts";
+import { detectLanguage, LANGUAGES, type Language, loadLanguageDetector } from "./retrieval/languages.ts";
+import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "./retrieval/rank.ts";
+import { type Section, sectionsOf } from "./text.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
 import type { Engine, EngineDeps, EngineHistoryMessage, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
+
+/**
+ * The least coverage (share of the question's subject words, weighted by how rare each is, found
+ * in the best article) to answer; below it the agent says it does not know. Chosen on the eval's
+ * dev questions as the value that best balances top-1 on answerable questions against correct
+ * "I don't know" on unanswerable ones (eval/README.md has the figures).
+ */
+export const KNOWLEDGE_MIN_COVERAGE = 0.55;
+/** Passages asked of semantic retrieval per question, fused with the lexical ranking. */
+const SEMANTIC_PASSAGES = 20;
+/** A second article is quoted too when it holds this share of the question's words the first lacks. */
+const SECOND_ARTICLE_MIN_GAIN = 0.2;
 
 // ---------------------------------------------------------------------------------------------
 // Retrieval
 
-/**
- * Articles that answer `words`: first those containing every word (the help search); failing
- * that, those containing at least half of them (an OR search, best covered first), so an extra
- * word ("... I am stuck on the dashboard") does not hide the right article. The LLM engine grounds
- * its answers on this too (grounding.ts).
- */
-export async function retrieve(deps: EngineDeps, agentId: string, words: string[]): Promise<ArticleHit[]> {
-  const query = words.join(" ");
-  const all = await searchVisibleArticles(deps.db, agentId, query, { limit: KNOWLEDGE_SEARCH_RESULTS, order: "relevance" });
-  if (all.length > 0 || words.length < 3) return all;
+export interface KnowledgeSearch {
+  index: AgentIndex;
+  ranking: Ranking;
+}
 
-  const candidates = await searchVisibleArticles(deps.db, agentId, query, {
-    limit: KNOWLEDGE_SEARCH_RESULTS * 4,
-    order: "relevance",
-    match: "any",
-  });
-  const needed = Math.ceil(words.length / 2);
-  return candidates
-    .map((hit, position) => {
-      return { hit, position, covered: wordsIn(`${hit.title}\n${hit.content}`, words) };
-    })
-    .filter((candidate) => candidate.covered >= needed)
-    .sort((a, b) => b.covered - a.covered || a.position - b.position)
-    .slice(0, KNOWLEDGE_SEARCH_RESULTS)
-    .map((candidate) => candidate.hit);
+/**
+ * The agent's articles ranked for a message (and the visitor's earlier messages). `otherRankings`
+ * are further rankings of passages, best first, fused with the lexical one (rank.ts fuse).
+ */
+export async function searchKnowledge(
+  deps: EngineDeps,
+  agentId: string,
+  message: string,
+  previous: readonly string[],
+  otherRankings: ReadonlyArray<readonly RankedPassage[]> = [],
+): Promise<KnowledgeSearch> {
+  // With an embeddings endpoint configured, the passages nearest in meaning are fused in too
+  // (null, and nothing fused, when it is not configured, fails or is slow).
+  const [index, nearest] = await Promise.all([agentIndex(deps.db, agentId), nearestPassages(deps, agentId, message, SEMANTIC_PASSAGES)]);
+  const rankings = nearest ? [...otherRankings, nearest] : otherRankings;
+  const ranking = rankArticles({ index: index.index, synonyms: index.synonyms, message, previous, otherRankings: rankings });
+  return { index, ranking };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Replies
 
-const TALK_TO_PERSON: RichContentItem = { type: "buttons", buttons: [{ label: "Talk to a person", action: "handoff" }] };
+function talkToPerson(phrases: Phrases): RichContentItem {
+  return { type: "buttons", buttons: [{ label: phrases.talkToPerson, action: "handoff" }] };
+}
 
 /** "Hi Ada, " the first time the agent answers a visitor whose name it knows, else "". */
-function greeting(input: EngineInput): string {
+function greeting(input: EngineInput, phrases: Phrases): string {
   const name = input.visitor.name?.trim();
   if (!name) return "";
-  const greeted = input.history.some((message) => message.role === "agent" && message.text.startsWith(`Hi ${name}`));
-  return greeted ? "" : `Hi ${name}, `;
+  const greetings = LANGUAGES.map((language) => PHRASES[language].hi(name).trimEnd().replace(/,$/, ""));
+  const greeted = input.history.some((message) => message.role === "agent" && greetings.some((hi) => message.text.startsWith(hi)));
+  return greeted ? "" : phrases.hi(name);
 }
 
 /** With a greeting in front, the sentence continues in lower case ("Hi Ada, from ..."), except "I". */
@@ -87,56 +106,105 @@ function result(
   };
 }
 
+/** The visitor's earlier messages, oldest first. */
+function visitorMessages(history: EngineHistoryMessage[]): string[] {
+  return history.filter((message) => message.role === "user").map((message) => message.text);
+}
+
+// An article's sections, read once per stored version (an edit makes a new StoredArticle).
+const sectionCache = new WeakMap<StoredArticle, Section[]>();
+
+function sectionsOfArticle(article: StoredArticle): Section[] {
+  let sections = sectionCache.get(article);
+  if (!sections) {
+    sections = sectionsOf(article.content);
+    sectionCache.set(article, sections);
+  }
+  return sections;
+}
+
+/**
+ * The passage of `match` to quote: its best-ranked section, cut around the question's words, and
+ * when that is short, its next-ranked section too (the answer is often split between a section
+ * and the one that qualifies it), within KNOWLEDGE_ANSWER_MAX_CHARS.
+ */
+export function quoteOf(article: StoredArticle, match: ArticleMatch, question: string, language: Language): string {
+  const sections = sectionsOfArticle(article);
+  const terms = new Set([...termsOf(question, article.language), ...termsOf(question, language)]);
+  const [first, second] = match.sections.map((index) => sections[index]).filter((section) => section !== undefined);
+  if (!first) return "";
+  const quote = quoteSection(first, terms, article.language);
+  const room = KNOWLEDGE_ANSWER_MAX_CHARS - quote.length - 1;
+  if (!second || room < KNOWLEDGE_ANSWER_MAX_CHARS / 2) return quote;
+  return `${quote} ${quoteSection(second, terms, article.language, room)}`;
+}
+
+/** A second article to quote: one that holds enough of the question's words the first lacks. */
+function secondArticle(ranking: Ranking, first: ArticleMatch): ArticleMatch | undefined {
+  const total = ranking.words.reduce((sum, word) => sum + word.weight, 0);
+  if (total <= 0) return undefined;
+  return ranking.articles.slice(1, KNOWLEDGE_SEARCH_RESULTS).find((other) => {
+    const gain = ranking.words.reduce((sum, word) => sum + (other.matched & word.bit && !(first.matched & word.bit) ? word.weight : 0), 0);
+    return gain / total >= SECOND_ARTICLE_MIN_GAIN && other.coverage >= KNOWLEDGE_MIN_COVERAGE / 2;
+  });
+}
+
 export function createKnowledgeEngine(deps: EngineDeps): Engine {
   return {
     async run(input: EngineInput): Promise<EngineResult> {
-      const greet = greeting(input);
+      await loadLanguageDetector();
       const message = input.message.trim();
+      const previous = visitorMessages(input.history);
+      const language = detectLanguage(message, previous.length > 0 ? detectLanguage(previous.join("\n")) : "en");
+      const phrases = PHRASES[language];
+      const greet = greeting(input, phrases);
 
       if (asksForHuman(message)) {
-        const reply = opening(
-          greet,
-          "Of course. I've asked a person from our team to take over this conversation; they will follow up here.",
-        );
-        return result(input, reply, {
+        return result(input, opening(greet, phrases.handoff), {
           toolCalls: [{ name: HANDOFF_TOOL, args: { reason: "The visitor asked for a person." } }],
           handoff: true,
         });
       }
       if (isGreeting(message)) {
-        return result(
-          input,
-          greet ? `Hi ${input.visitor.name!.trim()}! How can I help you today?` : "Hello! How can I help you today?",
-          {},
-        );
+        return result(input, greet ? phrases.helloName(input.visitor.name!.trim()) : phrases.hello, {});
       }
       if (isThanks(message)) {
-        return result(input, opening(greet, "You're welcome! Is there anything else I can help with?"), {});
+        return result(input, opening(greet, phrases.welcome), {});
       }
 
-      const words = keywords(message);
-      const hits = words.length > 0 ? await retrieve(deps, input.agent.id, words) : [];
       const toolCalls: ToolCall[] = [{ name: SEARCH_TOOL, args: { query: message } }];
-      const best = hits[0];
-
-      if (!best) {
-        const reply = previousTurnUnanswered(input.history)
-          ? opening(
-              greet,
-              "I'm sorry, I couldn't find that in our help articles either. Would you like to talk to a person? Choose “Talk to a person” and someone from our team will follow up here.",
-            )
-          : opening(
-              greet,
-              "I'm sorry, I don't know the answer to that: I couldn't find it in our help articles. You can rephrase your question, or talk to a person.",
-            );
-        return result(input, reply, { toolCalls, richContent: [TALK_TO_PERSON] });
+      const { index, ranking } = await searchKnowledge(deps, input.agent.id, message, previous);
+      const best = ranking.articles[0];
+      const bestArticle = best && index.articles.get(best.articleId);
+      if (!best || !bestArticle || best.coverage < KNOWLEDGE_MIN_COVERAGE) {
+        const reply = opening(greet, previousTurnUnanswered(input.history) ? phrases.dontKnowAgain : phrases.dontKnow);
+        return result(input, reply, { toolCalls, richContent: [talkToPerson(phrases)] });
       }
 
-      const passage = bestPassage(best.content, message) || best.title;
-      const reply = opening(greet, `From “${best.title}”: ${passage}`);
-      const articles = hits.map((hit) => ({ id: hit.id, title: hit.title, url: helpArticleUrl(deps.appUrl, input.agent.id, hit.id) }));
+      const quoted = [{ article: bestArticle, match: best }];
+      const second = secondArticle(ranking, best);
+      const secondStored = second && index.articles.get(second.articleId);
+      if (second && secondStored) quoted.push({ article: secondStored, match: second });
+      const parts = quoted.map(({ article, match }, i) => {
+        const passage = quoteOf(article, match, message, ranking.language) || article.title;
+        return (i === 0 ? phrases.from(article.title) : phrases.alsoFrom(article.title)) + passage;
+      });
+      const reply = opening(greet, parts.join("\n\n"));
+      // Related links are articles that would have been answers too.
+      const related = ranking.articles.filter(
+        (match) => match.coverage >= KNOWLEDGE_MIN_COVERAGE && !quoted.some((q) => q.match === match),
+      );
+      const cited = [...quoted.map(({ match }) => match), ...related]
+        .slice(0, KNOWLEDGE_SEARCH_RESULTS)
+        .map((match) => index.articles.get(match.articleId))
+        .filter((article) => article !== undefined);
+      const articles = cited.map((article) => ({
+        id: article.id,
+        title: article.title,
+        url: helpArticleUrl(deps.appUrl, input.agent.id, article.id),
+      }));
       return result(input, reply, {
-        context: hits.map((hit) => `${hit.title}\n${hit.content}`),
+        context: cited.map((article) => `${article.title}\n${article.content}`),
         toolCalls,
         richContent: [{ type: "articles", articles }],
       });

@@ -1,50 +1,7 @@
-// Text handling for the knowledge agent: the words of a message that say what it is about, a
-// crude match of those words in an article, and an article's Markdown read as sections of
-// plain sentences.
+// An article's Markdown read as sections of plain sentences: the one splitter of articles into
+// passages (the passage index, the quoted answer and the embeddings all name a passage by its
+// index in sectionsOf(content)).
 import { marked, type Token, type Tokens } from "marked";
-import { KNOWLEDGE_QUERY_MAX_WORDS } from "../limits.ts";
-
-// Words that carry no subject: English stop words, question and filler words of a support chat.
-// The database drops its own stop words too; these are the ones it would keep ("please", "help").
-const STOP_WORDS = new Set(
-  (
-    "a about above after again against all also am an and any anyone anything are aren as ask at be because been before being " +
-    "below between both but by can cannot cant could couldnt did didnt do does doesnt doing dont down during each else ever " +
-    "every few for from further get gets getting give go going got had hasnt have havent having he hello her here hers hey hi " +
-    "him his how hows i id if im in into is isnt it its itll ive just know let lets like me mine more most much must my myself " +
-    "need needs no nor not now of off ok okay on once only or other ought our ours out over own please possible pls question " +
-    "quick really regarding same say she should shouldnt so some someone something still such sure tell than thank thanks that " +
-    "thats the their them then there theres these they this those through to too try trying under until up us use very want " +
-    "wanted was wasnt way we were what whats when where which while who whom whos why will with within without wont would " +
-    "wouldnt yes yet you youre your yours help hows able anyway kind sort thing things"
-  ).split(" "),
-);
-
-/** Lower case without accents or apostrophes. */
-function normalize(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/['’`]/g, "");
-}
-
-/** The words of a message that say what it is about, in order, without repeats (a bounded number). */
-export function keywords(message: string): string[] {
-  const words = normalize(message).split(/[^\p{L}\p{N}]+/u);
-  return [...new Set(words.filter((word) => word.length > 1 && !STOP_WORDS.has(word)))].slice(0, KNOWLEDGE_QUERY_MAX_WORDS);
-}
-
-/** A crude stem for matching in JS ("refunds", "refunded" -> "refun"); Postgres stems properly. */
-function stem(word: string): string {
-  return word.length <= 4 ? word : word.slice(0, Math.max(4, Math.ceil(word.length * 0.75)));
-}
-
-function containsWord(normalizedText: string, word: string): boolean {
-  return normalizedText.includes(stem(word));
-}
-
-/** How many of `words` occur in `text`. */
-export function wordsIn(text: string, words: string[]): number {
-  const normalized = normalize(text);
-  return words.filter((word) => containsWord(normalized, word)).length;
-}
 
 // ---------------------------------------------------------------------------------------------
 // An article as sections of sentences

@@ -78,6 +78,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
   const [engine, setEngine] = useState<"knowledge" | "llm">(agent.engine);
   const [instructions, setInstructions] = useState(agent.instructions);
   const [answerBeyondArticles, setAnswerBeyondArticles] = useState(agent.answerBeyondArticles);
+  const [synonyms, setSynonyms] = useState(agent.knowledgeSynonyms);
   const [origins, setOrigins] = useState(agent.allowedOrigins.join("\n"));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
 
@@ -135,6 +136,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
       engine,
       instructions,
       answerBeyondArticles,
+      knowledgeSynonyms: synonyms,
       allowedOrigins: origins
         .split("\n")
         .map((line) => line.trim())
@@ -233,6 +235,16 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
         onChange={(event) => setInstructions(event.target.value)}
         error={errors.instructions}
         hint="How the agent should behave and speak."
+      />
+      <TextAreaField
+        label="Synonyms"
+        name="knowledgeSynonyms"
+        rows={4}
+        value={synonyms}
+        onChange={(event) => setSynonyms(event.target.value)}
+        error={errors.knowledgeSynonyms}
+        hint="One group per line, phrases separated by commas, like: log in, sign in, access my account. The knowledge search treats each phrase of a group as the others, on top of its built-in ones."
+        spellCheck={false}
       />
       <TextAreaField
         label="Allowed origins"

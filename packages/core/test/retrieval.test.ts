@@ -1,0 +1,173 @@
+// The pieces of the knowledge search, each on its own: stems, typo corrections, synonyms (built-in
+// and an agent's), reciprocal rank fusion, the coverage threshold, language detection and the
+// handoff, greeting and thanks phrases of five languages. No database: the index is built from
+// articles in memory.
+import { beforeAll, describe, expect, it } from "vitest";
+import { asksForHuman, isGreeting, isThanks } from "../src/engine/intent.ts";
+import { KNOWLEDGE_MIN_COVERAGE } from "../src/engine/knowledge.ts";
+import { termsOf } from "../src/engine/retrieval/analyze.ts";
+import { reciprocalRankFusion } from "../src/engine/retrieval/fusion.ts";
+import { detectLanguage, type Language, loadLanguageDetector } from "../src/engine/retrieval/languages.ts";
+import { editDistance, type IndexedArticle, PassageIndex } from "../src/engine/retrieval/passage-index.ts";
+import { fuse, type RankedPassage, rankArticles } from "../src/engine/retrieval/rank.ts";
+import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "../src/engine/retrieval/synonyms.ts";
+
+const ARTICLES: IndexedArticle[] = [
+  {
+    id: "password",
+    title: "Reset your password",
+    language: "en",
+    content:
+      "Use the reset link when you cannot sign in.\n\n## Reset the password\n\nOpen the sign-in page and choose Forgot password.\n\n## Password rules\n\nA password needs at least 12 characters.",
+  },
+  {
+    id: "refunds",
+    title: "Refund policy",
+    language: "en",
+    content: "Annual plans are refunded within 30 days.\n\n## Double charges\n\nCharged by mistake? We always refund the wrong charge.",
+  },
+  { id: "invoices", title: "Download invoices", language: "en", content: "Every invoice is in Settings, Billing, Invoices, as a PDF." },
+  { id: "schedule", title: "Publish the schedule", language: "en", content: "Publish the week so that employees see their shifts." },
+  {
+    id: "password-es",
+    title: "Restablecer la contraseña",
+    language: "es",
+    content: "Abre la página de inicio de sesión y elige Olvidé mi contraseña.",
+  },
+];
+const index = new PassageIndex(ARTICLES);
+
+beforeAll(() => loadLanguageDetector());
+
+function rank(message: string, options: { previous?: string[]; synonyms?: (language: Language) => readonly SynonymGroup[] } = {}) {
+  return rankArticles({ index, synonyms: options.synonyms ?? builtInSynonyms, message, previous: options.previous ?? [] });
+}
+
+describe("stems", () => {
+  it("reduce the forms of a word to one stem, per language, without stop words or accents", () => {
+    expect(new Set(termsOf("refund refunds refunded refunding", "en"))).toEqual(new Set(["refund"]));
+    expect(termsOf("How do I download my invoices?", "en")).toEqual(["download", "invoic"]);
+    expect(termsOf("¿Dónde están mis facturas?", "es")).toEqual(termsOf("donde estan mis factura", "es"));
+    expect(termsOf("Rechnungen herunterladen", "de")).toEqual(termsOf("Rechnung herunterladen", "de"));
+  });
+});
+
+describe("typos", () => {
+  it("count a swap of two neighbouring letters as one edit", () => {
+    expect(editDistance("refnud", "refund")).toBe(1);
+    expect(editDistance("pasword", "password")).toBe(1);
+    expect(editDistance("refund", "refund")).toBe(0);
+  });
+
+  it("correct an unknown word to a known one nearby, but leave short words alone", () => {
+    expect(index.correctionsOf("pasword")).toContain("password");
+    expect(index.correctionsOf("invoic")).toEqual([]); // known already
+    expect(index.correctionsOf("pas")).toEqual([]);
+    expect(rank("pasword rules").articles[0]).toMatchObject({ articleId: "password", coverage: 1 });
+  });
+});
+
+describe("synonyms", () => {
+  it("find an article by a built-in synonym phrase", () => {
+    const result = rank("I got a duplicate charge");
+    expect(result.articles[0]?.articleId).toBe("refunds");
+    expect(result.articles[0]?.coverage).toBeGreaterThanOrEqual(KNOWLEDGE_MIN_COVERAGE);
+  });
+
+  it("use an agent's own groups, which a line of text defines", () => {
+    const own = parseSynonymGroups("rota, schedule\n");
+    expect(own).toEqual([[["rota"], ["schedul"]]]);
+    const without = rank("publish the roster", { synonyms: () => [] });
+    expect(without.articles[0]?.coverage ?? 0).toBeLessThan(1);
+    const withOwn = rank("is the rota out", { synonyms: () => parseSynonymGroups("rota, schedule") });
+    expect(withOwn.articles[0]?.articleId).toBe("schedule");
+  });
+
+  it("credit a several-word phrase only where it occurs whole", () => {
+    // "reset password" is a synonym of "lost password": "lost" alone says nothing about passwords.
+    const groups = parseSynonymGroups("reset password, lost password");
+    const lone = new PassageIndex([{ id: "lost", title: "Lost and found", language: "en", content: "Lost items are kept for a week." }]);
+    const result = rankArticles({ index: lone, synonyms: () => groups, message: "reset password", previous: [] });
+    expect(result.articles[0]?.coverage ?? 0).toBe(0);
+  });
+});
+
+describe("fusion", () => {
+  const passage = (articleId: string, section = 0): RankedPassage => ({ articleId, section, score: 1 });
+  const key = (item: RankedPassage) => `${item.articleId}/${item.section}`;
+
+  it("passes one ranking through unchanged", () => {
+    const lexical = [passage("a"), passage("b"), passage("c")];
+    expect(fuse(lexical, [])).toEqual(lexical);
+    expect(fuse(lexical, [[]])).toEqual(lexical);
+  });
+
+  it("ranks first what both rankings rank well", () => {
+    const lexical = [passage("a"), passage("b"), passage("c")];
+    const semantic = [passage("b"), passage("d"), passage("c")];
+    expect(reciprocalRankFusion([lexical, semantic], key).map((item) => item.articleId)).toEqual(["b", "c", "a", "d"]);
+    // A passage is (article, section): another section of the same article is another item.
+    expect(reciprocalRankFusion([[passage("a", 0)], [passage("a", 1)]], key)).toHaveLength(2);
+  });
+});
+
+describe("the threshold", () => {
+  it("is met when the best article holds the question's subject words", () => {
+    const result = rank("how many characters does a password need");
+    expect(result.articles[0]?.articleId).toBe("password");
+    expect(result.articles[0]!.coverage).toBeGreaterThanOrEqual(KNOWLEDGE_MIN_COVERAGE);
+  });
+
+  it("is missed when the question's main words are nowhere in the help centre", () => {
+    const result = rank("do you accept bitcoin for the invoice");
+    expect(result.articles[0]?.articleId).toBe("invoices");
+    expect(result.articles[0]!.coverage).toBeLessThan(KNOWLEDGE_MIN_COVERAGE);
+    expect(rank("what is the weather in chicago tomorrow").articles[0]?.coverage ?? 0).toBeLessThan(KNOWLEDGE_MIN_COVERAGE);
+  });
+
+  it("reads a follow-up with the previous visitor message", () => {
+    expect(rank("and how long does that take").articles).toEqual([]);
+    const followUp = rank("and how long does that take", { previous: ["can I get a refund"] });
+    expect(followUp.articles[0]?.articleId).toBe("refunds");
+  });
+});
+
+describe("languages", () => {
+  it("detects the visitor's language, and keeps the fallback for a word that reads as several", () => {
+    expect(detectLanguage("me cobraron dos veces este mes, me devuelven el dinero?")).toBe("es");
+    expect(detectLanguage("j'ai oublié mon mot de passe")).toBe("fr");
+    expect(detectLanguage("wie lade ich meine Mitarbeiter ein")).toBe("de");
+    expect(detectLanguage("meus clientes podem pagar a fatura com pix?")).toBe("pt");
+    expect(detectLanguage("cancel")).toBe("en");
+    expect(detectLanguage("Hello!")).toBe("en");
+    expect(detectLanguage("bonjour")).toBe("fr");
+    expect(detectLanguage("SAML", "de")).toBe("de");
+  });
+
+  it("prefers the article in the visitor's language", () => {
+    expect(rank("olvidé mi contraseña").articles[0]?.articleId).toBe("password-es");
+  });
+
+  it("hands over, greets and thanks in five languages, without mistaking product questions", () => {
+    for (const message of [
+      "quiero hablar con una persona",
+      "je voudrais parler à un conseiller",
+      "Ich möchte mit einem Menschen sprechen",
+      "quero falar com um atendente",
+    ]) {
+      expect(asksForHuman(message), message).toBe(true);
+    }
+    for (const message of [
+      "¿cómo conecto el agente a Slack?",
+      "comment ajouter une personne à l'équipe",
+      "Mitarbeiter einladen",
+      "como adicionar uma pessoa",
+    ]) {
+      expect(asksForHuman(message), message).toBe(false);
+    }
+    for (const message of ["hola", "Bonjour !", "guten Morgen", "bom dia", "how are you today?"])
+      expect(isGreeting(message), message).toBe(true);
+    for (const message of ["muchas gracias", "merci beaucoup", "vielen Dank", "obrigado pela ajuda"])
+      expect(isThanks(message), message).toBe(true);
+  });
+});
