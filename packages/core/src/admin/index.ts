@@ -26,15 +26,16 @@ export {
   updateArticleInput,
 } from "./articles.ts";
 export {
-  conversationIdInput,
+  assigneeFilterInput,
+  conversationStatusInput,
   getConversation,
   listConversations,
   listConversationsInput,
-  replyInput,
-  replyToConversation,
-  setConversationStatus,
-  setStatusInput,
 } from "./conversations.ts";
+export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation } from "./inbox.ts";
+export { type ActivityKind, type InboxTransition, planTransition } from "./inbox-transitions.ts";
+export { assertCan, can, INBOX_PERMISSIONS, type InboxPermission, ROLES, type Role, roleOf } from "./permissions.ts";
+export { listTeamMembers, publicName, teamMemberName, UNNAMED_TEAM_MEMBER } from "./team.ts";
 export {
   agentKeyInput,
   generateHttpApiKey,
