@@ -135,6 +135,8 @@ export const conversationListOutput = page(
   }),
 );
 
+export const waitingEscalationsOutput = z.object({ count, oldestEscalatedAt: moment.nullable() });
+
 export const conversationMessageOutput = z.object({
   id,
   role: messageRole,

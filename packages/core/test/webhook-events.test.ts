@@ -237,7 +237,11 @@ describe("panel actions emit events", () => {
       status: "escalated",
       changedBy: "admin",
     });
-    expect(recorded[1]!.data).toEqual({ conversation: { ...conversation, status: "escalated" }, assignee: demoAdmin, assignedBy: demoAdmin });
+    expect(recorded[1]!.data).toEqual({
+      conversation: { ...conversation, status: "escalated" },
+      assignee: demoAdmin,
+      assignedBy: demoAdmin,
+    });
     expect(recorded[2]!.data).toEqual({
       conversation: { ...conversation, status: "escalated" },
       messages: [{ role: "human", text: "Hi Bob, a person here.", sequence: 2, createdAt: expect.any(String) }],

@@ -37,6 +37,8 @@ export interface ConnectOptions {
   baseUrl: string;
   visitor?: Visitor;
   pageVariables?: Record<string, string>;
+  /** The page address to show the team (a new conversation keeps the first); omit to send none. */
+  pageUrl?: string;
   /** Where the resume token is kept; default `localStorage` (null: nowhere, no resume after reload). */
   storage?: ResumeStorage | null;
   WebSocket?: WebSocketConstructor;
@@ -50,6 +52,8 @@ export type ConnectionState = "connecting" | "open" | "closed";
 export interface ParleyEvents {
   message: Message;
   status: ConversationStatus;
+  /** The person of the team who has the conversation (their name), or null when the agent answers. */
+  person: string | null;
   typing: boolean;
   error: ErrorFrame;
   ready: ReadyFrame;
@@ -63,6 +67,8 @@ export interface ParleyConnection {
   readonly agentId: string;
   readonly conversationId: string | null;
   readonly status: ConversationStatus;
+  /** The team member answering, or null while the agent does. */
+  readonly person: string | null;
   readonly state: ConnectionState;
   /** Sends a message (queued while reconnecting); returns its clientMessageId. */
   send(text: string): string;
@@ -96,6 +102,7 @@ class Connection implements ParleyConnection {
   readonly agentId: string;
   conversationId: string | null = null;
   status: ConversationStatus = "active";
+  person: string | null = null;
   state: ConnectionState = "connecting";
   private socket: WebSocket | null = null;
   private readonly listeners = new Map<keyof ParleyEvents, Set<AnyListener>>();
@@ -176,6 +183,7 @@ class Connection implements ParleyConnection {
         agentId: this.agentId,
         ...(this.options.visitor ? { visitor: this.options.visitor } : {}),
         ...(resumeToken ? { resumeToken } : {}),
+        ...(this.options.pageUrl ? { pageUrl: this.options.pageUrl } : {}),
         ...(Object.keys(this.pageVariables).length > 0 ? { pageVariables: this.pageVariables } : {}),
         ...(this.tools.size > 0 ? { tools: this.toolDefinitions() } : {}),
       });
@@ -204,6 +212,12 @@ class Connection implements ParleyConnection {
     });
   }
 
+  private setPerson(person: string | null): void {
+    if (person === this.person) return;
+    this.person = person;
+    this.emit("person", person);
+  }
+
   private scheduleReconnect(): void {
     const initial = this.options.reconnect?.initialDelayMs ?? 500;
     const max = this.options.reconnect?.maxDelayMs ?? 30_000;
@@ -230,6 +244,7 @@ class Connection implements ParleyConnection {
           for (const queued of pending) this.write(queued);
         }
         this.emit("ready", frame);
+        this.setPerson(frame.person ?? null);
         return;
       }
       case "typing":
@@ -242,6 +257,8 @@ class Connection implements ParleyConnection {
       }
       case "status":
         this.status = frame.status;
+        // Who answers first, so a status listener knows whether a named person has joined.
+        this.setPerson(frame.person ?? null);
         this.emit("status", frame.status);
         return;
       case "tool_call":

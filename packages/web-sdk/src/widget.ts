@@ -117,6 +117,8 @@ function start(script: HTMLScriptElement): WidgetApi {
   let connection: ParleyConnection | null = null;
   const shown = new Set<string>();
   let handoffShown = false;
+  /** The team member who has the conversation (shown on their replies), or null. */
+  let person: string | null = null;
 
   function scrollDown() {
     log.scrollTop = log.scrollHeight;
@@ -164,7 +166,8 @@ function start(script: HTMLScriptElement): WidgetApi {
     if (shown.has(message.id)) return;
     shown.add(message.id);
     const item = element("li", { className: `msg ${message.role}` });
-    if (message.role !== "user") item.append(element("span", { className: "who" }, message.role === "human" ? "Team" : "Assistant"));
+    if (message.role !== "user")
+      item.append(element("span", { className: "who" }, message.role === "human" ? (person ?? "Team") : "Assistant"));
     item.append(document.createTextNode(message.text), ...richContent(message.richContent));
     log.append(item);
     scrollDown();
@@ -172,7 +175,8 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   function ensureConnection(): ParleyConnection {
     if (connection) return connection;
-    const chat = connect({ agentId, baseUrl, pageVariables });
+    // The page's address without its query and fragment (which may carry tokens): what the team sees.
+    const chat = connect({ agentId, baseUrl, pageVariables, pageUrl: `${location.origin}${location.pathname}` });
     connection = chat;
     api.connection = chat;
     let firstReady = true;
@@ -180,14 +184,18 @@ function start(script: HTMLScriptElement): WidgetApi {
       // After a reconnect the visitor's own messages are on screen already (sent from here).
       for (const message of ready.messages) if (firstReady || message.role !== "user") showMessage(message);
       firstReady = false;
-      if (ready.status === "escalated") showHandoff();
+      if (ready.status === "escalated" && !ready.person) showHandoff();
     });
     chat.on("message", showMessage);
     chat.on("typing", (active) => {
       typing.textContent = active ? "Assistant is typing…" : "";
     });
+    chat.on("person", (name) => {
+      person = name;
+      if (name) notice(`${name} from our team has joined the conversation.`);
+    });
     chat.on("status", (status) => {
-      if (status === "escalated") showHandoff();
+      if (status === "escalated" && !person) showHandoff();
       else handoffShown = false;
     });
     chat.on("error", (error) => {

@@ -7,8 +7,15 @@ import {
   listConversationsInput,
   replyInput,
   replyToConversation,
+  waitingEscalations,
 } from "@parley/core/admin";
-import { conversationDetailOutput, conversationListOutput, conversationMessageOutput, conversationOutput } from "../outputs.ts";
+import {
+  conversationDetailOutput,
+  conversationListOutput,
+  conversationMessageOutput,
+  conversationOutput,
+  waitingEscalationsOutput,
+} from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const conversationsRouter = createTRPCRouter({
@@ -16,6 +23,8 @@ export const conversationsRouter = createTRPCRouter({
     .input(listConversationsInput)
     .output(conversationListOutput)
     .query(({ ctx, input }) => listConversations(ctx.app.db, ctx.session, input)),
+  /** The navigation's count of escalations nobody has taken yet. */
+  waiting: protectedProcedure.output(waitingEscalationsOutput).query(({ ctx }) => waitingEscalations(ctx.app.db, ctx.session)),
   get: protectedProcedure
     .input(conversationIdInput)
     .output(conversationDetailOutput)
@@ -27,11 +36,15 @@ export const conversationsRouter = createTRPCRouter({
   takeOver: protectedProcedure
     .input(conversationIdInput)
     .output(conversationOutput)
-    .mutation(({ ctx, input }) => changeConversation(ctx.app.db, ctx.session, input.id, { kind: "take_over" }, ctx.app.now(), ctx.app.live)),
+    .mutation(({ ctx, input }) =>
+      changeConversation(ctx.app.db, ctx.session, input.id, { kind: "take_over" }, ctx.app.now(), ctx.app.live),
+    ),
   handBack: protectedProcedure
     .input(conversationIdInput)
     .output(conversationOutput)
-    .mutation(({ ctx, input }) => changeConversation(ctx.app.db, ctx.session, input.id, { kind: "hand_back" }, ctx.app.now(), ctx.app.live)),
+    .mutation(({ ctx, input }) =>
+      changeConversation(ctx.app.db, ctx.session, input.id, { kind: "hand_back" }, ctx.app.now(), ctx.app.live),
+    ),
   resolve: protectedProcedure
     .input(conversationIdInput)
     .output(conversationOutput)

@@ -77,7 +77,14 @@ async function lastMessages(db: Database, rows: ReadonlyArray<{ id: string; mess
   const result = new Map<string, { lastMessage: Preview | null; lastVisitorMessage: Preview | null }>();
   if (ids.length === 0) return result;
   const found = await db.prisma.$queryRaw<
-    Array<{ id: string; lastRole: Preview["role"] | null; lastText: string | null; lastAt: Date | null; userText: string | null; userAt: Date | null }>
+    Array<{
+      id: string;
+      lastRole: Preview["role"] | null;
+      lastText: string | null;
+      lastAt: Date | null;
+      userText: string | null;
+      userAt: Date | null;
+    }>
   >`
     SELECT c."id",
            l."role"::text AS "lastRole", left(l."text", ${PREVIEW_CHARS}) AS "lastText", l."createdAt" AS "lastAt",
@@ -92,7 +99,8 @@ async function lastMessages(db: Database, rows: ReadonlyArray<{ id: string; mess
     ) u ON true`;
   for (const row of found) {
     result.set(row.id, {
-      lastMessage: row.lastRole && row.lastText !== null && row.lastAt ? { role: row.lastRole, text: row.lastText, createdAt: row.lastAt } : null,
+      lastMessage:
+        row.lastRole && row.lastText !== null && row.lastAt ? { role: row.lastRole, text: row.lastText, createdAt: row.lastAt } : null,
       lastVisitorMessage: row.userText !== null && row.userAt ? { role: "user", text: row.userText, createdAt: row.userAt } : null,
     });
   }
@@ -141,4 +149,18 @@ export async function getConversation(db: Database, scope: AdminScope, id: strin
       assigneeName: assignee ? teamMemberName(assignee) : null,
     })),
   };
+}
+
+/**
+ * Escalations waiting for a person: escalated and assigned to nobody (a taken-over conversation has
+ * its person). The navigation's count, with the oldest wait.
+ */
+export async function waitingEscalations(db: Database, scope: AdminScope) {
+  assertCan(scope, "inbox.read");
+  const where: Prisma.ConversationWhereInput = { agent: { workspaceId: scope.workspaceId }, status: "escalated", assigneeId: null };
+  const [count, oldest] = await Promise.all([
+    db.prisma.conversation.count({ where }),
+    db.prisma.conversation.findFirst({ where, orderBy: { escalatedAt: "asc" }, select: { escalatedAt: true } }),
+  ]);
+  return { count, oldestEscalatedAt: oldest?.escalatedAt ?? null };
 }

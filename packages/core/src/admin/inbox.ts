@@ -97,8 +97,14 @@ async function applyPlan(
     data: plan.activities.map((activity) => ({ conversationId: current.id, ...activity, createdAt: now })),
   });
   const actor = await teamMember(tx, scope.workspaceId, scope.userId);
-  const assignee = plan.assigneeId === null ? null : plan.assigneeId === actor.id ? actor : await teamMember(tx, scope.workspaceId, plan.assigneeId);
-  await recordWebhookEvents(tx, { workspaceId: scope.workspaceId, agentIds: [current.agentId] }, eventsOf(row, current, plan, actor, assignee), now);
+  const assignee =
+    plan.assigneeId === null ? null : plan.assigneeId === actor.id ? actor : await teamMember(tx, scope.workspaceId, plan.assigneeId);
+  await recordWebhookEvents(
+    tx,
+    { workspaceId: scope.workspaceId, agentIds: [current.agentId] },
+    eventsOf(row, current, plan, actor, assignee),
+    now,
+  );
   return { row, person: plan.status === "escalated" && assignee ? assignee.publicName : null };
 }
 
@@ -217,7 +223,11 @@ export async function replyToConversation(
     await recordWebhookEvents(
       tx,
       { workspaceId: scope.workspaceId, agentIds: [row.agentId] },
-      [conversationMessage(eventConversation(row), [{ role: "human", text: message.text, sequence: message.sequence, createdAt: message.createdAt }])],
+      [
+        conversationMessage(eventConversation(row), [
+          { role: "human", text: message.text, sequence: message.sequence, createdAt: message.createdAt },
+        ]),
+      ],
       now,
     );
     return { reply: toMessage(message), announcement };

@@ -31,11 +31,11 @@ export {
   getConversation,
   listConversations,
   listConversationsInput,
+  waitingEscalations,
 } from "./conversations.ts";
 export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation } from "./inbox.ts";
+export { INBOX_STREAM_HEADERS, inboxEventStream } from "./inbox-stream.ts";
 export { type ActivityKind, type InboxTransition, planTransition } from "./inbox-transitions.ts";
-export { assertCan, can, INBOX_PERMISSIONS, type InboxPermission, ROLES, type Role, roleOf } from "./permissions.ts";
-export { listTeamMembers, publicName, teamMemberName, UNNAMED_TEAM_MEMBER } from "./team.ts";
 export {
   agentKeyInput,
   generateHttpApiKey,
@@ -45,6 +45,7 @@ export {
   revokeWorkspaceAgentKey,
 } from "./keys.ts";
 export { type HeaderReader, isSameOrigin } from "./origin.ts";
+export { assertCan, can, INBOX_PERMISSIONS, type InboxPermission, ROLES, type Role, roleOf } from "./permissions.ts";
 export type { AdminScope } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
 export { passwordWork, signInAdmin } from "./sign-in.ts";
@@ -57,6 +58,7 @@ export {
   updateSource,
   updateSourceInput,
 } from "./sources.ts";
+export { listTeamMembers, publicName, teamMemberName, UNNAMED_TEAM_MEMBER } from "./team.ts";
 export { dailyUsage, dailyUsageInput, usageSummary } from "./usage.ts";
 export {
   createEndpoint,

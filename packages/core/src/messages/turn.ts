@@ -11,6 +11,7 @@ import { AppError } from "../errors.ts";
 import { logger } from "../logger.ts";
 import { recordWebhookEvents } from "../webhooks/events.ts";
 import { publishInbox } from "../widget/live.ts";
+import { type WireStatus, wireStatus } from "../wire-status.ts";
 import type { MessagingAgent } from "./auth.ts";
 import { storeResponse } from "./idempotency.ts";
 import { assertQuotaAvailable, reserveUsage, usageMonth } from "./quotas.ts";
@@ -18,7 +19,6 @@ import type { MessageRequest } from "./schema.ts";
 import { answerTurn } from "./turn-answer.ts";
 import { turnEvents } from "./turn-events.ts";
 import { advanceConversation, createConversation, recordTurnActivity, type StoredConversation, storeMessages } from "./turn-store.ts";
-import { type WireStatus, wireStatus } from "../wire-status.ts";
 
 export { ESCALATED_REPLY } from "./turn-answer.ts";
 

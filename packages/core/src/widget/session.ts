@@ -22,6 +22,7 @@ import { renderMessageHtml } from "../markdown.ts";
 import type { MessagingAgent } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
+import { type WireStatus, wireStatus } from "../wire-status.ts";
 import {
   acquireConnectionSlot,
   enforceWidgetMessageLimits,
@@ -42,7 +43,6 @@ import {
   type WireMessage,
 } from "./protocol.ts";
 import type { ResumeTokens } from "./resume.ts";
-import { type WireStatus, wireStatus } from "../wire-status.ts";
 
 /** What the session needs from the socket. */
 export interface WidgetTransport {
