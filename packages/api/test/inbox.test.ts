@@ -3,11 +3,12 @@
 // reopens it as `active`), assigning, the mine/unassigned filters, the timeline, the live events a
 // change publishes, and the one permission table.
 import { INBOX_PERMISSIONS, planTransition, roleOf } from "@parley/core/admin";
+import { INBOX_SEARCH_WINDOW } from "@parley/core/limits";
 import { ESCALATED_REPLY, type MessagingAgent, runTurn } from "@parley/core/messages";
 import type { TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, inboxChannel, type LiveEvent } from "@parley/core/widget";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callerFor, NOW, setup, type Workspace } from "./support.ts";
+import { callerFor, createWorkspace, NOW, setup, type Workspace } from "./support.ts";
 
 let ctx: TestContext;
 let a: Workspace;
@@ -171,6 +172,70 @@ describe("assignment", () => {
     expect(item?.lastVisitorMessage).toMatchObject({ role: "user", text: "Where is my invoice for October?" });
     expect(item?.lastMessage?.role).toBe("agent");
     expect(item?.visitorName).toBe("Ada");
+  });
+});
+
+describe("search", () => {
+  it("finds conversations by a word of a message (any case, accents, word prefixes), the visitor's identity and variables, within the filters", async () => {
+    const ws = await createWorkspace(ctx, "search");
+    const admin = callerFor(ctx, ws.scope);
+    const searchAgent = { ...agent, id: ws.agentId, workspaceId: ws.scope.workspaceId };
+    const turn = (message: string, extra: Record<string, unknown> = {}, channel: "api" | "widget" = "api") =>
+      runTurn(ctx, searchAgent, { message, ...extra }, { channel });
+    const invoice = await turn("My Invoice from Zürich is wrong", { visitor: { name: "Grace Hopper", email: "grace@navy.example" } });
+    const refund = await turn("I would like a refund please", { clientVariables: { plan: "enterprise-gold" } }, "widget");
+    await turn("Something else entirely");
+    await runTurn(ctx, agent, { message: "invoice in another workspace" }, { channel: "api" });
+
+    const found = async (q: string, filters: Record<string, unknown> = {}) =>
+      (await admin.conversations.list({ q, ...filters })).items.map((item) => item.id);
+    expect(await found("invoice")).toEqual([invoice.conversationId]);
+    expect(await found("INVOIC")).toEqual([invoice.conversationId]);
+    expect(await found("zurich wrong")).toEqual([invoice.conversationId]);
+    expect(await found("navy.example")).toEqual([invoice.conversationId]);
+    expect(await found("hopper")).toEqual([invoice.conversationId]);
+    expect(await found("enterprise-gold")).toEqual([refund.conversationId]);
+    expect(await found("refund", { channel: "widget" })).toEqual([refund.conversationId]);
+    expect(await found("refund", { channel: "api" })).toEqual([]);
+    expect(await found("refund", { status: "escalated" })).toEqual([]);
+    expect(await found("refund", { assignee: "mine" })).toEqual([]);
+    expect(await found("refund", { createdFrom: new Date(NOW.getTime() + 60_000).toISOString() })).toEqual([]);
+    expect(await found("refund", { createdFrom: NOW.toISOString(), createdTo: new Date(NOW.getTime() + 1).toISOString() })).toEqual([
+      refund.conversationId,
+    ]);
+    expect(await found("nothing matches this")).toEqual([]);
+    // %, _ and \ are characters, not patterns.
+    expect(await found("%")).toEqual([]);
+    await expect(admin.conversations.list({ q: "x".repeat(201) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("finds an old conversation past the newest window, and pages through the matches", async () => {
+    const ws = await createWorkspace(ctx, "window");
+    const admin = callerFor(ctx, ws.scope);
+    const old = new Date("2026-01-01T00:00:00Z");
+    const rare = await ctx.db.prisma.conversation.create({
+      data: {
+        agentId: ws.agentId,
+        messageCount: 1,
+        createdAt: old,
+        updatedAt: old,
+        messages: { create: [{ role: "user", text: "quetzal", sequence: 0, createdAt: old }] },
+      },
+    });
+    await ctx.db.prisma.conversation.createMany({
+      data: Array.from({ length: INBOX_SEARCH_WINDOW + 5 }, (_, index) => ({
+        agentId: ws.agentId,
+        visitorName: `Visitor ${index}`,
+        createdAt: NOW,
+        updatedAt: new Date(NOW.getTime() - index * 1000),
+      })),
+    });
+    expect((await admin.conversations.list({ q: "quetzal" })).items.map((item) => item.id)).toEqual([rare.id]);
+
+    const first = await admin.conversations.list({ q: "visitor 1", limit: 2 });
+    expect(first.items.map((item) => item.visitorName)).toEqual(["Visitor 1", "Visitor 10"]);
+    const second = await admin.conversations.list({ q: "visitor 1", limit: 2, cursor: first.nextCursor });
+    expect(second.items.map((item) => item.visitorName)).toEqual(["Visitor 11", "Visitor 12"]);
   });
 });
 

@@ -42,3 +42,18 @@ ALTER TABLE "ConversationActivity" ADD CONSTRAINT "ConversationActivity_actorId_
 
 -- AddForeignKey
 ALTER TABLE "ConversationActivity" ADD CONSTRAINT "ConversationActivity_assigneeId_fkey" FOREIGN KEY ("assigneeId") REFERENCES "User"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- Inbox search. Message text as a stored full-text document (simple configuration: every word,
+-- any language, no stemming; folded like the help search), and the visitor's identity and
+-- variables as one folded text for substring matches over trigrams. Both are generated, never
+-- written by the app.
+ALTER TABLE "Message"
+  ADD COLUMN "searchDocument" tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, parley_search_text("text"))) STORED;
+CREATE INDEX "Message_searchDocument_idx" ON "Message" USING gin ("searchDocument");
+
+ALTER TABLE "Conversation"
+  ADD COLUMN "searchVisitor" TEXT GENERATED ALWAYS AS (parley_search_text(
+    coalesce("visitorName", '') || ' ' || coalesce("visitorEmail", '') || ' ' || coalesce("visitorPhone", '') || ' '
+    || coalesce("firstPageUrl", '') || ' ' || "clientVariables"::text || ' ' || "pageVariables"::text
+  )) STORED;
+CREATE INDEX "Conversation_searchVisitor_trgm_idx" ON "Conversation" USING gin ("searchVisitor" gin_trgm_ops);

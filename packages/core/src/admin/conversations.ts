@@ -3,8 +3,9 @@
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { PANEL_CONVERSATIONS_MAX_PER_PAGE, PANEL_CONVERSATIONS_PER_PAGE } from "../limits.ts";
-import { conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";
+import { INBOX_SEARCH_MAX_CHARS, PANEL_CONVERSATIONS_MAX_PER_PAGE, PANEL_CONVERSATIONS_PER_PAGE } from "../limits.ts";
+import { type ConversationRow, conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";
+import { searchConversationIds } from "./inbox-search.ts";
 import type { ActivityKind } from "./inbox-transitions.ts";
 import { assertCan } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
@@ -28,32 +29,56 @@ export const listConversationsInput = z
     agentId: rowId.optional(),
     status: conversationStatusInput.optional(),
     assignee: assigneeFilterInput.optional(),
+    channel: z.enum(["api", "widget"]).optional(),
+    /** Started at or after / before these times. */
+    createdFrom: z.coerce.date().optional(),
+    createdTo: z.coerce.date().optional(),
+    /** Words of the messages, or part of the visitor's name, email, phone, first page or variables. */
+    q: z.string().trim().max(INBOX_SEARCH_MAX_CHARS).optional(),
     limit: z.number().int().min(1).max(PANEL_CONVERSATIONS_MAX_PER_PAGE).default(PANEL_CONVERSATIONS_PER_PAGE),
     /** The `nextCursor` of the previous page. */
     cursor: rowId.nullish(),
   })
   .default({ limit: PANEL_CONVERSATIONS_PER_PAGE });
 
-function assigneeWhere(scope: AdminScope, filter: z.infer<typeof assigneeFilterInput> | undefined): Prisma.ConversationWhereInput {
-  if (filter === undefined) return {};
-  if (filter === "mine") return { assigneeId: scope.userId };
-  if (filter === "unassigned") return { assigneeId: null };
-  return { assigneeId: filter };
+/** The assignee filter as a column value: undefined (all), null (unassigned) or a person's id. */
+function assigneeIdOf(scope: AdminScope, filter: z.infer<typeof assigneeFilterInput> | undefined): string | null | undefined {
+  if (filter === undefined) return undefined;
+  if (filter === "mine") return scope.userId;
+  if (filter === "unassigned") return null;
+  return filter;
 }
 
-/** Most recently active first; page through with `cursor`. */
+/** Most recently active first; page through with `cursor`. With `q`, only the conversations that match. */
 export async function listConversations(db: Database, scope: AdminScope, input: z.infer<typeof listConversationsInput>) {
   assertCan(scope, "inbox.read");
-  const where: Prisma.ConversationWhereInput = { agent: { workspaceId: scope.workspaceId }, ...assigneeWhere(scope, input.assignee) };
-  if (input.agentId) where.agentId = input.agentId;
-  if (input.status) where.status = input.status;
-  const rows = await db.prisma.conversation.findMany({
-    where,
-    select: conversationSelect,
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: input.limit + 1,
-    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
-  });
+  const assigneeId = assigneeIdOf(scope, input.assignee);
+  let rows: ConversationRow[];
+  if (input.q) {
+    const ids = await searchConversationIds(
+      db,
+      input.q,
+      { workspaceId: scope.workspaceId, ...input, assigneeId, cursor: input.cursor ?? null },
+      input.limit + 1,
+    );
+    const found = await db.prisma.conversation.findMany({ where: { id: { in: ids } }, select: conversationSelect });
+    const byId = new Map(found.map((row) => [row.id, row]));
+    rows = ids.flatMap((id) => byId.get(id) ?? []);
+  } else {
+    const where: Prisma.ConversationWhereInput = { agent: { workspaceId: scope.workspaceId } };
+    if (assigneeId !== undefined) where.assigneeId = assigneeId;
+    if (input.agentId) where.agentId = input.agentId;
+    if (input.status) where.status = input.status;
+    if (input.channel) where.channel = input.channel;
+    if (input.createdFrom || input.createdTo) where.createdAt = { gte: input.createdFrom, lt: input.createdTo };
+    rows = await db.prisma.conversation.findMany({
+      where,
+      select: conversationSelect,
+      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      take: input.limit + 1,
+      ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+    });
+  }
   const page = rows.slice(0, input.limit);
   const previews = await lastMessages(db, page);
   return {
