@@ -3,7 +3,7 @@
 // and the waiting count in the navigation without a reload; the first takes it over and replies;
 // the second sees it assigned, live; the visitor sees who joined; a keyboard shortcut resolves it.
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { keepScreenshot, signIn, visitAsNewVisitor } from "./support.ts";
+import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
 
 const ADMIN_NAME = "Demo admin";
 
@@ -128,6 +128,41 @@ test("an empty queue says so; j and k move through the list", async ({ page }) =
     await page.keyboard.press("k");
     await expect(links.first()).toBeFocused();
   }
+});
+
+test("a search finds a conversation by a word of one of its messages", async ({ page, baseURL }) => {
+  await signIn(page);
+  // A conversation through the HTTP API (the panel session's key route gives the key).
+  const issued = await page.request.post("/api/agents/demo/http-api-key", { headers: { origin: baseURL ?? "" } });
+  expect(issued.status()).toBe(201);
+  const { key } = (await issued.json()).data as { key: string };
+  const word = `quokka${uniqueSuffix()}`;
+  const sent = await page.request.post("/api/agent/demo/messages", {
+    headers: { authorization: `Bearer ${key}` },
+    data: { message: `Do you ship the ${word} edition to Lisbon?`, visitor: { email: "rita@example.pt" } },
+  });
+  expect(sent.status()).toBe(200);
+  const { conversationId } = (await sent.json()) as { conversationId: string };
+  await page.request.post("/api/agent/demo/messages", {
+    headers: { authorization: `Bearer ${key}` },
+    data: { message: "Thanks!", conversationId },
+  });
+
+  await conversationsLink(page).click();
+  await page.keyboard.press("/");
+  const search = page.getByRole("searchbox", { name: "Search conversations" });
+  await expect(search).toBeFocused();
+  // A word of an earlier message (the last one is "Thanks!"), by its first letters.
+  await search.fill(word.slice(0, -2).toUpperCase());
+  await search.press("Enter");
+  await expect(page).toHaveURL(/[?&]q=/);
+  const list = page.getByRole("list", { name: "Conversations" });
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list.getByRole("link", { name: "rita@example.pt" })).toHaveAttribute("href", `/panel/conversations/${conversationId}`);
+
+  await search.fill("nothing-like-this-anywhere");
+  await search.press("Enter");
+  await expect(page.getByText("No conversation matches “nothing-like-this-anywhere”.")).toBeVisible();
 });
 
 /** The navigation's count of escalations waiting for a person (0 when the badge is absent). */

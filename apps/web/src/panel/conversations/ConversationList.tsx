@@ -9,7 +9,7 @@ import { useNow } from "../inbox/use-now.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
-import { hasFilters, type InboxFilters } from "./filters.ts";
+import { hasFilters, type InboxFilters, listInput } from "./filters.ts";
 import { visitorIdentity } from "./identity.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 
@@ -22,7 +22,7 @@ export function ConversationList({ filters }: { filters: InboxFilters }) {
   const now = useNow();
   const conversations = useInfiniteQuery(
     trpc.conversations.list.infiniteQueryOptions(
-      { agentId: filters.agentId, status: filters.status, assignee: filters.assignee, limit: PAGE_SIZE },
+      { ...listInput(filters), limit: PAGE_SIZE },
       {
         getNextPageParam: (page) => page.nextCursor ?? undefined,
         // The live stream refetches on every change; this slow poll only covers a dropped stream.
@@ -64,6 +64,12 @@ export function ConversationList({ filters }: { filters: InboxFilters }) {
 }
 
 function EmptyList({ filters }: { filters: InboxFilters }) {
+  if (filters.q)
+    return (
+      <EmptyState>
+        No conversation matches “{filters.q}”{hasFilters({ ...filters, q: undefined }) ? " with these filters" : ""}.
+      </EmptyState>
+    );
   if (filters.assignee === "unassigned" && filters.status === "escalated") {
     return <EmptyState>Nobody is waiting for a person. New escalations appear here at once.</EmptyState>;
   }

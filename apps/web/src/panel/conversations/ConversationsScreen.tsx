@@ -17,7 +17,7 @@ export function ConversationsScreen({ filters }: { filters: InboxFilters }) {
       </div>
       <ConversationList filters={filters} />
       <p className="shortcuts">
-        <kbd>j</kbd> / <kbd>k</kbd> next / previous conversation · <kbd>Enter</kbd> open
+        <kbd>/</kbd> search · <kbd>j</kbd> / <kbd>k</kbd> next / previous conversation · <kbd>Enter</kbd> open
       </p>
     </>
   );
