@@ -4,7 +4,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { changeConversation, getConversation, replyToConversation } from "@parley/core/admin";
+import { changeConversation, getConversation, replyToConversation, signalTyping } from "@parley/core/admin";
 import { renderMessageHtml } from "@parley/core/markdown";
 import { ESCALATED_REPLY } from "@parley/core/messages";
 import type { TestContext } from "@parley/core/testing";
@@ -365,6 +365,12 @@ describe("page variables, tracking and live replies", () => {
     client.send({ type: "message", text: "Hello?" });
     expect((await client.next("message")).text).toBe(ESCALATED_REPLY);
 
+    // While the person types in the panel, the visitor sees who is typing.
+    await signalTyping(ctx.db, admin, conversationId, ctx.live);
+    // (The agent's typing frames of the turn above come first.)
+    let typing = await client.next("typing");
+    while (!("person" in typing)) typing = await client.next("typing");
+    expect(typing).toEqual({ type: "typing", active: true, person: "Demo admin" });
     await replyToConversation(ctx.db, admin, { id: conversationId, text: "Hi, this is Sam." }, new Date(), ctx.live);
     const live = await client.next("message");
     expect(live).toMatchObject({ type: "message", role: "human", text: "Hi, this is Sam.", html: "<p>Hi, this is Sam.</p>\n" });

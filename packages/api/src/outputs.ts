@@ -135,6 +135,8 @@ export const conversationListOutput = page(
   }),
 );
 
+export const okOutput = z.object({ ok: z.literal(true) });
+
 export const waitingEscalationsOutput = z.object({ count, oldestEscalatedAt: moment.nullable() });
 
 export const conversationMessageOutput = z.object({

@@ -55,6 +55,8 @@ export interface ParleyEvents {
   /** The person of the team who has the conversation (their name), or null when the agent answers. */
   person: string | null;
   typing: boolean;
+  /** A team member is typing (their name); sent again every few seconds while they type. */
+  personTyping: string;
   error: ErrorFrame;
   ready: ReadyFrame;
   /** The socket's state; `closed` with a fatal code (origin, agent) is final. */
@@ -248,7 +250,8 @@ class Connection implements ParleyConnection {
         return;
       }
       case "typing":
-        this.emit("typing", frame.active);
+        if (frame.person) this.emit("personTyping", frame.person);
+        else this.emit("typing", frame.active);
         return;
       case "message": {
         const { type: _type, ...message } = frame;

@@ -82,7 +82,8 @@ export interface ErrorFrame {
 
 export type ServerFrame =
   | ReadyFrame
-  | { type: "typing"; active: boolean }
+  /** `person`: a team member typing in the panel; absent: the agent's turn. */
+  | { type: "typing"; active: boolean; person?: string }
   | ({ type: "message" } & Message)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: ConversationStatus; person?: string | null }

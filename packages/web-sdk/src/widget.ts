@@ -47,6 +47,8 @@ textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: v
 @media (prefers-reduced-motion: no-preference) { .panel { animation: rise .15s ease-out; } @keyframes rise { from { opacity: 0; transform: translateY(8px); } } }
 `;
 
+/** How long "<name> is typing…" stays without a new signal (the panel signals every 3 s). */
+const PERSON_TYPING_MS = 6_000;
 const HANDOFF_NOTICE = "A person from our team has been asked to join. They will reply here.";
 
 interface WidgetApi {
@@ -164,6 +166,7 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   function showMessage(message: Message) {
     if (shown.has(message.id)) return;
+    if (message.role === "human") typing.textContent = "";
     shown.add(message.id);
     const item = element("li", { className: `msg ${message.role}` });
     if (message.role !== "user")
@@ -189,6 +192,15 @@ function start(script: HTMLScriptElement): WidgetApi {
     chat.on("message", showMessage);
     chat.on("typing", (active) => {
       typing.textContent = active ? "Assistant is typing…" : "";
+    });
+    // A team member's typing: shown until their reply arrives or they stop for a few seconds.
+    let personTypingTimer: ReturnType<typeof setTimeout> | undefined;
+    chat.on("personTyping", (name) => {
+      typing.textContent = `${name} is typing…`;
+      clearTimeout(personTypingTimer);
+      personTypingTimer = setTimeout(() => {
+        typing.textContent = "";
+      }, PERSON_TYPING_MS);
     });
     chat.on("person", (name) => {
       person = name;

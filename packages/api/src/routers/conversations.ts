@@ -7,6 +7,7 @@ import {
   listConversationsInput,
   replyInput,
   replyToConversation,
+  signalTyping,
   waitingEscalations,
 } from "@parley/core/admin";
 import {
@@ -14,6 +15,7 @@ import {
   conversationListOutput,
   conversationMessageOutput,
   conversationOutput,
+  okOutput,
   waitingEscalationsOutput,
 } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
@@ -33,6 +35,11 @@ export const conversationsRouter = createTRPCRouter({
     .input(replyInput)
     .output(conversationMessageOutput)
     .mutation(({ ctx, input }) => replyToConversation(ctx.app.db, ctx.session, input, ctx.app.now(), ctx.app.live)),
+  /** The panel says a person is typing (at most every few seconds); the visitor's widget shows it. */
+  typing: protectedProcedure
+    .input(conversationIdInput)
+    .output(okOutput)
+    .mutation(({ ctx, input }) => signalTyping(ctx.app.db, ctx.session, input.id, ctx.app.live)),
   takeOver: protectedProcedure
     .input(conversationIdInput)
     .output(conversationOutput)

@@ -238,6 +238,22 @@ export async function replyToConversation(
   return reply;
 }
 
+/**
+ * A team member is typing a reply: the visitor's widget shows "<name> is typing…" (it clears it
+ * itself after TEAM_TYPING_TTL_MS without another signal). Nothing is stored.
+ */
+export async function signalTyping(db: Database, scope: AdminScope, id: string, live?: LiveBus): Promise<{ ok: true }> {
+  assertCan(scope, "inbox.reply");
+  const [conversation, user] = await Promise.all([
+    db.prisma.conversation.findFirst({ where: { id, agent: { workspaceId: scope.workspaceId } }, select: { id: true } }),
+    db.prisma.user.findFirst({ where: { id: scope.userId, workspaceId: scope.workspaceId }, select: { name: true } }),
+  ]);
+  if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
+  if (!user) throw new AppError("TEAM_MEMBER_NOT_FOUND");
+  await publishLive(live, id, { type: "typing", active: true, person: publicName(user) });
+  return { ok: true };
+}
+
 async function announce(live: LiveBus | undefined, announcement: Announcement): Promise<void> {
   if (announcement.status) {
     await publishLive(live, announcement.conversationId, { type: "status", ...announcement.status });

@@ -33,7 +33,7 @@ export {
   listConversationsInput,
   waitingEscalations,
 } from "./conversations.ts";
-export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation } from "./inbox.ts";
+export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
 export { INBOX_STREAM_HEADERS, inboxEventStream } from "./inbox-stream.ts";
 export { type ActivityKind, type InboxTransition, planTransition } from "./inbox-transitions.ts";
 export {

@@ -15,6 +15,7 @@ import type { WireMessage } from "./protocol.ts";
 export type LiveEvent =
   | { type: "message"; message: WireMessage }
   | { type: "status"; status: "active" | "escalated"; person?: string | null }
+  | { type: "typing"; active: boolean; person: string }
   | { type: "inbox"; conversationId: string; escalated?: boolean };
 
 export type LiveListener = (event: LiveEvent) => void;

@@ -136,7 +136,8 @@ export type ServerFrame =
       /** On resume: the conversation's latest messages, oldest first. */
       messages: WireMessage[];
     }
-  | { type: "typing"; active: boolean }
+  /** `person`: a team member typing in the panel (their public name); absent: the agent's turn. */
+  | { type: "typing"; active: boolean; person?: string }
   | ({ type: "message"; clientMessageId?: string } & WireMessage)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: "active" | "escalated"; person: string | null }

@@ -421,6 +421,8 @@ export class WidgetSession {
     if (this.isClosed) return;
     if (event.type === "message") {
       this.send({ type: "message", ...event.message });
+    } else if (event.type === "typing") {
+      this.send({ type: "typing", active: event.active, person: event.person });
     } else if (event.type === "status") {
       const person = event.person ?? null;
       if (event.status === this.status && person === this.person) return;

@@ -14,6 +14,8 @@ import { ActionStatus } from "../ui/status.tsx";
 
 type Conversation = RouterOutputs["conversations"]["get"];
 
+const TYPING_SIGNAL_MS = 3_000;
+
 /** Who answers the visitor now, in a sentence. */
 function handlingText(conversation: Conversation, myId: string | undefined, now: number): string {
   const assignee = conversation.assignee;
@@ -44,6 +46,9 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
   const [text, setText] = useState("");
   const [done, setDone] = useState<string | null>(null);
   const replyRef = useRef<HTMLTextAreaElement>(null);
+  // The visitor sees "<name> is typing…": signalled at most every TYPING_SIGNAL_MS while typing.
+  const lastTypingSignal = useRef(0);
+  const typing = useMutation(trpc.conversations.typing.mutationOptions());
   const id = conversation.id;
 
   const refresh = () =>
@@ -155,6 +160,10 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
           onChange={(event) => {
             setText(event.target.value);
             if (done) setDone(null);
+            if (event.target.value.trim() && Date.now() - lastTypingSignal.current > TYPING_SIGNAL_MS) {
+              lastTypingSignal.current = Date.now();
+              typing.mutate({ id });
+            }
           }}
           error={fieldErrors(reply.error).text}
         />
