@@ -145,7 +145,7 @@ export const WIDGET_RESUME_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 export const WIDGET_RESUME_MESSAGES = 50;
 /** Inbox search: query length, and the newest conversations checked before the whole word index. */
 export const INBOX_SEARCH_MAX_CHARS = 200;
-export const INBOX_SEARCH_WINDOW = 2_000;
+export const INBOX_SEARCH_WINDOW = 500;
 /** The panel's live stream: a keep-alive comment this often. */
 export const INBOX_STREAM_HEARTBEAT_MS = 25_000;
 /** The page address a widget sends in `hello` (the visitor's identity in the inbox). */

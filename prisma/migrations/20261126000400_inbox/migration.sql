@@ -57,3 +57,7 @@ ALTER TABLE "Conversation"
     || coalesce("firstPageUrl", '') || ' ' || "clientVariables"::text || ' ' || "pageVariables"::text
   )) STORED;
 CREATE INDEX "Conversation_searchVisitor_trgm_idx" ON "Conversation" USING gin ("searchVisitor" gin_trgm_ops);
+
+-- The inbox's list, newest activity first, walked in order (and stopped at the page) for every
+-- filter; the search's newest-first window too.
+CREATE INDEX "Conversation_updatedAt_id_idx" ON "Conversation"("updatedAt" DESC, "id" DESC);

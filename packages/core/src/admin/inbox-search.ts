@@ -4,8 +4,8 @@
 // case are ignored (the help search's folding). Within the inbox's filters.
 //
 // Speed on a million messages: a common word matches a large share of the messages, so the newest
-// conversations are asked first (a window of INBOX_SEARCH_WINDOW, each checked through its own
-// messages), which holds the page at once; only when the window falls short does the search read
+// conversations are asked first (a window of INBOX_SEARCH_WINDOW, walked on the newest-first index,
+// each checked through its own messages), which holds the page at once; only when the window falls short does the search read
 // the word index in full, which is then cheap because the words are rare.
 import type { Database } from "@parley/db";
 import { Prisma } from "@parley/db";
@@ -34,9 +34,10 @@ function likePattern(query: string): string {
   return `%${query.trim().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-function filterSql(filters: SearchFilters): Prisma.Sql {
-  const parts: Prisma.Sql[] = [Prisma.sql`a."workspaceId" = ${filters.workspaceId}`];
-  if (filters.agentId) parts.push(Prisma.sql`c."agentId" = ${filters.agentId}`);
+function filterSql(filters: SearchFilters, agentIds: string[]): Prisma.Sql {
+  // The workspace's agents as a list of values (not a join or sub-select), so the planner knows how
+  // many conversations they hold and walks the newest-first index ("updatedAt", "id") in order.
+  const parts: Prisma.Sql[] = [Prisma.sql`c."agentId" = ANY(${agentIds}::text[])`];
   if (filters.channel) parts.push(Prisma.sql`c."channel" = ${filters.channel}::"ConversationChannel"`);
   if (filters.status) parts.push(Prisma.sql`c."status" = ${filters.status}::"ConversationStatus"`);
   if (filters.assigneeId === null) parts.push(Prisma.sql`c."assigneeId" IS NULL`);
@@ -53,62 +54,60 @@ function filterSql(filters: SearchFilters): Prisma.Sql {
 export async function searchConversationIds(db: Database, query: string, filters: SearchFilters, take: number): Promise<string[]> {
   const words = searchWords(query);
   const tsquery = words.length > 0 ? words.map((word) => `${word}:*`).join(" & ") : null;
-  const matches = Prisma.sql`(
-    c."searchVisitor" LIKE parley_search_text(${likePattern(query)})
+  const pattern = likePattern(query);
+  const agents = await db.prisma.agent.findMany({
+    where: { workspaceId: filters.workspaceId, ...(filters.agentId ? { id: filters.agentId } : {}) },
+    select: { id: true },
+  });
+  if (agents.length === 0) return [];
+  const where = filterSql(
+    filters,
+    agents.map((agent) => agent.id),
+  );
+
+  // The newest conversations first, each checked through its own messages: enough for common words.
+  // (COALESCE keeps the word index out of this check: for a common word it would read every
+  // posting, far more than the window's few thousand messages.)
+  const window = await db.prisma.$queryRaw<Array<{ id: string }>>`
+    SELECT c."id" FROM "Conversation" c
+    WHERE ${where}
+    ORDER BY c."updatedAt" DESC, c."id" DESC
+    LIMIT ${INBOX_SEARCH_WINDOW}`;
+  const windowIds = window.map((row) => row.id);
+  if (windowIds.length === 0) return [];
+  const inWindow = await db.prisma.$queryRaw<Array<{ id: string }>>`
+    SELECT v."id" FROM "Conversation" v
+    WHERE v."id" = ANY(${windowIds}::text[]) AND v."searchVisitor" LIKE parley_search_text(${pattern})
     ${
       tsquery === null
         ? Prisma.empty
-        : Prisma.sql`OR EXISTS (
-      SELECT 1 FROM "Message" m
-      WHERE m."conversationId" = c."id" AND m."searchDocument" @@ to_tsquery('simple'::regconfig, parley_search_text(${tsquery}))
-    )`
-    }
-  )`;
-  const where = filterSql(filters);
+        : Prisma.sql`UNION
+    SELECT m."conversationId" FROM "Message" m
+    WHERE m."conversationId" = ANY(${windowIds}::text[])
+      AND COALESCE(m."searchDocument", ''::tsvector) @@ to_tsquery('simple'::regconfig, parley_search_text(${tsquery}))`
+    }`;
+  const matched = new Set(inWindow.map((row) => row.id));
+  const found = windowIds.filter((id) => matched.has(id));
+  if (found.length >= take || windowIds.length < INBOX_SEARCH_WINDOW) return found.slice(0, take);
 
-  // The newest conversations first: enough for common words.
-  const windowed = await db.prisma.$queryRaw<Array<{ id: string; candidates: number }>>`
-    WITH "window" AS (
-      SELECT c."id", c."updatedAt", c."searchVisitor"
-      FROM "Conversation" c JOIN "Agent" a ON a."id" = c."agentId"
-      WHERE ${where}
-      ORDER BY c."updatedAt" DESC, c."id" DESC
-      LIMIT ${INBOX_SEARCH_WINDOW}
-    )
-    SELECT c."id", (SELECT count(*)::int FROM "window") AS "candidates"
-    FROM "window" c
-    WHERE ${matches}
-    ORDER BY c."updatedAt" DESC, c."id" DESC
-    LIMIT ${take}`;
-  const candidates = windowed[0]?.candidates ?? 0;
-  if (windowed.length >= take || (windowed.length > 0 ? candidates : await countCandidates(db, where)) < INBOX_SEARCH_WINDOW) {
-    return windowed.map((row) => row.id);
-  }
-
-  // Rarer words: every match, through the word index.
+  // Rarer words: every match, through the word and trigram indexes (a short list of ids), then
+  // the filters and the order.
   const rows = await db.prisma.$queryRaw<Array<{ id: string }>>`
-    SELECT c."id"
-    FROM "Conversation" c JOIN "Agent" a ON a."id" = c."agentId"
-    WHERE ${where} AND (
-      c."searchVisitor" LIKE parley_search_text(${likePattern(query)})
+    WITH "hits" AS (
+      SELECT v."id" FROM "Conversation" v WHERE v."searchVisitor" LIKE parley_search_text(${pattern})
       ${
         tsquery === null
           ? Prisma.empty
-          : Prisma.sql`OR c."id" IN (
-        SELECT m."conversationId" FROM "Message" m
-        WHERE m."searchDocument" @@ to_tsquery('simple'::regconfig, parley_search_text(${tsquery}))
-      )`
+          : Prisma.sql`UNION
+      SELECT m."conversationId" FROM "Message" m
+      WHERE m."searchDocument" @@ to_tsquery('simple'::regconfig, parley_search_text(${tsquery}))`
       }
     )
+    SELECT c."id"
+    FROM "hits" h
+    JOIN "Conversation" c ON c."id" = h."id"
+    WHERE ${where}
     ORDER BY c."updatedAt" DESC, c."id" DESC
     LIMIT ${take}`;
   return rows.map((row) => row.id);
-}
-
-async function countCandidates(db: Database, where: Prisma.Sql): Promise<number> {
-  const rows = await db.prisma.$queryRaw<Array<{ count: number }>>`
-    SELECT count(*)::int AS "count" FROM (
-      SELECT 1 FROM "Conversation" c JOIN "Agent" a ON a."id" = c."agentId" WHERE ${where} LIMIT ${INBOX_SEARCH_WINDOW}
-    ) w`;
-  return rows[0]?.count ?? 0;
 }
