@@ -149,8 +149,10 @@ test("a search finds a conversation by a word of one of its messages", async ({ 
   });
 
   await conversationsLink(page).click();
-  await page.keyboard.press("/");
   const search = page.getByRole("searchbox", { name: "Search conversations" });
+  await expect(page.getByRole("list", { name: "Conversations" })).toBeVisible();
+  await page.getByRole("heading", { level: 1, name: "Conversations" }).click();
+  await page.keyboard.press("/");
   await expect(search).toBeFocused();
   // A word of an earlier message (the last one is "Thanks!"), by its first letters.
   await search.fill(word.slice(0, -2).toUpperCase());
