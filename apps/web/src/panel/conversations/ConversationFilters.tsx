@@ -29,7 +29,7 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
   }
 
   return (
-    <div className="stack inbox-filters-block">
+    <div className="inbox-filters-block">
       <search>
         <form className="form-inline inbox-search" aria-label="Search conversations" onSubmit={submit}>
           <TextField
@@ -51,7 +51,7 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
           </button>
         </form>
       </search>
-      <form className="form-inline inbox-filters" aria-label="Filter conversations" onSubmit={(event) => event.preventDefault()}>
+      <form className="inbox-filters" aria-label="Filter conversations" onSubmit={(event) => event.preventDefault()}>
         <SelectField label="Assigned to" value={filters.assignee ?? ""} onChange={(event) => apply({ assignee: event.target.value })}>
           <option value="">Everyone</option>
           <option value="mine">Me</option>
