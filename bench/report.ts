@@ -66,6 +66,9 @@ const RATIO_TARGET = 0.35;
 const SEARCH_GROWTH_TARGET = 2;
 const TURN_P99_TARGET_MS = 100;
 const RSS_TARGET_MB = 400;
+/** The inbox over a million messages, one person at a time (c=1): a search, and the list's first page. */
+const INBOX_SEARCH_P99_TARGET_MS = 250;
+const INBOX_LIST_P99_TARGET_MS = 100;
 
 export function verdicts(rows: DetailedRow[], overallPeakRssMb: number): Verdict[] {
   const find = (scenario: ScenarioName, articles: number, concurrency: number) =>
@@ -116,6 +119,20 @@ export function verdicts(rows: DetailedRow[], overallPeakRssMb: number): Verdict
     met: turns.length === 0 ? null : turns.every((row) => row.p99_ms < TURN_P99_TARGET_MS),
     detail: turns.map((row) => `c=${row.concurrency}: ${row.p99_ms.toFixed(1)} ms`).join("; ") || "needs the 10k size",
   });
+
+  // The inbox at a million messages.
+  for (const [scenario, limit] of [
+    ["inbox search", INBOX_SEARCH_P99_TARGET_MS],
+    ["inbox list", INBOX_LIST_P99_TARGET_MS],
+  ] as const) {
+    const measured = rows.filter((row) => row.scenario === scenario);
+    const single = measured.filter((row) => row.concurrency === 1);
+    result.push({
+      target: `${scenario} p99 < ${limit} ms at c=1 over 1M messages`,
+      met: single.length === 0 ? null : single.every((row) => row.p99_ms < limit),
+      detail: measured.map((row) => `c=${row.concurrency}: ${row.p99_ms.toFixed(1)} ms`).join("; ") || `${scenario} not measured`,
+    });
+  }
 
   // Zero errors.
   const failing = rows.filter((row) => row.errors > 0);

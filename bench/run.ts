@@ -19,11 +19,12 @@ import { parseArgs } from "node:util";
 import { p99Chart } from "./chart.ts";
 import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, loadArticles, readableArticleIds } from "./data.ts";
 import { compareResponses } from "./equivalence.ts";
+import { inboxSessionCookie, loadInboxMessages } from "./inbox.ts";
 import { type LoadResult, measure } from "./load.ts";
 import { freePort, productionAppEnv, RssSampler, type ServerProcess, startProcess, tail, waitForHttp } from "./processes.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 import { type DetailedRow, formatVerdicts, markdownTable, toResultRow, verdicts } from "./report.ts";
-import { SCENARIOS, type ScenarioName, scenarioRequests } from "./scenarios.ts";
+import { INBOX_SCENARIOS, SCENARIOS, type ScenarioName, scenarioRequests } from "./scenarios.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const resultsDir = path.join(root, "bench", "results");
@@ -155,6 +156,9 @@ async function startBaseline(databaseUrl: string): Promise<string> {
   return url;
 }
 
+/** The app's session secret (the inbox scenarios mint a panel session with it). */
+const appSecret = randomBytes(32).toString("hex");
+
 async function startApp(databaseUrl: string, redisUrl: string): Promise<{ url: string; server: ServerProcess }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -164,7 +168,7 @@ async function startApp(databaseUrl: string, redisUrl: string): Promise<{ url: s
     name: "app",
     command: process.execPath,
     args: [...(args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), path.join(appDir, "server.mjs")],
-    env: productionAppEnv(port, randomBytes(32).toString("hex"), {
+    env: productionAppEnv(port, appSecret, {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       // The explicit bench setting (apps/web/src/env.ts): limits are never raised otherwise.
@@ -241,6 +245,14 @@ async function main(): Promise<void> {
     log(`app process tree: ${sampler.processCount()} process(es), ${sampler.peakMb().toFixed(0)} MB resident after start`);
   }
 
+  // The inbox: a million messages once, before any size (they do not change with the articles).
+  let sessionCookie: string | undefined;
+  if (scenarios.some((scenario) => INBOX_SCENARIOS.includes(scenario))) {
+    log("loading the inbox: 1,000,000 messages");
+    await loadInboxMessages(database.db, fixture.agentId, (line) => log(line));
+    sessionCookie = await inboxSessionCookie(database.db, appSecret);
+  }
+
   const rows: DetailedRow[] = [];
   const mismatches: string[] = [];
   let loaded = 0;
@@ -250,10 +262,11 @@ async function main(): Promise<void> {
     loaded = Math.max(loaded, size);
     const counts = await articleCounts(database.db, fixture.agentId);
     log(`  ${counts.total} articles, ${counts.visible} visible to the bench agent; load average ${load()}`);
-    const input = { ...fixture, articleIds: await readableArticleIds(database.db, fixture.agentId, READ_ARTICLES) };
+    const input = { ...fixture, sessionCookie, articleIds: await readableArticleIds(database.db, fixture.agentId, READ_ARTICLES) };
 
-    if (appUrl) {
-      const found = await compareResponses(appUrl, baselineUrl, scenarios, input);
+    const compared = scenarios.filter((scenario) => !INBOX_SCENARIOS.includes(scenario));
+    if (appUrl && compared.length > 0) {
+      const found = await compareResponses(appUrl, baselineUrl, compared, input);
       for (const line of found) log(`  equivalence: ${line}`);
       mismatches.push(...found.map((line) => `${size} articles: ${line}`));
     }
@@ -276,8 +289,11 @@ async function main(): Promise<void> {
           }
           await waitForQuietDatabase(database.db);
         }
-        const baseline = await measure(baselineUrl, requests, options);
-        log(progress(`baseline ${label}`, baseline));
+        // The baseline serves no panel: the inbox scenarios measure the app alone.
+        const baseline = INBOX_SCENARIOS.includes(scenario)
+          ? { requests: 0, rps: 0, p50Ms: 0, p99Ms: 0, errors: 0, statuses: {} }
+          : await measure(baselineUrl, requests, options);
+        if (!INBOX_SCENARIOS.includes(scenario)) log(progress(`baseline ${label}`, baseline));
         await waitForQuietDatabase(database.db);
         rows.push({
           scenario,

@@ -2,6 +2,7 @@
 // through a set of URLs (or bodies) so neither server can answer from a warm single-entry cache.
 import type { AutocannonRequest } from "autocannon";
 import { QUESTIONS, SUBSTRING_QUERIES, WORD_QUERIES } from "./corpus.ts";
+import { INBOX_SEARCH_QUERIES, inboxListPath } from "./inbox.ts";
 
 export const SCENARIOS = [
   "help collections",
@@ -10,6 +11,8 @@ export const SCENARIOS = [
   "search substring",
   "article read",
   "knowledge turn",
+  "inbox search",
+  "inbox list",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -22,12 +25,17 @@ export const HELP_SCENARIOS: readonly ScenarioName[] = [
   "article read",
 ];
 
+/** The panel's inbox over a million messages: the app alone (the baseline serves no panel). */
+export const INBOX_SCENARIOS: readonly ScenarioName[] = ["inbox search", "inbox list"];
+
 export interface ScenarioInput {
   agentId: string;
   apiKey: string;
   linkedSourceIds: string[];
   /** Visible articles to read (e.g. 50). */
   articleIds: string[];
+  /** The panel session's Cookie header (inbox scenarios). */
+  sessionCookie?: string;
 }
 
 export function scenarioRequests(name: ScenarioName, input: ScenarioInput): AutocannonRequest[] {
@@ -56,5 +64,18 @@ export function scenarioRequests(name: ScenarioName, input: ScenarioInput): Auto
         headers: { authorization: `Bearer ${input.apiKey}`, "content-type": "application/json" },
         body: JSON.stringify({ message }),
       }));
+    case "inbox search": {
+      const headers = { cookie: input.sessionCookie ?? "" };
+      return INBOX_SEARCH_QUERIES.map((q) => ({ method: "GET", path: inboxListPath({ q, limit: 25 }), headers }));
+    }
+    case "inbox list": {
+      // The first page as a support team opens it: everything, the unassigned queue, escalations.
+      const headers = { cookie: input.sessionCookie ?? "" };
+      return [{}, { assignee: "unassigned" }, { status: "escalated" }, { channel: "widget" }].map((filters) => ({
+        method: "GET",
+        path: inboxListPath({ ...filters, limit: 25 }),
+        headers,
+      }));
+    }
   }
 }

@@ -29,9 +29,10 @@ test("a handoff turn is escalated in the panel; an admin replies and hands it ba
   const item = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: visitorName }) });
   await expect(item).toContainText("Escalated");
   await expect(item).toHaveClass(/item-escalated/);
-  // The latest message is the agent's promise that a person takes over.
-  await expect(item).toContainText("Agent:");
-  await expect(item).toContainText("asked a person from our team to take over");
+  // The preview is what the visitor asked, and the escalation waits for a person.
+  await expect(item).toContainText("I want to talk to a human");
+  await expect(item).toContainText("Unassigned");
+  await expect(item).toContainText(/Waiting (just now|\d+ min)/);
   await item.getByRole("link", { name: visitorName }).click();
 
   // The transcript and the escalation panel.
@@ -41,8 +42,8 @@ test("a handoff turn is escalated in the panel; an admin replies and hands it ba
   const transcript = page.getByRole("region", { name: "Transcript" });
   await expect(transcript).toContainText("I want to talk to a human");
   await expect(transcript).toContainText("request_human");
-  const escalation = page.getByRole("region", { name: "Waiting for a person" });
-  await expect(escalation).toBeVisible();
+  const escalation = page.getByRole("region", { name: "Handling" });
+  await expect(escalation).toContainText("Waiting for a person");
 
   // The admin replies as a team member.
   await escalation.getByLabel("Your reply").fill(reply);
@@ -62,7 +63,8 @@ test("a handoff turn is escalated in the panel; an admin replies and hands it ba
   await escalation.getByRole("button", { name: "Hand back to agent" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Handed back to the agent" })).toBeVisible();
   await expect(heading).toContainText("Active");
-  await expect(escalation).toBeHidden();
+  await expect(escalation.getByRole("button", { name: "Hand back to agent" })).toBeHidden();
+  await expect(escalation).toContainText("The agent is answering.");
 
   const back = await expectMessageResponse(
     await sendMessage(request, "demo", key, { message: "How do I get a refund?", conversationId: handoff.conversationId }),

@@ -162,21 +162,25 @@ test("a site on an allowed origin chats through the widget; the admin's reply ar
     const item = page.getByRole("listitem").filter({ has: page.locator(`a[href="${href}"]`) });
     await expect(item).toContainText("Escalated");
     await expect(item).toContainText("Widget");
-    await item.getByRole("link", { name: "Anonymous visitor" }).click();
+    // A widget visitor without a name or email is named by the page the conversation started on.
+    await item.getByRole("link", { name: `Visitor on ${new URL(allowedSite.origin).host}` }).click();
     await expect(page).toHaveURL(href);
     const transcript = page.getByRole("region", { name: "Transcript" });
     await expect(transcript).toContainText("How do I get a refund?");
     await expect(transcript).toContainText("I want to talk to a human");
-    const escalation = page.getByRole("region", { name: "Waiting for a person" });
+    const escalation = page.getByRole("region", { name: "Handling" });
+    await expect(escalation).toContainText("Waiting for a person");
     const reply = "Hi, this is Sam from support. I can help with your refund right here.";
     await escalation.getByLabel("Your reply").fill(reply);
     await escalation.getByRole("button", { name: "Send reply" }).click();
     await expect(escalation.getByRole("status")).toHaveText("Reply sent.");
 
-    // Live in the widget, with no reload, marked as the team's.
+    // Live in the widget, with no reload: the reply took the conversation over, so the visitor
+    // sees who joined, and the reply is marked with their name.
+    await expect(chat.log.getByRole("listitem").filter({ hasText: "Demo admin from our team has joined the conversation." })).toBeVisible();
     const teamMessage = chat.log.getByRole("listitem").filter({ hasText: reply });
     await expect(teamMessage).toBeVisible();
-    await expect(teamMessage).toContainText("Team");
+    await expect(teamMessage).toContainText("Demo admin");
     expect(visitor.sockets).toHaveLength(1);
     await keepScreenshot(site, testInfo, "widget-open", { fullPage: false });
 

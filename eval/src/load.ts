@@ -14,6 +14,7 @@ const CREATED_AT = new Date("2026-01-05T09:00:00.000Z");
 export function evalAgent(engine: EngineName): MessagingAgent {
   return {
     id: `eval-${engine}`,
+    workspaceId: WORKSPACE_ID,
     name: "Kestrel help assistant",
     engine,
     instructions: "",

@@ -4,7 +4,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getConversation, replyToConversation, setConversationStatus } from "@parley/core/admin";
+import { changeConversation, getConversation, replyToConversation, signalTyping } from "@parley/core/admin";
 import { renderMessageHtml } from "@parley/core/markdown";
 import { ESCALATED_REPLY } from "@parley/core/messages";
 import type { TestContext } from "@parley/core/testing";
@@ -183,9 +183,9 @@ describe("connection checks", () => {
 
 describe("a conversation over the socket", () => {
   it("answers from the knowledge base, creates the conversation on the widget channel, and resumes it", async () => {
-    const client = await hello("w-knowledge", { visitor: { name: "Ada" } });
+    const client = await hello("w-knowledge", { visitor: { name: "Ada" }, pageUrl: "https://shop.example.com/pricing?plan=pro" });
     const ready = await client.next("ready");
-    expect(ready).toEqual({ type: "ready", conversationId: null, resumeToken: null, status: "active", messages: [] });
+    expect(ready).toEqual({ type: "ready", conversationId: null, resumeToken: null, status: "active", person: null, messages: [] });
 
     client.send({ type: "message", text: "How do I reset my password?", clientMessageId: "m1" });
     expect(await client.next("typing")).toEqual({ type: "typing", active: true });
@@ -203,7 +203,13 @@ describe("a conversation over the socket", () => {
 
     const conversationId = created.conversationId as string;
     const row = await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } });
-    expect(row).toMatchObject({ channel: "widget", agentId: "w-knowledge", visitorName: "Ada", messageCount: 2 });
+    expect(row).toMatchObject({
+      channel: "widget",
+      agentId: "w-knowledge",
+      visitorName: "Ada",
+      messageCount: 2,
+      firstPageUrl: "https://shop.example.com/pricing?plan=pro",
+    });
     const stored = await ctx.db.prisma.message.findFirstOrThrow({ where: { conversationId, sequence: 1 } });
     expect(stored.id).toBe(reply.id);
     client.ws.close();
@@ -395,7 +401,7 @@ describe("page variables, tracking and live replies", () => {
       ["clicked_article", { id: "art-reset-password" }],
     ]);
     // The panel's conversation timeline shows them.
-    const detail = await getConversation(ctx.db, "ws-demo", conversationId as string);
+    const detail = await getConversation(ctx.db, { workspaceId: "ws-demo", userId: "user-admin" }, conversationId as string);
     expect(detail.trackingEvents.map((event) => event.event)).toEqual(["page_view", "clicked_article"]);
     client.ws.close();
   });
@@ -407,15 +413,41 @@ describe("page variables, tracking and live replies", () => {
     const conversationId = (await client.next("ready")).conversationId as string;
     await client.next("message");
 
-    await setConversationStatus(ctx.db, "ws-demo", { id: conversationId, status: "escalated" }, new Date(), ctx.live);
-    expect(await client.next("status")).toEqual({ type: "status", status: "escalated" });
+    const admin = { workspaceId: "ws-demo", userId: "user-admin" };
+    await changeConversation(ctx.db, admin, conversationId, { kind: "take_over" }, new Date(), ctx.live);
+    // The person's name as the visitor sees it (the seeded admin is "Demo admin").
+    expect(await client.next("status")).toEqual({ type: "status", status: "escalated", person: "Demo admin" });
     client.send({ type: "message", text: "Hello?" });
     expect((await client.next("message")).text).toBe(ESCALATED_REPLY);
 
-    await replyToConversation(ctx.db, "ws-demo", { id: conversationId, text: "Hi, this is Sam." }, new Date(), ctx.live);
+    // While the person types in the panel, the visitor sees who is typing.
+    await signalTyping(ctx.db, admin, conversationId, ctx.live);
+    // (The agent's typing frames of the turn above come first.)
+    let typing = await client.next("typing");
+    while (!("person" in typing)) typing = await client.next("typing");
+    expect(typing).toEqual({ type: "typing", active: true, person: "Demo admin" });
+    await replyToConversation(ctx.db, admin, { id: conversationId, text: "Hi, this is Sam." }, new Date(), ctx.live);
     const live = await client.next("message");
     expect(live).toMatchObject({ type: "message", role: "human", text: "Hi, this is Sam.", html: "<p>Hi, this is Sam.</p>\n" });
     client.ws.close();
+    await client.closed;
+
+    // After a reload, the widget still knows who answers.
+    const token = createResumeTokens(SECRET).sign({ agentId: "w-knowledge", conversationId }, new Date());
+    const again = await hello("w-knowledge", { resumeToken: token });
+    expect(await again.next("ready")).toMatchObject({ conversationId, status: "escalated", person: "Demo admin" });
+    // Resolved reads `active` to the visitor; the agent answers the next message.
+    await changeConversation(ctx.db, admin, conversationId, { kind: "resolve" }, new Date(), ctx.live);
+    expect(await again.next("status")).toEqual({ type: "status", status: "active", person: null });
+    again.send({ type: "message", text: "How do I reset my password?" });
+    expect((await again.next("message")).text).not.toBe(ESCALATED_REPLY);
+    again.ws.close();
+  });
+
+  it("refuses a page address that is not http(s)", async () => {
+    const client = await hello("w-knowledge", { pageUrl: "javascript:alert(1)" });
+    expect((await client.next("error")).details).toBe("pageUrl: must be an http or https URL");
+    expect((await client.closed).code).toBe(4400);
   });
 });
 

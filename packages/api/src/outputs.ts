@@ -100,7 +100,10 @@ export const articlePreviewOutput = z.object({ html: z.string() });
 // ---------------------------------------------------------------------------------------------
 // Conversations and usage
 
-const conversationStatus = z.enum(["active", "escalated"]);
+const conversationStatus = z.enum(["active", "escalated", "resolved"]);
+
+export const teamMemberOutput = z.object({ id, name: z.string() });
+export const teamMembersOutput = z.array(teamMemberOutput.extend({ email: z.string() }));
 
 export const conversationOutput = z.object({
   id,
@@ -111,19 +114,32 @@ export const conversationOutput = z.object({
   visitorName: z.string().nullable(),
   visitorEmail: z.string().nullable(),
   visitorPhone: z.string().nullable(),
+  /** Widget: the page the conversation started on. */
+  firstPageUrl: z.string().nullable(),
   messageCount: count,
+  assignee: teamMemberOutput.nullable(),
+  /** When it last became escalated (waiting time); null when never. */
+  escalatedAt: moment.nullable(),
+  resolvedAt: moment.nullable(),
   createdAt: moment,
   updatedAt: moment,
 });
 
 const messageRole = z.enum(["user", "agent", "human"]);
+const messagePreview = z.object({ role: messageRole, text: z.string(), createdAt: moment });
 
 export const conversationListOutput = page(
   z.object({
     ...conversationOutput.shape,
-    lastMessage: z.object({ role: messageRole, text: z.string(), createdAt: moment }).nullable(),
+    lastMessage: messagePreview.nullable(),
+    /** The visitor's own last message (what they asked), for the list's preview. */
+    lastVisitorMessage: messagePreview.nullable(),
   }),
 );
+
+export const okOutput = z.object({ ok: z.literal(true) });
+
+export const waitingEscalationsOutput = z.object({ count, oldestEscalatedAt: moment.nullable() });
 
 export const conversationMessageOutput = z.object({
   id,
@@ -144,6 +160,16 @@ export const conversationDetailOutput = z.object({
   pageVariables: z.record(z.string(), z.string()),
   messages: z.array(conversationMessageOutput),
   trackingEvents: z.array(z.object({ id, event: z.string(), properties: z.record(z.string(), z.unknown()), createdAt: moment })),
+  /** The inbox timeline: taken over, handed back, assigned, resolved... with who and when. */
+  activity: z.array(
+    z.object({
+      id,
+      kind: z.enum(["taken_over", "handed_back", "assigned", "unassigned", "resolved", "reopened", "escalated"]),
+      actorName: z.string().nullable(),
+      assigneeName: z.string().nullable(),
+      createdAt: moment,
+    }),
+  ),
 });
 
 export const usageSummaryOutput = z.array(

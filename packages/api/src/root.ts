@@ -4,6 +4,7 @@ import { articlesRouter } from "./routers/articles.ts";
 import { conversationsRouter } from "./routers/conversations.ts";
 import { keysRouter } from "./routers/keys.ts";
 import { sourcesRouter } from "./routers/sources.ts";
+import { teamRouter } from "./routers/team.ts";
 import { usageRouter } from "./routers/usage.ts";
 import { webhooksRouter } from "./routers/webhooks.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
@@ -14,6 +15,7 @@ export const appRouter = createTRPCRouter({
   sources: sourcesRouter,
   articles: articlesRouter,
   conversations: conversationsRouter,
+  team: teamRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
 });

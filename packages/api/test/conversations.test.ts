@@ -87,10 +87,15 @@ describe("conversations", () => {
       visitorName: "Ada",
       visitorEmail: "ada@example.com",
       visitorPhone: null,
+      firstPageUrl: null,
       messageCount: 2,
+      assignee: null,
+      escalatedAt: null,
+      resolvedAt: null,
       createdAt: expect.any(Date),
       updatedAt: new Date("2026-11-10T00:00:00Z"),
       lastMessage: { role: "agent", text: "Hi! How can I help?", createdAt: expect.any(Date) },
+      lastVisitorMessage: { role: "user", text: "Hello", createdAt: expect.any(Date) },
     });
     expect(all.items[0]?.lastMessage).toBeNull();
 
@@ -168,14 +173,16 @@ describe("conversations", () => {
     ]);
   });
 
-  it("takes a human reply only in an escalated conversation", async () => {
+  it("takes a human reply in any conversation, taking it over first; concurrent replies keep gapless sequences", async () => {
     const caller = callerFor(ctx, a.scope);
     const active = await conversation(a.agentId, { messages: [{ role: "user", text: "Hi" }] });
-    await expect(caller.conversations.reply({ id: active.id, text: "Hello from a person" })).rejects.toMatchObject({
-      code: "CONFLICT",
-      message: "Only escalated conversations take a human reply",
+    expect(await caller.conversations.reply({ id: active.id, text: "Hello from a person" })).toMatchObject({ role: "human", sequence: 1 });
+    // The agent no longer answers it: escalated, and the replier's.
+    expect(await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: active.id } })).toMatchObject({
+      status: "escalated",
+      assigneeId: a.scope.userId,
+      messageCount: 2,
     });
-    expect(await ctx.db.prisma.message.count({ where: { conversationId: active.id } })).toBe(1);
 
     const escalated = await conversation(a.agentId, {
       status: "escalated",
@@ -209,14 +216,6 @@ describe("conversations", () => {
     await expect(caller.conversations.reply({ id: escalated.id, text: "x".repeat(10_001) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
-  it("hands a conversation back and escalates it", async () => {
-    const caller = callerFor(ctx, a.scope);
-    const row = await conversation(a.agentId, { status: "escalated" });
-    expect(await caller.conversations.setStatus({ id: row.id, status: "active" })).toMatchObject({ id: row.id, status: "active" });
-    expect((await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("active");
-    expect(await caller.conversations.setStatus({ id: row.id, status: "escalated" })).toMatchObject({ status: "escalated" });
-  });
-
   it("treats another workspace's conversations as not found", async () => {
     const row = await conversation(a.agentId, { status: "escalated", messages: [{ role: "user", text: "Hi" }] });
     const caller = callerFor(ctx, b.scope);
@@ -225,9 +224,13 @@ describe("conversations", () => {
       code: "NOT_FOUND",
       message: "Conversation not found",
     });
-    await expect(caller.conversations.setStatus({ id: row.id, status: "active" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    for (const change of [caller.conversations.takeOver, caller.conversations.handBack, caller.conversations.resolve]) {
+      await expect(change({ id: row.id })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Conversation not found" });
+    }
+    await expect(caller.conversations.assign({ id: row.id, assigneeId: null })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
       status: "escalated",
+      assigneeId: null,
       messageCount: 1,
     });
     expect((await caller.conversations.list()).items.some((item) => item.id === row.id)).toBe(false);

@@ -143,6 +143,8 @@ describe("results carry exactly the declared keys", () => {
 
   it("conversations.list and conversations.get", async () => {
     const caller = callerFor(ctx, a.scope);
+    // Taken over: an assignee and a timeline entry, so their keys are checked too.
+    await caller.conversations.takeOver({ id: conversationId });
     const list = await caller.conversations.list();
     expect(list.items).toHaveLength(1);
     expect(list.items[0]!.lastMessage).not.toBeNull();
@@ -151,6 +153,7 @@ describe("results carry exactly the declared keys", () => {
     const detail = await caller.conversations.get({ id: conversationId });
     expect(detail.messages).toHaveLength(2);
     expect(detail.trackingEvents).toHaveLength(1);
+    expect(detail.activity).toHaveLength(1);
     expect(sorted(actualKeys(conversationDetailOutput, detail))).toEqual(sorted(declaredKeys(conversationDetailOutput)));
   });
 
@@ -186,7 +189,7 @@ describe("a field a core query returns by accident", () => {
 
   it("reaches core's result but not the panel", async () => {
     const leaky = leakyContext();
-    const direct = await listConversations(leaky.db, a.scope.workspaceId, { limit: 10 });
+    const direct = await listConversations(leaky.db, a.scope, { limit: 10 });
     expect(direct.items[0]).toHaveProperty("passwordHash", "leaked");
 
     const caller = callerFor(leaky, a.scope);

@@ -32,8 +32,10 @@ afterAll(async () => {
 function agentOf(workspace: Workspace): MessagingAgent {
   return {
     id: workspace.agentId,
+    workspaceId: workspace.scope.workspaceId,
     name: "agent",
     engine: "knowledge",
+    answerBeyondArticles: false,
     instructions: "",
     monthlyConversationLimit: null,
     monthlyTokenLimit: null,

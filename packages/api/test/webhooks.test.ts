@@ -252,7 +252,7 @@ describe("panel actions emit events", () => {
     const admin = callerFor(ctx, a.scope);
     const { endpoint } = await admin.webhooks.create(newEndpoint());
     const conversation = await ctx.db.prisma.conversation.create({ data: { agentId: a.agentId, channel: "api" } });
-    await admin.conversations.setStatus({ id: conversation.id, status: "escalated" });
+    await admin.conversations.takeOver({ id: conversation.id });
     await admin.conversations.reply({ id: conversation.id, text: "A person here." });
     await admin.articles.setPublished({ id: a.articleId, published: false });
     // Beta's actions are not alpha's endpoint's business.

@@ -100,13 +100,13 @@ export const ERROR_DOCS = {
     meaning: `The workspace already has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`,
     action: "Delete an endpoint you no longer use; one endpoint can receive every event type.",
   },
+  TEAM_MEMBER_NOT_FOUND: {
+    meaning: "The person named is not a team member of this workspace (an assignee that does not exist, or left).",
+    action: "Reload the list of team members and choose one of them.",
+  },
   AGENT_ID_TAKEN: {
     meaning: "Another agent already has this id.",
     action: "Choose another id.",
-  },
-  NOT_ESCALATED: {
-    meaning: "A person's reply to a conversation that is not escalated (it was resolved or handed back meanwhile).",
-    action: "Reload the conversation; reply once it is escalated again.",
   },
   IDEMPOTENCY_CONFLICT: {
     meaning: `This Idempotency-Key was used in the last ${IDEMPOTENCY_TTL_HOURS} hours with a different request body.`,

@@ -17,6 +17,7 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, message: "Not found", trpc: "NOT_FOUND" },
   SOURCE_NOT_FOUND: { status: 404, message: "Source not found", trpc: "NOT_FOUND" },
   ARTICLE_NOT_FOUND: { status: 404, message: "Article not found", trpc: "NOT_FOUND" },
+  TEAM_MEMBER_NOT_FOUND: { status: 404, message: "Team member not found", trpc: "NOT_FOUND" },
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: "Webhook endpoint not found", trpc: "NOT_FOUND" },
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: "Webhook delivery not found", trpc: "NOT_FOUND" },
   WEBHOOK_URL_NOT_ALLOWED: {
@@ -29,7 +30,6 @@ export const ERRORS = {
   WEBHOOK_ENDPOINT_DISABLED: { status: 409, message: "Enable the endpoint first", trpc: "CONFLICT" },
   WEBHOOK_ENDPOINTS_LIMIT: { status: 409, message: "This workspace has the most webhook endpoints allowed", trpc: "CONFLICT" },
   AGENT_ID_TAKEN: { status: 409, message: "An agent with this id already exists", trpc: "CONFLICT" },
-  NOT_ESCALATED: { status: 409, message: "Only escalated conversations take a human reply", trpc: "CONFLICT" },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     message: "Idempotency-Key reused with a different request",

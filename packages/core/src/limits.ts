@@ -175,6 +175,13 @@ export const TRACK_EVENTS_PER_MINUTE = 60;
 export const WIDGET_RESUME_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 /** Messages of the conversation sent in `ready` on resume, newest last. */
 export const WIDGET_RESUME_MESSAGES = 50;
+/** Inbox search: query length, and the newest conversations checked before the whole word index. */
+export const INBOX_SEARCH_MAX_CHARS = 200;
+export const INBOX_SEARCH_WINDOW = 500;
+/** The panel's live stream: a keep-alive comment this often. */
+export const INBOX_STREAM_HEARTBEAT_MS = 25_000;
+/** The page address a widget sends in `hello` (the visitor's identity in the inbox). */
+export const WIDGET_PAGE_URL_MAX_CHARS = 2_048;
 
 // The widget's own limits (the HTTP API's per-agent limit is the HTTP API's alone). Each is set per
 // agent in the panel, within these bounds; an agent without a setting has the default.

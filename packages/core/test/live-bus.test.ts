@@ -3,7 +3,7 @@
 // when REDIS_URL is set (as in CI's server-mode run).
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLiveBus, type LiveBus, type LiveEvent } from "../src/widget/live.ts";
+import { createLiveBus, inboxChannel, type LiveBus, type LiveEvent, publishInbox } from "../src/widget/live.ts";
 
 const redisUrl = process.env.REDIS_URL || undefined;
 const opened: LiveBus[] = [];
@@ -73,5 +73,24 @@ describe.skipIf(!redisUrl)("live bus across two instances on one Redis (REDIS_UR
     await panelInstance.publish(conversationId, status("active"));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(heard.length).toBe(count);
+  });
+
+  it("an inbox change on one instance reaches the panels of its workspace on the other, not another workspace's", async () => {
+    const turnInstance = open({ redisUrl });
+    const panelInstance = open({ redisUrl });
+    const workspace = `ws-${randomBytes(6).toString("hex")}`;
+    const heard: LiveEvent[] = [];
+    const elsewhere: LiveEvent[] = [];
+    panelInstance.subscribe(inboxChannel(workspace), (event) => heard.push(event));
+    panelInstance.subscribe(inboxChannel(`${workspace}-other`), (event) => elsewhere.push(event));
+    const change: LiveEvent = { type: "inbox", conversationId: "conv-1", escalated: true };
+    const deadline = Date.now() + 5_000;
+    while (heard.length === 0) {
+      if (Date.now() > deadline) throw new Error("the inbox event never arrived");
+      await publishInbox(turnInstance, workspace, { conversationId: "conv-1", escalated: true });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(heard[0]).toEqual(change);
+    expect(elsewhere).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import { setArticlePublished } from "../src/admin/articles.ts";
-import { replyToConversation, setConversationStatus } from "../src/admin/conversations.ts";
+import { changeConversation, replyToConversation } from "../src/admin/inbox.ts";
 import type { IssuedAgentKey } from "../src/admin/keys.ts";
 import { createEndpoint, sendTestEvent } from "../src/admin/webhooks.ts";
 import type { RichContentItem, ToolCall } from "../src/engine/types.ts";
@@ -431,6 +431,7 @@ describe("webhooks", () => {
       const agent = await createAgentWithKey(ctx);
       const messaging = {
         id: agent.id,
+        workspaceId: "ws-demo",
         name: "Test agent",
         engine: "knowledge" as const,
         instructions: "",
@@ -465,8 +466,11 @@ describe("webhooks", () => {
       );
       await runTurn(ctx, messaging, { message: "Do you ship to Mars?", conversationId: first.conversationId }, { channel: "widget" });
       await runTurn(ctx, messaging, { message: "Can I talk to a human?", conversationId: first.conversationId }, { channel: "widget" });
-      await replyToConversation(ctx.db, WORKSPACE, { id: first.conversationId, text: "Hi Ada, a person here." });
-      await setConversationStatus(ctx.db, WORKSPACE, { id: first.conversationId, status: "active" });
+      const admin = { workspaceId: WORKSPACE, userId: "user-admin" };
+      await replyToConversation(ctx.db, admin, { id: first.conversationId, text: "Hi Ada, a person here." });
+      await changeConversation(ctx.db, admin, first.conversationId, { kind: "hand_back" });
+      await changeConversation(ctx.db, admin, first.conversationId, { kind: "assign", assigneeId: null });
+      await changeConversation(ctx.db, admin, first.conversationId, { kind: "resolve" });
       const article = await ctx.db.prisma.article.findFirstOrThrow({ where: { sourceId: "src-start", published: true } });
       await setArticlePublished(ctx.db, WORKSPACE, { id: article.id, published: false }, now);
       await setArticlePublished(ctx.db, WORKSPACE, { id: article.id, published: true }, now);

@@ -4,7 +4,7 @@
 // conversation that started on the HTTP API; publishing) do. Real database, either mode.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createArticle, setArticlePublished } from "../src/admin/articles.ts";
-import { replyToConversation, setConversationStatus } from "../src/admin/conversations.ts";
+import { changeConversation, replyToConversation } from "../src/admin/inbox.ts";
 import { createEndpoint } from "../src/admin/webhooks.ts";
 import type { MessagingAgent } from "../src/messages/auth.ts";
 import { type SendMessageInput, sendMessage } from "../src/messages/index.ts";
@@ -25,6 +25,7 @@ beforeAll(async () => {
   agent = await createAgentWithKey(ctx);
   messaging = {
     id: agent.id,
+    workspaceId: "ws-demo",
     name: "Test agent",
     engine: "knowledge",
     instructions: "",
@@ -196,22 +197,33 @@ describe("widget-channel turns emit events", () => {
 });
 
 describe("panel actions emit events", () => {
-  it("on a conversation of the HTTP API: the admin's status changes and reply", async () => {
+  it("on a conversation of the HTTP API: take over, reply, hand back, reassign, resolve", async () => {
     await endpoint();
     const started = await apiTurn({ message: "Hello", visitor: { name: "Bob" } });
     expect(await events()).toEqual([]);
+    const admin = { workspaceId: WORKSPACE, userId: "user-admin" };
+    const colleague = await ctx.db.prisma.user.create({
+      data: { id: "user-colleague", workspaceId: WORKSPACE, email: "sam@example.com", name: "Sam", passwordHash: "unused" },
+    });
 
-    await setConversationStatus(ctx.db, WORKSPACE, { id: started.conversationId, status: "escalated" });
-    await replyToConversation(ctx.db, WORKSPACE, { id: started.conversationId, text: "Hi Bob, a person here." });
-    await setConversationStatus(ctx.db, WORKSPACE, { id: started.conversationId, status: "active" });
-    // Setting the status it already has is no change: no event.
-    await setConversationStatus(ctx.db, WORKSPACE, { id: started.conversationId, status: "active" });
+    await changeConversation(ctx.db, admin, started.conversationId, { kind: "take_over" });
+    await replyToConversation(ctx.db, admin, { id: started.conversationId, text: "Hi Bob, a person here." });
+    await changeConversation(ctx.db, admin, started.conversationId, { kind: "hand_back" });
+    // Asking for the state it already has is no change: no event.
+    await changeConversation(ctx.db, admin, started.conversationId, { kind: "hand_back" });
+    await changeConversation(ctx.db, admin, started.conversationId, { kind: "assign", assigneeId: colleague.id });
+    await changeConversation(ctx.db, admin, started.conversationId, { kind: "assign", assigneeId: colleague.id });
+    await changeConversation(ctx.db, admin, started.conversationId, { kind: "resolve" });
+    await changeConversation(ctx.db, admin, started.conversationId, { kind: "resolve" });
 
     const recorded = await events();
     expect(recorded.map((event) => event.type)).toEqual([
       "conversation.status_changed",
+      "conversation.assigned",
       "conversation.message",
       "conversation.status_changed",
+      "conversation.assigned",
+      "conversation.resolved",
     ]);
     const conversation = {
       id: started.conversationId,
@@ -219,6 +231,7 @@ describe("panel actions emit events", () => {
       channel: "api",
       visitor: { name: "Bob", email: null, phone: null },
     };
+    const demoAdmin = { id: "user-admin", name: "Demo admin" };
     expect(recorded[0]!.data).toEqual({
       conversation: { ...conversation, status: "escalated" },
       previousStatus: "active",
@@ -227,9 +240,21 @@ describe("panel actions emit events", () => {
     });
     expect(recorded[1]!.data).toEqual({
       conversation: { ...conversation, status: "escalated" },
+      assignee: demoAdmin,
+      assignedBy: demoAdmin,
+    });
+    expect(recorded[2]!.data).toEqual({
+      conversation: { ...conversation, status: "escalated" },
       messages: [{ role: "human", text: "Hi Bob, a person here.", sequence: 2, createdAt: expect.any(String) }],
     });
-    expect(recorded[2]!.data).toMatchObject({ previousStatus: "escalated", status: "active", changedBy: "admin" });
+    expect(recorded[3]!.data).toMatchObject({ previousStatus: "escalated", status: "active", changedBy: "admin" });
+    expect(recorded[4]!.data).toEqual({
+      conversation: { ...conversation, status: "active" },
+      assignee: { id: colleague.id, name: "Sam" },
+      assignedBy: demoAdmin,
+    });
+    // Resolved stays within the spec's vocabulary on the wire: the conversation reads `active`.
+    expect(recorded[5]!.data).toEqual({ conversation: { ...conversation, status: "active" }, resolvedBy: demoAdmin });
   });
 
   it("publishing and unpublishing an article (once per real change), for the agents showing it", async () => {

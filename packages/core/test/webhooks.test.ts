@@ -670,6 +670,7 @@ describe("end to end", () => {
     const { secret } = await endpoint(hooks.url);
     const agent: MessagingAgent = {
       id: AGENT,
+      workspaceId: WORKSPACE,
       name: "Webhook agent",
       engine: "knowledge",
       instructions: "",

@@ -37,6 +37,8 @@ export interface ConnectOptions {
   baseUrl: string;
   visitor?: Visitor;
   pageVariables?: Record<string, string>;
+  /** The page address to show the team (a new conversation keeps the first); omit to send none. */
+  pageUrl?: string;
   /** Where the resume token is kept; default `localStorage` (null: nowhere, no resume after reload). */
   storage?: ResumeStorage | null;
   WebSocket?: WebSocketConstructor;
@@ -59,7 +61,11 @@ export interface ParleyEvents {
   /** The reply so far, as it streams; the `message` event that follows is the reply itself. */
   delta: MessageDelta;
   status: ConversationStatus;
+  /** The person of the team who has the conversation (their name), or null when the agent answers. */
+  person: string | null;
   typing: boolean;
+  /** A team member is typing (their name); sent again every few seconds while they type. */
+  personTyping: string;
   error: ErrorFrame;
   ready: ReadyFrame;
   /** The socket's state; `closed` with a fatal code (origin, agent) is final. */
@@ -72,6 +78,8 @@ export interface ParleyConnection {
   readonly agentId: string;
   readonly conversationId: string | null;
   readonly status: ConversationStatus;
+  /** The team member answering, or null while the agent does. */
+  readonly person: string | null;
   readonly state: ConnectionState;
   /** Sends a message (queued while reconnecting); returns its clientMessageId. */
   send(text: string): string;
@@ -105,6 +113,7 @@ class Connection implements ParleyConnection {
   readonly agentId: string;
   conversationId: string | null = null;
   status: ConversationStatus = "active";
+  person: string | null = null;
   state: ConnectionState = "connecting";
   private socket: WebSocket | null = null;
   private readonly listeners = new Map<keyof ParleyEvents, Set<AnyListener>>();
@@ -187,6 +196,7 @@ class Connection implements ParleyConnection {
         agentId: this.agentId,
         ...(this.options.visitor ? { visitor: this.options.visitor } : {}),
         ...(resumeToken ? { resumeToken } : {}),
+        ...(this.options.pageUrl ? { pageUrl: this.options.pageUrl } : {}),
         ...(Object.keys(this.pageVariables).length > 0 ? { pageVariables: this.pageVariables } : {}),
         ...(this.tools.size > 0 ? { tools: this.toolDefinitions() } : {}),
       });
@@ -215,6 +225,12 @@ class Connection implements ParleyConnection {
     });
   }
 
+  private setPerson(person: string | null): void {
+    if (person === this.person) return;
+    this.person = person;
+    this.emit("person", person);
+  }
+
   private scheduleReconnect(): void {
     const initial = this.options.reconnect?.initialDelayMs ?? 500;
     const max = this.options.reconnect?.maxDelayMs ?? 30_000;
@@ -241,10 +257,12 @@ class Connection implements ParleyConnection {
           for (const queued of pending) this.write(queued);
         }
         this.emit("ready", frame);
+        this.setPerson(frame.person ?? null);
         return;
       }
       case "typing":
-        this.emit("typing", frame.active);
+        if (frame.person) this.emit("personTyping", frame.person);
+        else this.emit("typing", frame.active);
         return;
       case "message.delta": {
         const key = frame.clientMessageId ?? "";
@@ -265,6 +283,8 @@ class Connection implements ParleyConnection {
       }
       case "status":
         this.status = frame.status;
+        // Who answers first, so a status listener knows whether a named person has joined.
+        this.setPerson(frame.person ?? null);
         this.emit("status", frame.status);
         return;
       case "tool_call":

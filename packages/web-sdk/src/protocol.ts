@@ -49,6 +49,8 @@ export type ClientFrame =
       agentId: string;
       visitor?: Visitor;
       resumeToken?: string;
+      /** The page the visitor is on (http or https), shown to the team as the visitor's identity. */
+      pageUrl?: string;
       pageVariables?: Record<string, string>;
       tools?: ToolDefinition[];
     }
@@ -63,6 +65,8 @@ export interface ReadyFrame {
   conversationId: string | null;
   resumeToken: string | null;
   status: ConversationStatus;
+  /** While a person of the team has the conversation: their name; else null. */
+  person?: string | null;
   messages: Message[];
 }
 
@@ -78,11 +82,12 @@ export interface ErrorFrame {
 
 export type ServerFrame =
   | ReadyFrame
-  | { type: "typing"; active: boolean }
+  /** `person`: a team member typing in the panel; absent: the agent's turn. */
+  | { type: "typing"; active: boolean; person?: string }
   | { type: "message.delta"; delta: string; clientMessageId?: string }
   | ({ type: "message" } & Message)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
-  | { type: "status"; status: ConversationStatus }
+  | { type: "status"; status: ConversationStatus; person?: string | null }
   | ErrorFrame;
 
 export const SUBPROTOCOL = "parley.v1";

@@ -47,6 +47,8 @@ textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: v
 @media (prefers-reduced-motion: no-preference) { .panel { animation: rise .15s ease-out; } @keyframes rise { from { opacity: 0; transform: translateY(8px); } } }
 `;
 
+/** How long "<name> is typing…" stays without a new signal (the panel signals every 3 s). */
+const PERSON_TYPING_MS = 6_000;
 const HANDOFF_NOTICE = "A person from our team has been asked to join. They will reply here.";
 
 interface WidgetApi {
@@ -117,6 +119,8 @@ function start(script: HTMLScriptElement): WidgetApi {
   let connection: ParleyConnection | null = null;
   const shown = new Set<string>();
   let handoffShown = false;
+  /** The team member who has the conversation (shown on their replies), or null. */
+  let person: string | null = null;
 
   function scrollDown() {
     log.scrollTop = log.scrollHeight;
@@ -189,9 +193,11 @@ function start(script: HTMLScriptElement): WidgetApi {
   function showMessage(message: Message) {
     dropPartial(message.clientMessageId);
     if (shown.has(message.id)) return;
+    if (message.role === "human") typing.textContent = "";
     shown.add(message.id);
     const item = element("li", { className: `msg ${message.role}` });
-    if (message.role !== "user") item.append(element("span", { className: "who" }, message.role === "human" ? "Team" : "Assistant"));
+    if (message.role !== "user")
+      item.append(element("span", { className: "who" }, message.role === "human" ? (person ?? "Team") : "Assistant"));
     item.append(document.createTextNode(message.text), ...richContent(message.richContent));
     log.append(item);
     scrollDown();
@@ -199,7 +205,8 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   function ensureConnection(): ParleyConnection {
     if (connection) return connection;
-    const chat = connect({ agentId, baseUrl, pageVariables });
+    // The page's address without its query and fragment (which may carry tokens): what the team sees.
+    const chat = connect({ agentId, baseUrl, pageVariables, pageUrl: `${location.origin}${location.pathname}` });
     connection = chat;
     api.connection = chat;
     let firstReady = true;
@@ -207,15 +214,28 @@ function start(script: HTMLScriptElement): WidgetApi {
       // After a reconnect the visitor's own messages are on screen already (sent from here).
       for (const message of ready.messages) if (firstReady || message.role !== "user") showMessage(message);
       firstReady = false;
-      if (ready.status === "escalated") showHandoff();
+      if (ready.status === "escalated" && !ready.person) showHandoff();
     });
     chat.on("message", showMessage);
     chat.on("delta", showDelta);
     chat.on("typing", (active) => {
       typing.textContent = active ? "Assistant is typing…" : "";
     });
+    // A team member's typing: shown until their reply arrives or they stop for a few seconds.
+    let personTypingTimer: ReturnType<typeof setTimeout> | undefined;
+    chat.on("personTyping", (name) => {
+      typing.textContent = `${name} is typing…`;
+      clearTimeout(personTypingTimer);
+      personTypingTimer = setTimeout(() => {
+        typing.textContent = "";
+      }, PERSON_TYPING_MS);
+    });
+    chat.on("person", (name) => {
+      person = name;
+      if (name) notice(`${name} from our team has joined the conversation.`);
+    });
     chat.on("status", (status) => {
-      if (status === "escalated") showHandoff();
+      if (status === "escalated" && !person) showHandoff();
       else handoffShown = false;
     });
     chat.on("error", (error) => {

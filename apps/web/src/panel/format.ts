@@ -29,3 +29,13 @@ export function parseLimit(text: string, empty = "unlimited"): { value: number |
 export function limitText(value: number | null | undefined): string {
   return value === null || value === undefined ? "" : String(value);
 }
+
+/** How long since `since`, short: "just now", "4 min", "2 h 5 min", "3 d". */
+export function formatWaited(since: string | Date, now: number = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - new Date(since).getTime()) / 60_000));
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d`;
+}

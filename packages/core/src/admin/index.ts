@@ -26,15 +26,16 @@ export {
   updateArticleInput,
 } from "./articles.ts";
 export {
-  conversationIdInput,
+  assigneeFilterInput,
+  conversationStatusInput,
   getConversation,
   listConversations,
   listConversationsInput,
-  replyInput,
-  replyToConversation,
-  setConversationStatus,
-  setStatusInput,
+  waitingEscalations,
 } from "./conversations.ts";
+export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
+export { INBOX_STREAM_HEADERS, inboxEventStream } from "./inbox-stream.ts";
+export { type ActivityKind, type InboxTransition, planTransition } from "./inbox-transitions.ts";
 export {
   agentKeyInput,
   generateHttpApiKey,
@@ -44,6 +45,7 @@ export {
   revokeWorkspaceAgentKey,
 } from "./keys.ts";
 export { type HeaderReader, isSameOrigin } from "./origin.ts";
+export { assertCan, can, INBOX_PERMISSIONS, type InboxPermission, ROLES, type Role, roleOf } from "./permissions.ts";
 export type { AdminScope } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
 export { passwordWork, signInAdmin } from "./sign-in.ts";
@@ -56,6 +58,7 @@ export {
   updateSource,
   updateSourceInput,
 } from "./sources.ts";
+export { listTeamMembers, publicName, teamMemberName, UNNAMED_TEAM_MEMBER } from "./team.ts";
 export { dailyUsage, dailyUsageInput, usageSummary } from "./usage.ts";
 export {
   createEndpoint,

@@ -9,6 +9,8 @@ import type { RateLimiter, RateLimiters } from "../ratelimit/types.ts";
 /** The agent fields a turn needs, read once per request. */
 export interface MessagingAgent {
   id: string;
+  /** The workspace whose inbox shows the agent's conversations. */
+  workspaceId: string;
   name: string;
   engine: "knowledge" | "llm";
   instructions: string;
@@ -24,6 +26,7 @@ export interface MessagingAgent {
 
 const agentSelect = {
   id: true,
+  workspaceId: true,
   name: true,
   active: true,
   httpApiEnabled: true,

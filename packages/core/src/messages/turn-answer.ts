@@ -7,6 +7,7 @@ import { AppError, isAppError } from "../errors.ts";
 import { TURN_HISTORY_MESSAGES } from "../limits.ts";
 import { logger } from "../logger.ts";
 import { countTokens } from "../tokens.ts";
+import type { ConversationState } from "../wire-status.ts";
 import type { MessagingAgent } from "./auth.ts";
 
 /** The reply of every turn of an escalated conversation: the person taking over will see it. */
@@ -15,7 +16,7 @@ export const ESCALATED_REPLY =
 
 export interface AnswerInput {
   /** The existing conversation, or null for the first turn of a new one. */
-  conversation: { id: string; status: "active" | "escalated" } | null;
+  conversation: { id: string; status: ConversationState } | null;
   message: string;
   visitor: EngineVisitor;
   variables: Record<string, string>;
@@ -26,6 +27,7 @@ export interface AnswerInput {
 
 export async function answerTurn(ctx: AppContext, agent: MessagingAgent, input: AnswerInput): Promise<EngineResult> {
   const { conversation, ...engineInput } = input;
+  // Only an escalated conversation is a person's: a resolved one is reopened and the agent answers.
   if (conversation?.status === "escalated") return escalatedTurn(input.message);
   return runEngine(ctx, agent, { ...engineInput, history: conversation ? await loadHistory(ctx, conversation.id) : [] });
 }

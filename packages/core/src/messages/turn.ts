@@ -10,13 +10,15 @@ import type { ClientTool, EngineResult, EngineVisitor, RichContentItem, ToolCall
 import { AppError } from "../errors.ts";
 import { logger } from "../logger.ts";
 import { recordWebhookEvents } from "../webhooks/events.ts";
+import { publishInbox } from "../widget/live.ts";
+import { type WireStatus, wireStatus } from "../wire-status.ts";
 import type { MessagingAgent } from "./auth.ts";
 import { storeResponse } from "./idempotency.ts";
 import { assertQuotaAvailable, reserveUsage, usageMonth } from "./quotas.ts";
 import type { MessageRequest } from "./schema.ts";
 import { answerTurn } from "./turn-answer.ts";
 import { turnEvents } from "./turn-events.ts";
-import { advanceConversation, createConversation, type StoredConversation, storeMessages } from "./turn-store.ts";
+import { advanceConversation, createConversation, recordTurnActivity, type StoredConversation, storeMessages } from "./turn-store.ts";
 
 export { ESCALATED_REPLY } from "./turn-answer.ts";
 
@@ -28,7 +30,7 @@ export interface MessageResponse {
   toolCalls: ToolCall[];
   richContent: RichContentItem[];
   handoffRequested: boolean;
-  status: "active" | "escalated";
+  status: WireStatus;
 }
 
 export interface TurnOptions {
@@ -38,6 +40,8 @@ export interface TurnOptions {
   signal?: AbortSignal;
   /** Widget: the page's variables, stored on a new conversation and given to the engine. */
   pageVariables?: Record<string, string>;
+  /** Widget: the page a new conversation starts on. */
+  pageUrl?: string;
   /** Widget: tools the page registered, which the LLM engine may call (run in the browser). */
   clientTools?: ClientTool[];
   /** The streaming forms: pieces of the reply as the engine writes them (before anything is stored). */
@@ -109,6 +113,7 @@ export async function runTurn(
   const response = await ctx.db.prisma.$transaction(async (tx) => {
     const stored = await storeConversation(tx, turn);
     await storeMessages(tx, stored, { userText: request.message, result, now });
+    await recordTurnActivity(tx, stored, now);
     await emitTurnWebhooks(tx, turn, stored);
     const response = responseOf(result, stored);
     await rememberResponse(tx, turn, response);
@@ -120,6 +125,11 @@ export async function runTurn(
   }, TRANSACTION_OPTIONS);
 
   logTurn(turn, response);
+  // The workspace's open panels list and show this conversation: they refetch it.
+  await publishInbox(ctx.live, agent.workspaceId, {
+    conversationId: response.conversationId,
+    escalated: turn.setStatus === "escalated" && response.status === "escalated" && conversation?.status !== "escalated",
+  });
   return response;
 }
 
@@ -179,6 +189,7 @@ function storeConversation(tx: Prisma.TransactionClient, turn: Turn): Promise<St
       visitor: { email: request.visitor?.email ?? null, name: visitor.name ?? null, phone: request.visitor?.phone ?? null },
       clientVariables: request.clientVariables ?? {},
       pageVariables: options.pageVariables ?? {},
+      firstPageUrl: options.pageUrl ?? null,
       now,
     });
   }
@@ -211,7 +222,7 @@ async function emitTurnWebhooks(tx: Prisma.TransactionClient, turn: Turn, stored
         visitor: { name: visitor.name ?? null, email: visitor.email ?? null, phone: visitor.phone ?? null },
       },
       created: conversation === null,
-      previousStatus: conversation?.status ?? null,
+      previousStatus: stored.previousStatus === null ? null : wireStatus(stored.previousStatus),
       escalated: turn.setStatus === "escalated",
       clientVariables: request.clientVariables ?? {},
       userText: request.message,

@@ -144,6 +144,23 @@ export function conversationStatusChanged(
   return { type: "conversation.status_changed", data: { conversation, previousStatus, status: conversation.status, changedBy } };
 }
 
+export interface TeamMemberRef {
+  id: string;
+  name: string;
+}
+
+export function conversationAssigned(
+  conversation: ConversationRef,
+  assignee: TeamMemberRef | null,
+  assignedBy: TeamMemberRef | null,
+): WebhookEventInput {
+  return { type: "conversation.assigned", data: { conversation, assignee, assignedBy } };
+}
+
+export function conversationResolved(conversation: ConversationRef, resolvedBy: TeamMemberRef | null): WebhookEventInput {
+  return { type: "conversation.resolved", data: { conversation, resolvedBy } };
+}
+
 export interface ArticleRef {
   id: string;
   sourceId: string;

@@ -23,6 +23,13 @@ export const webhookConversationSchema = z
   })
   .meta({ id: "WebhookConversation", description: "The conversation an event is about." });
 
+export const webhookTeamMemberSchema = z
+  .strictObject({
+    id: z.string().meta({ examples: ["cmi0x2l5k0009"] }),
+    name: z.string().meta({ description: "The team member's display name (their email when no name is set)." }),
+  })
+  .meta({ id: "WebhookTeamMember" });
+
 export const webhookMessageSchema = z
   .strictObject({
     role: z.enum(["user", "agent", "human"]).meta({ description: "`user`: the visitor; `agent`: the agent's reply; `human`: an admin." }),
@@ -90,6 +97,23 @@ export const WEBHOOK_PAYLOAD_SCHEMAS = {
       changedBy: z.enum(["turn", "admin"]),
     }),
     "A conversation's status changed.",
+  ),
+  "conversation.assigned": envelope(
+    "conversation.assigned",
+    z.strictObject({
+      conversation: webhookConversationSchema,
+      assignee: webhookTeamMemberSchema.nullable().meta({ description: "The team member it is assigned to now; null: unassigned." }),
+      assignedBy: webhookTeamMemberSchema.nullable().meta({ description: "Who made the change; null if their account is gone." }),
+    }),
+    "A conversation was assigned to a team member, or unassigned.",
+  ),
+  "conversation.resolved": envelope(
+    "conversation.resolved",
+    z.strictObject({
+      conversation: webhookConversationSchema,
+      resolvedBy: webhookTeamMemberSchema.nullable().meta({ description: "Who resolved it; null if their account is gone." }),
+    }),
+    "A team member resolved the conversation. On the wire its status stays `active`: the agent answers the visitor's next message, which reopens it.",
   ),
   "help.article.published": envelope(
     "help.article.published",

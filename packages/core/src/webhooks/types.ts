@@ -5,6 +5,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "conversation.message",
   "conversation.escalated",
   "conversation.status_changed",
+  "conversation.assigned",
+  "conversation.resolved",
   "help.article.published",
   "help.article.unpublished",
 ] as const;
@@ -19,6 +21,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "conversation.message": "A turn (the visitor's message and the agent's reply), or a message an admin wrote.",
   "conversation.escalated": "A turn asked for a person.",
   "conversation.status_changed": "A conversation's status changed (a turn escalated it, or an admin changed it).",
+  "conversation.assigned": "A conversation was assigned to a team member, or unassigned (taking it over assigns it).",
+  "conversation.resolved": "A team member resolved a conversation (the visitor's next message reopens it).",
   "help.article.published": "An article was published.",
   "help.article.unpublished": "An article was unpublished.",
 };

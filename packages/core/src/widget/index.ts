@@ -1,5 +1,14 @@
 // The widget / SDK channel (protocol parley.v1): frames, sessions, resume tokens and live events.
-export { createLiveBus, createMemoryLiveBus, createRedisLiveBus, type LiveBus, type LiveEvent, publishLive } from "./live.ts";
+export {
+  createLiveBus,
+  createMemoryLiveBus,
+  createRedisLiveBus,
+  inboxChannel,
+  type LiveBus,
+  type LiveEvent,
+  publishInbox,
+  publishLive,
+} from "./live.ts";
 export {
   CLOSE_CODES,
   type ClientFrame,

@@ -7,7 +7,16 @@ import IORedis from "ioredis";
 import { describeError, logger } from "../logger.ts";
 import type { WireMessage } from "./protocol.ts";
 
-export type LiveEvent = { type: "message"; message: WireMessage } | { type: "status"; status: "active" | "escalated" };
+/**
+ * On a conversation's channel: a reply or a status change for the visitor's widget (`person`: the
+ * team member now answering, by their public name; null: the agent). On a workspace's inbox
+ * channel (inboxChannel): something changed in a conversation, for the open panels to refetch.
+ */
+export type LiveEvent =
+  | { type: "message"; message: WireMessage }
+  | { type: "status"; status: "active" | "escalated"; person?: string | null }
+  | { type: "typing"; active: boolean; person: string }
+  | { type: "inbox"; conversationId: string; escalated?: boolean };
 
 export type LiveListener = (event: LiveEvent) => void;
 
@@ -140,6 +149,23 @@ export function createLiveBus(options: { redisUrl?: string } = {}): LiveBus {
   return createRedisLiveBus(
     () => new IORedis(redisUrl, { maxRetriesPerRequest: 1, connectionName: "parley-live" }) as unknown as PubSubClient,
   );
+}
+
+/**
+ * The channel the panels of a workspace listen on. Conversation ids are cuids, never with a colon,
+ * so the two kinds of channel cannot meet.
+ */
+export function inboxChannel(workspaceId: string): string {
+  return `inbox:${workspaceId}`;
+}
+
+/** Tells the workspace's open panels that a conversation changed (best effort, like publishLive). */
+export async function publishInbox(
+  bus: LiveBus | undefined,
+  workspaceId: string,
+  change: { conversationId: string; escalated?: boolean },
+): Promise<void> {
+  await publishLive(bus, inboxChannel(workspaceId), { type: "inbox", ...change });
 }
 
 /** Publishes without failing the caller (the change is stored; live delivery is best effort). */

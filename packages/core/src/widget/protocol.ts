@@ -7,6 +7,7 @@ import {
   TRACK_EVENT_MAX_CHARS,
   TRACK_PROPERTIES_MAX_BYTES,
   TRACK_PROPERTIES_MAX_KEYS,
+  WIDGET_PAGE_URL_MAX_CHARS,
   WIDGET_TOOL_DESCRIPTION_MAX_CHARS,
   WIDGET_TOOL_RESULT_MAX_BYTES,
   WIDGET_TOOL_SCHEMA_MAX_BYTES,
@@ -61,6 +62,12 @@ const toolsSchema = z
   .max(WIDGET_TOOLS_MAX, `must have at most ${WIDGET_TOOLS_MAX} tools`)
   .refine((tools) => new Set(tools.map((tool) => tool.name)).size === tools.length, "must have unique names");
 
+/** An http(s) address; anything else (javascript:, data:) is refused rather than shown in the panel. */
+const pageUrlSchema = z
+  .string()
+  .max(WIDGET_PAGE_URL_MAX_CHARS, `must be at most ${WIDGET_PAGE_URL_MAX_CHARS} characters`)
+  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "must be an http or https URL");
+
 const clientMessageId = z.string().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
 export const clientFrameSchema = z.discriminatedUnion("type", [
@@ -69,6 +76,7 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
     agentId: z.string().min(1, "must not be empty").max(100),
     visitor: fields.visitor,
     resumeToken: z.string().max(2_000).optional(),
+    pageUrl: pageUrlSchema.optional(),
     pageVariables: variablesSchema.optional(),
     tools: toolsSchema.optional(),
   }),
@@ -123,15 +131,18 @@ export type ServerFrame =
       conversationId: string | null;
       resumeToken: string | null;
       status: "active" | "escalated";
+      /** While a team member has the conversation: their name as visitors see it; else null. */
+      person: string | null;
       /** On resume: the conversation's latest messages, oldest first. */
       messages: WireMessage[];
     }
-  | { type: "typing"; active: boolean }
+  /** `person`: a team member typing in the panel (their public name); absent: the agent's turn. */
+  | { type: "typing"; active: boolean; person?: string }
   /** A piece of the agent's reply as the engine writes it; the `message` frame that follows is the reply. */
   | { type: "message.delta"; delta: string; clientMessageId?: string }
   | ({ type: "message"; clientMessageId?: string } & WireMessage)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
-  | { type: "status"; status: "active" | "escalated" }
+  | { type: "status"; status: "active" | "escalated"; person: string | null }
   | { type: "error"; error: string; details?: string; clientMessageId?: string; retryAfter?: number };
 
 export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; error: string; details: string };

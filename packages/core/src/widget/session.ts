@@ -5,6 +5,7 @@
 // limits (limits.ts here): never the HTTP API's per-agent rate limit.
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@parley/db";
+import { publicName } from "../admin/team.ts";
 import type { AppContext } from "../context.ts";
 import type { ClientTool, RichContentItem, ToolCall } from "../engine/types.ts";
 import { AppError, isAppError } from "../errors.ts";
@@ -21,6 +22,7 @@ import { renderMessageHtml } from "../markdown.ts";
 import type { MessagingAgent } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
+import { type WireStatus, wireStatus } from "../wire-status.ts";
 import {
   acquireConnectionSlot,
   enforceWidgetMessageLimits,
@@ -66,6 +68,7 @@ interface WidgetAgent extends MessagingAgent, WidgetLimitSettings {
 
 const agentSelect = {
   id: true,
+  workspaceId: true,
   name: true,
   engine: true,
   instructions: true,
@@ -95,11 +98,15 @@ export class WidgetSession {
   private readonly options: WidgetSessionOptions;
   private agent: WidgetAgent | null = null;
   private conversationId: string | null = null;
-  private status: "active" | "escalated" = "active";
+  private status: WireStatus = "active";
+  /** The team member answering (public name) while a person has the conversation; null: the agent. */
+  private person: string | null = null;
   private visitor: Visitor | undefined;
   /** Page variables not yet stored (before the conversation exists). */
   private pendingVariables: Record<string, string> = {};
   private tools: ClientToolDefinition[] = [];
+  /** The page the widget was opened on (hello), stored with a new conversation. */
+  private pageUrl: string | undefined;
   private readonly pendingCalls = new Map<string, PendingToolCall>();
   private unattachedTracking: string[] = [];
   private trackWindow = { start: 0, count: 0 };
@@ -191,6 +198,7 @@ export class WidgetSession {
     this.agent = agent;
     this.visitor = frame.visitor;
     this.tools = frame.tools ?? [];
+    this.pageUrl = frame.pageUrl;
 
     let messages: WireMessage[] = [];
     if (frame.resumeToken) {
@@ -199,12 +207,13 @@ export class WidgetSession {
         claims && claims.agentId === agent.id
           ? await this.ctx.db.prisma.conversation.findFirst({
               where: { id: claims.conversationId, agentId: agent.id },
-              select: { id: true, status: true },
+              select: { id: true, status: true, assignee: { select: { name: true } } },
             })
           : null;
       if (conversation) {
         this.attach(conversation.id);
-        this.status = conversation.status;
+        this.status = wireStatus(conversation.status);
+        this.person = this.status === "escalated" && conversation.assignee ? publicName(conversation.assignee) : null;
         messages = await this.recentMessages(conversation.id);
       } else {
         this.send({ type: "error", error: "Invalid resume token", details: "The token is invalid or expired; a new conversation starts." });
@@ -240,6 +249,7 @@ export class WidgetSession {
         {
           channel: "widget",
           pageVariables: startsConversation ? this.pendingVariables : undefined,
+          pageUrl: startsConversation ? this.pageUrl : undefined,
           clientTools: this.clientTools(),
           onDelta: (delta) => this.send({ type: "message.delta", delta, ...ref }),
         },
@@ -269,7 +279,8 @@ export class WidgetSession {
       });
       if (response.status !== this.status) {
         this.status = response.status;
-        this.send({ type: "status", status: response.status });
+        this.person = null;
+        this.send({ type: "status", status: response.status, person: null });
       }
     } catch (error) {
       this.sendError(error, ref);
@@ -412,9 +423,14 @@ export class WidgetSession {
     if (this.isClosed) return;
     if (event.type === "message") {
       this.send({ type: "message", ...event.message });
-    } else if (event.status !== this.status) {
+    } else if (event.type === "typing") {
+      this.send({ type: "typing", active: event.active, person: event.person });
+    } else if (event.type === "status") {
+      const person = event.person ?? null;
+      if (event.status === this.status && person === this.person) return;
       this.status = event.status;
-      this.send({ type: "status", status: event.status });
+      this.person = person;
+      this.send({ type: "status", status: event.status, person });
     }
   }
 
@@ -435,6 +451,7 @@ export class WidgetSession {
       conversationId,
       resumeToken: conversationId && agent ? this.options.tokens.sign({ agentId: agent.id, conversationId }, this.ctx.now()) : null,
       status: this.status,
+      person: this.person,
       messages,
     });
   }

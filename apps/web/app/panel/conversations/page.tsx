@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ConversationsScreen } from "~/panel/conversations/ConversationsScreen.tsx";
+import { parseFilters } from "~/panel/conversations/filters.ts";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Conversations" };
@@ -9,11 +10,5 @@ export default async function ConversationsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { agent, status } = await searchParams;
-  return (
-    <ConversationsScreen
-      agentId={typeof agent === "string" && agent ? agent : undefined}
-      status={status === "active" || status === "escalated" ? status : undefined}
-    />
-  );
+  return <ConversationsScreen filters={parseFilters(await searchParams)} />;
 }

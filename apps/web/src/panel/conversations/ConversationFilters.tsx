@@ -2,43 +2,91 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
+import { type FormEvent, useRef, useState } from "react";
+import { useShortcuts } from "../inbox/shortcuts.ts";
 import { useTRPC } from "../trpc.ts";
-import { SelectField } from "../ui/fields.tsx";
-import type { StatusFilter } from "./ConversationsScreen.tsx";
+import { SelectField, TextField } from "../ui/fields.tsx";
+import { filtersQuery, type InboxFilters } from "./filters.ts";
 
-/** Filters live in the URL (?agent=&status=), so a filtered list can be linked and reloaded. */
-export function ConversationFilters({ agentId, status }: { agentId?: string; status?: StatusFilter }) {
+/** Search and filters live in the URL, so a filtered list can be linked and reloaded. `/` focuses search. */
+export function ConversationFilters({ filters }: { filters: InboxFilters }) {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
   const agents = useQuery(trpc.agents.list.queryOptions());
+  const team = useQuery(trpc.team.list.queryOptions());
+  const [query, setQuery] = useState(filters.q ?? "");
+  const searchRef = useRef<HTMLInputElement>(null);
+  useShortcuts({ "/": () => searchRef.current?.focus() });
 
-  function apply(next: { agent?: string; status?: string }) {
-    const params = new URLSearchParams();
-    const agent = next.agent ?? agentId ?? "";
-    const state = next.status ?? status ?? "";
-    if (agent) params.set("agent", agent);
-    if (state) params.set("status", state);
-    const query = params.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname);
+  function apply(next: Partial<Record<keyof InboxFilters, string>>) {
+    const search = filtersQuery({ ...filters, ...next } as InboxFilters);
+    router.replace(search ? `${pathname}?${search}` : pathname);
+  }
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    apply({ q: query.trim() });
   }
 
   return (
-    <form className="form-inline toolbar" aria-label="Filter conversations" onSubmit={(event) => event.preventDefault()}>
-      <SelectField label="Agent" value={agentId ?? ""} onChange={(event) => apply({ agent: event.target.value })}>
-        <option value="">All agents</option>
-        {(agents.data ?? []).map((agent) => (
-          <option key={agent.id} value={agent.id}>
-            {agent.name}
-          </option>
-        ))}
-        {agentId && agents.data && !agents.data.some((agent) => agent.id === agentId) ? <option value={agentId}>{agentId}</option> : null}
-      </SelectField>
-      <SelectField label="Status" value={status ?? ""} onChange={(event) => apply({ status: event.target.value })}>
-        <option value="">All statuses</option>
-        <option value="escalated">Escalated</option>
-        <option value="active">Active</option>
-      </SelectField>
-    </form>
+    <div className="inbox-filters-block">
+      <search>
+        <form className="form-inline inbox-search" aria-label="Search conversations" onSubmit={submit}>
+          <TextField
+            ref={searchRef}
+            label="Search conversations"
+            type="search"
+            name="q"
+            maxLength={200}
+            aria-keyshortcuts="/"
+            placeholder="Words of a message, a name, an email, a variable…"
+            value={query}
+            onChange={(event) => {
+              setQuery(event.target.value);
+              if (event.target.value === "" && filters.q) apply({ q: "" });
+            }}
+          />
+          <button type="submit" className="btn btn-primary">
+            Search
+          </button>
+        </form>
+      </search>
+      <form className="inbox-filters" aria-label="Filter conversations" onSubmit={(event) => event.preventDefault()}>
+        <SelectField label="Assigned to" value={filters.assignee ?? ""} onChange={(event) => apply({ assignee: event.target.value })}>
+          <option value="">Everyone</option>
+          <option value="mine">Me</option>
+          <option value="unassigned">Nobody (unassigned)</option>
+          {(team.data ?? []).map((member) => (
+            <option key={member.id} value={member.id}>
+              {member.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Status" value={filters.status ?? ""} onChange={(event) => apply({ status: event.target.value })}>
+          <option value="">All statuses</option>
+          <option value="escalated">Escalated</option>
+          <option value="active">Active</option>
+          <option value="resolved">Resolved</option>
+        </SelectField>
+        <SelectField label="Agent" value={filters.agentId ?? ""} onChange={(event) => apply({ agentId: event.target.value })}>
+          <option value="">All agents</option>
+          {(agents.data ?? []).map((agent) => (
+            <option key={agent.id} value={agent.id}>
+              {agent.name}
+            </option>
+          ))}
+          {filters.agentId && agents.data && !agents.data.some((agent) => agent.id === filters.agentId) ? (
+            <option value={filters.agentId}>{filters.agentId}</option>
+          ) : null}
+        </SelectField>
+        <SelectField label="Channel" value={filters.channel ?? ""} onChange={(event) => apply({ channel: event.target.value })}>
+          <option value="">All channels</option>
+          <option value="widget">Widget</option>
+          <option value="api">HTTP API</option>
+        </SelectField>
+        <TextField label="Started from" type="date" value={filters.from ?? ""} onChange={(event) => apply({ from: event.target.value })} />
+        <TextField label="Started to" type="date" value={filters.to ?? ""} onChange={(event) => apply({ to: event.target.value })} />
+      </form>
+    </div>
   );
 }

@@ -2,68 +2,57 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { formatDateTime } from "../format.ts";
-import { useTRPC } from "../trpc.ts";
+import { useRef } from "react";
+import { formatDateTime, formatWaited } from "../format.ts";
+import { useShortcuts } from "../inbox/shortcuts.ts";
+import { useNow } from "../inbox/use-now.ts";
+import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
-import type { StatusFilter } from "./ConversationsScreen.tsx";
+import { hasFilters, type InboxFilters, listInput } from "./filters.ts";
+import { visitorIdentity } from "./identity.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 
 const PAGE_SIZE = 25;
-const lastMessageAuthor: Record<string, string> = { user: "Visitor", agent: "Agent", human: "You" };
+type Item = RouterOutputs["conversations"]["list"]["items"][number];
 
-export function ConversationList({ agentId, status }: { agentId?: string; status?: StatusFilter }) {
+export function ConversationList({ filters }: { filters: InboxFilters }) {
   const trpc = useTRPC();
+  const listRef = useRef<HTMLUListElement>(null);
+  const now = useNow();
   const conversations = useInfiniteQuery(
     trpc.conversations.list.infiniteQueryOptions(
-      { agentId, status, limit: PAGE_SIZE },
+      { ...listInput(filters), limit: PAGE_SIZE },
       {
         getNextPageParam: (page) => page.nextCursor ?? undefined,
-        // New turns arrive while the admin watches; escalations should show up without a reload.
-        refetchInterval: 15_000,
+        // The live stream refetches on every change; this slow poll only covers a dropped stream.
+        refetchInterval: 60_000,
       },
     ),
   );
 
+  // j / k move through the list (focus on the row's link; Enter opens it).
+  const move = (step: number) => {
+    const links = [...(listRef.current?.querySelectorAll<HTMLAnchorElement>("a.item-title") ?? [])];
+    if (links.length === 0) return;
+    const index = links.indexOf(document.activeElement as HTMLAnchorElement);
+    const next = index === -1 ? 0 : Math.min(links.length - 1, Math.max(0, index + step));
+    links[next]?.focus();
+    links[next]?.scrollIntoView({ block: "nearest" });
+  };
+  useShortcuts({ j: () => move(1), k: () => move(-1) });
+
   if (conversations.isPending) return <Loading label="Loading conversations…" />;
   if (conversations.isError) return <QueryError error={conversations.error} onRetry={() => conversations.refetch()} />;
   const items = conversations.data.pages.flatMap((page) => page.items);
-  if (items.length === 0) {
-    return (
-      <EmptyState>
-        {agentId || status
-          ? "No conversations match these filters."
-          : "No conversations yet. They appear here once visitors or integrations talk to an agent."}
-      </EmptyState>
-    );
-  }
+  if (items.length === 0) return <EmptyList filters={filters} />;
 
   return (
     <>
-      <ul className="item-list">
-        {items.map((conversation) => {
-          const visitor = conversation.visitorName || conversation.visitorEmail || "Anonymous visitor";
-          return (
-            <li key={conversation.id} className={conversation.status === "escalated" ? "item item-escalated" : "item"}>
-              <div className="item-main">
-                <Link href={`/panel/conversations/${encodeURIComponent(conversation.id)}`} className="item-title">
-                  {visitor}
-                </Link>
-                <StatusBadge status={conversation.status} />
-              </div>
-              {conversation.lastMessage ? (
-                <p className="item-excerpt">
-                  <span className="muted">{lastMessageAuthor[conversation.lastMessage.role] ?? conversation.lastMessage.role}:</span>{" "}
-                  {conversation.lastMessage.text}
-                </p>
-              ) : null}
-              <p className="item-meta muted">
-                {conversation.agentName} · {conversation.channel === "widget" ? "Widget" : "API"} · {conversation.messageCount}{" "}
-                {conversation.messageCount === 1 ? "message" : "messages"} · updated {formatDateTime(conversation.updatedAt)}
-              </p>
-            </li>
-          );
-        })}
+      <ul className="item-list" ref={listRef} aria-label="Conversations">
+        {items.map((conversation) => (
+          <ConversationRow key={conversation.id} conversation={conversation} now={now} />
+        ))}
       </ul>
       {conversations.hasNextPage ? (
         <ActionButton onClick={() => conversations.fetchNextPage()} pending={conversations.isFetchingNextPage} pendingLabel="Loading…">
@@ -71,5 +60,60 @@ export function ConversationList({ agentId, status }: { agentId?: string; status
         </ActionButton>
       ) : null}
     </>
+  );
+}
+
+function EmptyList({ filters }: { filters: InboxFilters }) {
+  if (filters.q)
+    return (
+      <EmptyState>
+        No conversation matches “{filters.q}”{hasFilters({ ...filters, q: undefined }) ? " with these filters" : ""}.
+      </EmptyState>
+    );
+  if (filters.assignee === "unassigned" && filters.status === "escalated") {
+    return <EmptyState>Nobody is waiting for a person. New escalations appear here at once.</EmptyState>;
+  }
+  if (filters.assignee === "mine") return <EmptyState>No conversations are assigned to you. Take one over to see it here.</EmptyState>;
+  return (
+    <EmptyState>
+      {hasFilters(filters)
+        ? "No conversations match these filters."
+        : "No conversations yet. They appear here once visitors or integrations talk to an agent."}
+    </EmptyState>
+  );
+}
+
+function ConversationRow({ conversation, now }: { conversation: Item; now: number }) {
+  const waiting = conversation.status === "escalated" && conversation.assignee === null;
+  const className = ["item", "inbox-item", waiting ? "item-escalated" : "", conversation.status === "resolved" ? "inbox-item-resolved" : ""]
+    .filter(Boolean)
+    .join(" ");
+  // What the visitor asked, else the conversation's last line.
+  const preview = conversation.lastVisitorMessage ?? conversation.lastMessage;
+  return (
+    <li className={className}>
+      <div className="item-main">
+        <span className="inbox-identity">
+          <Link href={`/panel/conversations/${encodeURIComponent(conversation.id)}`} className="item-title">
+            {visitorIdentity(conversation)}
+          </Link>
+          <StatusBadge status={conversation.status} />
+        </span>
+        {waiting && conversation.escalatedAt ? (
+          <span className="inbox-waited">Waiting {formatWaited(conversation.escalatedAt, now)}</span>
+        ) : null}
+      </div>
+      {preview ? (
+        <p className="item-excerpt">
+          {preview.role === "user" ? null : <span className="muted">{preview.role === "agent" ? "Agent" : "Team"}: </span>}
+          {preview.text}
+        </p>
+      ) : null}
+      <p className="item-meta muted">
+        {conversation.assignee ? `${conversation.assignee.name} · ` : waiting ? "Unassigned · " : ""}
+        {conversation.agentName} · {conversation.channel === "widget" ? "Widget" : "API"} · {conversation.messageCount}{" "}
+        {conversation.messageCount === 1 ? "message" : "messages"} · updated {formatDateTime(conversation.updatedAt)}
+      </p>
+    </li>
   );
 }

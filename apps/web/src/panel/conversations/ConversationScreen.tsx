@@ -6,15 +6,16 @@ import { isNotFound } from "../errors.ts";
 import { formatDateTime } from "../format.ts";
 import { useTRPC } from "../trpc.ts";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
-import { EscalationPanel } from "./EscalationPanel.tsx";
+import { HandlingPanel } from "./HandlingPanel.tsx";
+import { visitorIdentity } from "./identity.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { Transcript } from "./Transcript.tsx";
 import { VisitorCard } from "./VisitorCard.tsx";
 
 export function ConversationScreen({ conversationId }: { conversationId: string }) {
   const trpc = useTRPC();
-  // Polling keeps the transcript current while a visitor keeps writing.
-  const conversation = useQuery(trpc.conversations.get.queryOptions({ id: conversationId }, { refetchInterval: 10_000 }));
+  // The live stream refetches it on every change; the slow poll only covers a dropped stream.
+  const conversation = useQuery(trpc.conversations.get.queryOptions({ id: conversationId }, { refetchInterval: 60_000 }));
 
   const back = (
     <p className="breadcrumb">
@@ -46,8 +47,9 @@ export function ConversationScreen({ conversationId }: { conversationId: string 
     <>
       {back}
       <div className="page-heading">
-        <h1>Conversation</h1>
+        <h1>{visitorIdentity(data)}</h1>
         <StatusBadge status={data.status} />
+        {data.assignee ? <span className="muted">Assigned to {data.assignee.name}</span> : null}
       </div>
       <p className="muted">
         With <Link href={`/panel/agents/${encodeURIComponent(data.agentId)}`}>{data.agentName}</Link> ·{" "}
@@ -57,9 +59,9 @@ export function ConversationScreen({ conversationId }: { conversationId: string 
         <div className="stack">
           <section aria-labelledby="transcript-heading" className="card">
             <h2 id="transcript-heading">Transcript</h2>
-            <Transcript messages={data.messages} events={data.trackingEvents} />
+            <Transcript messages={data.messages} events={data.trackingEvents} activity={data.activity} />
           </section>
-          <EscalationPanel conversationId={data.id} status={data.status} />
+          <HandlingPanel conversation={data} />
         </div>
         <VisitorCard conversation={data} />
       </div>

@@ -2,17 +2,23 @@
 
 import { ConversationFilters } from "./ConversationFilters.tsx";
 import { ConversationList } from "./ConversationList.tsx";
+import type { InboxFilters } from "./filters.ts";
+import { InboxAlerts } from "./InboxAlerts.tsx";
 
-export type StatusFilter = "active" | "escalated";
-
-export function ConversationsScreen({ agentId, status }: { agentId?: string; status?: StatusFilter }) {
+export function ConversationsScreen({ filters }: { filters: InboxFilters }) {
   return (
     <>
       <div className="page-heading">
         <h1>Conversations</h1>
       </div>
-      <ConversationFilters agentId={agentId} status={status} />
-      <ConversationList agentId={agentId} status={status} />
+      <div className="toolbar">
+        <ConversationFilters filters={filters} />
+        <InboxAlerts />
+      </div>
+      <ConversationList filters={filters} />
+      <p className="shortcuts">
+        <kbd>/</kbd> search · <kbd>j</kbd> / <kbd>k</kbd> next / previous conversation · <kbd>Enter</kbd> open
+      </p>
     </>
   );
 }

@@ -3,5 +3,7 @@
 import { Badge } from "../ui/status.tsx";
 
 export function StatusBadge({ status }: { status: string }) {
-  return status === "escalated" ? <Badge tone="warn">Escalated</Badge> : <Badge tone="good">Active</Badge>;
+  if (status === "escalated") return <Badge tone="warn">Escalated</Badge>;
+  if (status === "resolved") return <Badge>Resolved</Badge>;
+  return <Badge tone="good">Active</Badge>;
 }

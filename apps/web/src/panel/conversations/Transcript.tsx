@@ -8,20 +8,57 @@ import { ToolCalls } from "./ToolCalls.tsx";
 
 type Message = RouterOutputs["conversations"]["get"]["messages"][number];
 type TrackingEvent = RouterOutputs["conversations"]["get"]["trackingEvents"][number];
+type Activity = RouterOutputs["conversations"]["get"]["activity"][number];
 
 const roleLabel: Record<string, string> = { user: "Visitor", agent: "Agent", human: "Team member" };
 
-export function Transcript({ messages, events = [] }: { messages: Message[]; events?: TrackingEvent[] }) {
-  if (messages.length === 0 && events.length === 0) return <EmptyState>No messages yet.</EmptyState>;
-  // Messages and the page's tracking events (widget), in time order.
+/** A timeline entry in words: "Taken over by Sam", "Assigned to Ada by Sam"... */
+export function activityText(entry: Activity): string {
+  const by = entry.actorName ?? "a former team member";
+  switch (entry.kind) {
+    case "taken_over":
+      return `Taken over by ${by}`;
+    case "handed_back":
+      return `Handed back to the agent by ${by}`;
+    case "assigned":
+      return `Assigned to ${entry.assigneeName ?? "a former team member"} by ${by}`;
+    case "unassigned":
+      return `Unassigned by ${by}`;
+    case "resolved":
+      return `Resolved by ${by}`;
+    case "reopened":
+      return "Reopened by a new message";
+    case "escalated":
+      return "The visitor asked for a person";
+  }
+}
+
+export function Transcript({
+  messages,
+  events = [],
+  activity = [],
+}: {
+  messages: Message[];
+  events?: TrackingEvent[];
+  activity?: Activity[];
+}) {
+  if (messages.length === 0 && events.length === 0 && activity.length === 0) return <EmptyState>No messages yet.</EmptyState>;
+  // Messages, the page's tracking events (widget) and the inbox's changes, in time order (a change
+  // made in the same instant as a turn follows its messages).
   const timeline = [
     ...messages.map((message) => ({ kind: "message" as const, at: new Date(message.createdAt).getTime(), message })),
     ...events.map((event) => ({ kind: "event" as const, at: new Date(event.createdAt).getTime(), event })),
+    ...activity.map((entry) => ({ kind: "activity" as const, at: new Date(entry.createdAt).getTime() + 0.5, entry })),
   ].sort((a, b) => a.at - b.at);
   return (
     <ol className="transcript">
       {timeline.map((item) =>
-        item.kind === "event" ? (
+        item.kind === "activity" ? (
+          <li key={`activity-${item.entry.id}`} className="message message-activity">
+            {activityText(item.entry)} ·{" "}
+            <time dateTime={new Date(item.entry.createdAt).toISOString()}>{formatDateTime(item.entry.createdAt)}</time>
+          </li>
+        ) : item.kind === "event" ? (
           <li key={`event-${item.event.id}`} className="message message-event">
             <p className="message-meta">
               <strong>Page event</strong> <span className="muted">{formatDateTime(item.event.createdAt)}</span>

@@ -4,6 +4,8 @@ interface VisitorFields {
   visitorName?: string | null;
   visitorEmail?: string | null;
   visitorPhone?: string | null;
+  /** Widget conversations: the page they started on. */
+  firstPageUrl?: string | null;
   clientVariables?: unknown;
   /** Widget conversations: the page's variables. */
   pageVariables?: unknown;
@@ -14,6 +16,7 @@ export function VisitorCard({ conversation }: { conversation: VisitorFields }) {
   if (conversation.visitorName) fields.push(["Name", conversation.visitorName]);
   if (conversation.visitorEmail) fields.push(["Email", conversation.visitorEmail]);
   if (conversation.visitorPhone) fields.push(["Phone", conversation.visitorPhone]);
+  if (conversation.firstPageUrl) fields.push(["First page", conversation.firstPageUrl]);
 
   return (
     <section aria-labelledby="visitor-heading" className="card">

@@ -1,7 +1,10 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useInboxLive } from "../inbox/use-inbox-live.ts";
+import { useTRPC } from "../trpc.ts";
 
 const sections = [
   { href: "/panel/agents", label: "Agents" },
@@ -11,8 +14,24 @@ const sections = [
   { href: "/panel/webhooks", label: "Webhooks" },
 ];
 
+/** Escalations nobody has taken yet, live (the count refetches on every inbox event). */
+function WaitingCount() {
+  const trpc = useTRPC();
+  // Polling is the fallback while the live stream reconnects.
+  const waiting = useQuery(trpc.conversations.waiting.queryOptions(undefined, { refetchInterval: 60_000 }));
+  const count = waiting.data?.count ?? 0;
+  if (count === 0) return null;
+  return (
+    <span className="nav-count" title={`${count} waiting for a person`}>
+      {count}
+      <span className="visually-hidden"> waiting for a person</span>
+    </span>
+  );
+}
+
 export function PanelNav({ email }: { email: string | null }) {
   const pathname = usePathname();
+  useInboxLive();
   return (
     <header className="panel-header">
       <div className="panel-header-inner">
@@ -27,6 +46,7 @@ export function PanelNav({ email }: { email: string | null }) {
                 <li key={section.href}>
                   <Link href={section.href} aria-current={current ? "page" : undefined}>
                     {section.label}
+                    {section.href === "/panel/conversations" ? <WaitingCount /> : null}
                   </Link>
                 </li>
               );
