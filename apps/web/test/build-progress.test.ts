@@ -6,7 +6,7 @@ import { buildWithProgress } from "../../../scripts/build-progress.mjs";
 describe("the start script's build progress", () => {
   it("passes the build's lines through and says it is still building while the build is quiet", async () => {
     const lines: string[] = [];
-    const script = "console.log('Compiling'); setTimeout(() => console.log('Compiled'), 2600);";
+    const script = "console.log('Compiling'); setTimeout(() => console.log('Compiled'), 4500);";
     const code = await buildWithProgress(process.cwd(), process.env, {
       command: [process.execPath, "-e", script],
       progressSeconds: 1,
@@ -15,7 +15,7 @@ describe("the start script's build progress", () => {
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^Building the app .*a first start takes a few minutes/);
     expect(lines[1]).toBe("  Compiling");
-    // Quiet for 2.6 s with a 1 s interval: at least two progress lines before the next build line.
+    // Quiet for 4.5 s with a 1 s interval: at least two progress lines before the next build line.
     const compiled = lines.indexOf("  Compiled");
     const progress = lines.slice(2, compiled);
     expect(progress.length).toBeGreaterThanOrEqual(2);

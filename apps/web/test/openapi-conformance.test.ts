@@ -76,7 +76,11 @@ function brokenDatabase(): TestContext {
       },
     },
   );
-  return { ...ctx, db: { ...ctx.db, prisma } as TestContext["db"] };
+  const fail = async () => {
+    throw new Error("database unavailable");
+  };
+  // Through Prisma and on the driver (the help reads run there).
+  return { ...ctx, db: { ...ctx.db, prisma, rows: fail, query: fail } as TestContext["db"] };
 }
 
 describe("send message", () => {

@@ -57,6 +57,7 @@ const agent = {
   engine: AgentEngine.llm,
   instructions: "Line one\nLine \"two\" with 'quotes' and \\ backslash",
   answerBeyondArticles: true,
+  knowledgeSynonyms: "log in, sign in\nkontoauszug, Rechnung «2» 🚀",
   allowedOrigins: ["http://localhost:3000", "https://shop.example.com", "https://xn--bcher-kva.example:8443"],
   widgetConnectionsPerIp: 1,
   widgetMessagesPerConnectionPerMinute: 600,
@@ -128,8 +129,9 @@ describe("every model round-trips every field", () => {
       createdAt: t("2026-04-01T00:00:00.000Z"),
       updatedAt: t("2026-04-02T00:00:00.000Z"),
       publishedAt: t("2026-04-01T12:00:00.000Z"),
+      language: "fr",
     };
-    const draft = { ...published, id: "art-rt-draft", published: false, active: true, publishedAt: null };
+    const draft = { ...published, id: "art-rt-draft", published: false, active: true, publishedAt: null, language: null };
     for (const article of [published, draft]) {
       await db.prisma.article.create({ data: article });
       expectAllFields("Article", article, await db.prisma.article.findUniqueOrThrow({ where: { id: article.id } }));
@@ -149,11 +151,15 @@ describe("every model round-trips every field", () => {
         clientVariables: { plan: "pro", "clé spéciale": "valeur ✓", empty: "" },
         pageVariables: { page: "/pricing?plan=pro&ref=ä", "title ✓": "Prix «annuels» 🚀", empty: "" },
         messageCount: 3,
+        assigneeId: user.id,
+        escalatedAt: t("2026-05-01T00:01:00.001Z"),
+        resolvedAt: status === "resolved" ? t("2026-05-01T00:04:00.002Z") : null,
+        firstPageUrl: "https://shop.example.com/pricing?plan=pro&ref=ä",
         createdAt: t("2026-05-01T00:00:00.000Z"),
         updatedAt: t("2026-05-01T00:05:00.000Z"),
       })),
     );
-    expect(conversations).toHaveLength(4);
+    expect(conversations).toHaveLength(6);
     for (const conversation of conversations) {
       await db.prisma.conversation.create({ data: conversation });
       expectAllFields("Conversation", conversation, await db.prisma.conversation.findUniqueOrThrow({ where: { id: conversation.id } }));
@@ -166,6 +172,10 @@ describe("every model round-trips every field", () => {
       visitorPhone: null,
       clientVariables: {},
       pageVariables: {},
+      assigneeId: null,
+      escalatedAt: null,
+      resolvedAt: null,
+      firstPageUrl: null,
     };
     await db.prisma.conversation.create({ data: anonymous });
     expectAllFields("Conversation", anonymous, await db.prisma.conversation.findUniqueOrThrow({ where: { id: anonymous.id } }));
@@ -187,6 +197,25 @@ describe("every model round-trips every field", () => {
     for (const message of messages) {
       await db.prisma.message.create({ data: message });
       expectAllFields("Message", message, await db.prisma.message.findUniqueOrThrow({ where: { id: message.id } }));
+    }
+
+    const activities = [
+      { kind: "taken_over", actorId: user.id, assigneeId: null },
+      { kind: "assigned", actorId: user.id, assigneeId: user.id },
+      { kind: "escalated", actorId: null, assigneeId: null },
+    ].map((activity, i) => ({
+      id: `act-rt-${i}`,
+      conversationId: conversations[0]!.id,
+      ...activity,
+      createdAt: t(`2026-05-01T00:0${i}:30.00${i}Z`),
+    }));
+    for (const activity of activities) {
+      await db.prisma.conversationActivity.create({ data: activity });
+      expectAllFields(
+        "ConversationActivity",
+        activity,
+        await db.prisma.conversationActivity.findUniqueOrThrow({ where: { id: activity.id } }),
+      );
     }
   });
 
@@ -263,6 +292,7 @@ describe("every model round-trips every field", () => {
       engine: AgentEngine.knowledge,
       instructions: "",
       answerBeyondArticles: false,
+      knowledgeSynonyms: "",
       allowedOrigins: [],
       widgetConnectionsPerIp: null,
       widgetMessagesPerConnectionPerMinute: null,

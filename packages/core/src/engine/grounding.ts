@@ -6,6 +6,12 @@ import { helpArticleUrl } from "../help/urls.ts";
 import { KNOWLEDGE_MIN_COVERAGE, quoteOf, searchKnowledge } from "./knowledge.ts";
 import type { EngineDeps } from "./types.ts";
 
+/**
+ * The model reads its sources and says when they do not answer, so it gets weaker matches than
+ * the knowledge agent would quote alone (half its threshold, as for a second article there).
+ */
+const GROUNDING_MIN_COVERAGE = KNOWLEDGE_MIN_COVERAGE / 2;
+
 export interface GroundingPassage {
   articleId: string;
   title: string;
@@ -17,7 +23,7 @@ export interface GroundingPassage {
 
 /**
  * At most `limit` passages for `question` (read with the visitor's `previous` messages) from the
- * agent's visible articles, best first; only articles the knowledge agent would answer from.
+ * agent's visible articles, best first, down to GROUNDING_MIN_COVERAGE.
  */
 export async function retrievePassages(
   deps: EngineDeps,
@@ -29,7 +35,7 @@ export async function retrievePassages(
   const { index, ranking } = await searchKnowledge(deps, agentId, question, previous);
   const passages: GroundingPassage[] = [];
   for (const match of ranking.articles) {
-    if (passages.length >= limit || match.coverage < KNOWLEDGE_MIN_COVERAGE) break;
+    if (passages.length >= limit || match.coverage < GROUNDING_MIN_COVERAGE) break;
     const article = index.articles.get(match.articleId);
     if (!article) continue;
     passages.push({

@@ -117,14 +117,17 @@ export function createLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
 }
 
 /**
- * The passages for a query. A follow-up too short to find anything on its own ("and for monthly
- * plans?") is searched again together with the visitor's previous message.
+ * The passages for a query. The visitor's own message is read with their earlier messages, as the
+ * knowledge agent reads it; a follow-up too short to find anything that way ("and for how long?")
+ * is searched again as one text with the previous message. A query the model writes stands alone.
  */
 async function groundingFor(deps: EngineDeps, input: EngineInput, query: string) {
-  const passages = await retrievePassages(deps, input.agent.id, query, LLM_SEARCH_RESULTS);
-  if (passages.length > 0 || query !== input.message) return passages;
-  const previous = input.history.findLast((message) => message.role === "user")?.text;
-  return previous ? retrievePassages(deps, input.agent.id, `${previous} ${query}`, LLM_SEARCH_RESULTS) : passages;
+  if (query !== input.message) return retrievePassages(deps, input.agent.id, query, LLM_SEARCH_RESULTS);
+  const earlier = input.history.filter((message) => message.role === "user").map((message) => message.text);
+  const passages = await retrievePassages(deps, input.agent.id, query, LLM_SEARCH_RESULTS, earlier);
+  const previous = earlier.at(-1);
+  if (passages.length > 0 || !previous) return passages;
+  return retrievePassages(deps, input.agent.id, `${previous} ${query}`, LLM_SEARCH_RESULTS);
 }
 
 function toolsFor(input: EngineInput, search: (query: string) => Promise<PromptSource[]>): Record<string, Tool> {
