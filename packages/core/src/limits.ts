@@ -42,10 +42,12 @@ export const KNOWLEDGE_ANSWER_MAX_CHARS = 600;
 export const KNOWLEDGE_QUERY_MAX_WORDS = 31;
 /**
  * The knowledge agent's in-process passage index holds at most this many of an agent's visible
- * articles, the most recently updated (about 5 MB of heap per 1,000 articles; the server's heap is
- * capped at 256 MB by default): larger help centres are answered from their newest articles.
+ * articles, the most recently updated (about 5 MB of heap per 1,000 articles, twice that while a
+ * rebuild keeps the previous index; the server's heap is capped at 256 MB by default, and 15,000
+ * ran it out of memory in the bench at 100k articles): larger help centres are answered from
+ * their newest articles.
  */
-export const KNOWLEDGE_INDEX_MAX_ARTICLES = 15_000;
+export const KNOWLEDGE_INDEX_MAX_ARTICLES = 5_000;
 
 // Semantic retrieval through an embeddings endpoint.
 /** Embedding a visitor's question: past this the turn goes on with lexical retrieval alone, in milliseconds. */
