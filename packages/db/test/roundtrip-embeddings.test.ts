@@ -1,9 +1,9 @@
 // The semantic-retrieval models round-trip every field through the Prisma client (as
 // roundtrip.test.ts does for the others), on whichever database mode the run uses; deleting a
 // passage vector leaves its row in PassageEmbeddingDeletion (the database's trigger).
-import { Prisma } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAllFields } from "./support/fields.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -17,16 +17,6 @@ afterAll(async () => {
 });
 
 const t = (iso: string) => new Date(iso);
-
-function fieldsOf(model: Prisma.ModelName): string[] {
-  const scalarFields = (Prisma as unknown as Record<string, Record<string, string>>)[`${model}ScalarFieldEnum`];
-  return Object.keys(scalarFields ?? {}).sort();
-}
-
-function expectAllFields(model: Prisma.ModelName, written: object, read: object): void {
-  expect(Object.keys(written).sort()).toEqual(fieldsOf(model));
-  expect(read).toEqual(written);
-}
 
 describe("semantic-retrieval models round-trip every field", () => {
   it("ArticleEmbedding, PassageEmbedding and PassageEmbeddingDeletion", async () => {

@@ -1,8 +1,9 @@
 // The webhook models round-trip every field through the Prisma client (as roundtrip.test.ts does for
 // the others), on whichever database mode the run uses, and fill their defaults.
-import { Prisma, WebhookDeliveryStatus } from "@parley/db";
+import { WebhookDeliveryStatus } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAllFields } from "./support/fields.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -14,16 +15,6 @@ afterAll(async () => {
 });
 
 const t = (iso: string) => new Date(iso);
-
-function fieldsOf(model: Prisma.ModelName): string[] {
-  const scalarFields = (Prisma as unknown as Record<string, Record<string, string>>)[`${model}ScalarFieldEnum`];
-  return Object.keys(scalarFields ?? {}).sort();
-}
-
-function expectAllFields(model: Prisma.ModelName, written: object, read: object): void {
-  expect(Object.keys(written).sort()).toEqual(fieldsOf(model));
-  expect(read).toEqual(written);
-}
 
 describe("webhook models round-trip every field", () => {
   it("WebhookEndpoint, WebhookEvent, WebhookDelivery (every status) and WebhookAttempt", async () => {
