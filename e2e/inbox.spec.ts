@@ -105,7 +105,12 @@ test("two panels: a widget escalation shows up live, one takes it over, the othe
     await input.fill("How do I get a refund?");
     await input.press("Enter");
     // The agent's own answer about refunds (which article it quotes is the knowledge agent's call).
-    await expect(log.locator(".msg.agent").filter({ hasText: /refund/i }).last()).toBeVisible();
+    await expect(
+      log
+        .locator(".msg.agent")
+        .filter({ hasText: /refund/i })
+        .last(),
+    ).toBeVisible();
     await expect(first.page.locator(".page-heading")).toContainText("Active", { timeout: 8_000 });
     await expect(transcript).toContainText("Reopened by a new message");
   } finally {
