@@ -104,13 +104,8 @@ test("two panels: a widget escalation shows up live, one takes it over, the othe
     // The visitor writes again: the agent answers, and the conversation is active again.
     await input.fill("How do I get a refund?");
     await input.press("Enter");
-    // The agent's own answer about refunds (which article it quotes is the knowledge agent's call).
-    await expect(
-      log
-        .locator(".msg.agent")
-        .filter({ hasText: /refund/i })
-        .last(),
-    ).toBeVisible();
+    // A question complete on its own is answered from its article, whatever was said before.
+    await expect(log.locator(".msg.agent").last()).toContainText("From “Refund policy and how to request a refund”");
     await expect(first.page.locator(".page-heading")).toContainText("Active", { timeout: 8_000 });
     await expect(transcript).toContainText("Reopened by a new message");
   } finally {

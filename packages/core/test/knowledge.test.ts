@@ -112,6 +112,18 @@ describe("when it does not know", () => {
     expect(fresh.reply).not.toContain("Would you like to talk to a person?");
     expect(fresh.reply).toContain("I don't know");
   });
+
+  it("answers a question complete on its own although the earlier messages were about something else", async () => {
+    const history: EngineHistoryMessage[] = [
+      { role: "user", text: "My invoice shows the wrong VAT number", toolCalls: [] },
+      { role: "agent", text: "From ...", toolCalls: [], answered: true },
+      { role: "user", text: "I want to talk to a human", toolCalls: [] },
+      { role: "agent", text: "Of course.", toolCalls: [], answered: true },
+    ];
+    const result = await engine.run(input("How do I get a refund?", { history }));
+    expect(result.reply.startsWith("From “Refund policy and how to request a refund”: ")).toBe(true);
+    expect(articleIds(result)[0]).toBe("art-refunds");
+  });
 });
 
 describe("handoff", () => {

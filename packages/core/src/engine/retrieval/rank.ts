@@ -77,14 +77,15 @@ export function rankArticles(input: RankInput): Ranking {
 
   const fused = fuse(articleOrdered(lexical).slice(0, LEXICAL_DEPTH), input.otherRankings ?? []);
   const words = [...current.words, ...(context?.words.map((word) => ({ ...word, weight: word.weight * PREVIOUS_MESSAGE_WEIGHT })) ?? [])];
-  const total = words.reduce((sum, word) => sum + word.weight, 0);
+  // The earlier message can only add evidence: a question complete on its own ("how do I get a
+  // refund?" after "I want to talk to a human") keeps the coverage of its own words.
+  const coverageOf = (matched: number) => Math.max(shareFound(current.words, matched), shareFound(words, matched));
   const articles = new Map<string, ArticleMatch>();
   for (const passage of fused) {
     let article = articles.get(passage.articleId);
     if (!article) {
       const matched = matchedByArticle.get(passage.articleId) ?? 0;
-      const found = words.reduce((sum, word) => sum + (matched & word.bit ? word.weight : 0), 0);
-      article = { articleId: passage.articleId, coverage: total > 0 ? found / total : 0, matched, sections: [] };
+      article = { articleId: passage.articleId, coverage: coverageOf(matched), matched, sections: [] };
       articles.set(passage.articleId, article);
     }
     article.sections.push(passage.section);
@@ -92,6 +93,13 @@ export function rankArticles(input: RankInput): Ranking {
   const own = new Set(current.terms.filter((term) => term.weight >= 1 && !term.term.includes(" ")).map((term) => term.term));
   for (const article of articles.values()) article.sections = headingsFirst(index, article.articleId, article.sections, own);
   return { language, articles: [...articles.values()], words };
+}
+
+/** The share of `words`, by weight, whose bits are in `matched` (0 when there are none). */
+function shareFound(words: ReadonlyArray<{ bit: number; weight: number }>, matched: number): number {
+  const total = words.reduce((sum, word) => sum + word.weight, 0);
+  const found = words.reduce((sum, word) => sum + (matched & word.bit ? word.weight : 0), 0);
+  return total > 0 ? found / total : 0;
 }
 
 /** The `k` best-scored items, best first, without sorting them all. */
