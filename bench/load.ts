@@ -13,6 +13,11 @@ export interface LoadResult {
   errors: number;
   /** Response counts by status, for the log when something failed. */
   statuses: Record<string, number>;
+  /**
+   * CPU time (user + system) the server's process tree spent per measured request, in ms. Unlike
+   * throughput it hardly moves with what else the machine runs, so it compares two builds fairly.
+   */
+  cpuMsPerRequest: number;
 }
 
 function percentile(sorted: Float64Array, fraction: number): number {
@@ -33,6 +38,7 @@ async function drive(url: string, requests: AutocannonRequest[], connections: nu
   const sorted = Float64Array.from(latencies).sort();
   const total = result.requests.total;
   return {
+    cpuMsPerRequest: 0,
     requests: total,
     rps: total / (result.duration || seconds),
     p50Ms: percentile(sorted, 0.5),
@@ -42,12 +48,18 @@ async function drive(url: string, requests: AutocannonRequest[], connections: nu
   };
 }
 
-/** A short unmeasured warm-up (JIT, pools, plan caches), then the measured run. */
+/**
+ * A short unmeasured warm-up (JIT, pools, plan caches), then the measured run. `cpuMs` reads the
+ * server's CPU time so far (processes.ts treeCpuMs).
+ */
 export async function measure(
   url: string,
   requests: AutocannonRequest[],
-  options: { connections: number; seconds: number; warmupSeconds: number },
+  options: { connections: number; seconds: number; warmupSeconds: number; cpuMs: () => number },
 ): Promise<LoadResult> {
   if (options.warmupSeconds > 0) await drive(url, requests, options.connections, options.warmupSeconds);
-  return drive(url, requests, options.connections, options.seconds);
+  const cpuBefore = options.cpuMs();
+  const result = await drive(url, requests, options.connections, options.seconds);
+  const spent = options.cpuMs() - cpuBefore;
+  return { ...result, cpuMsPerRequest: result.requests > 0 ? spent / result.requests : 0 };
 }

@@ -1,7 +1,7 @@
 // Child processes of the bench (the app and the baseline server): started in their own process
 // group so they and anything they spawn are stopped together, by id; logs go to a file; memory is
 // the resident set of the whole process tree, sampled from /proc.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
@@ -134,6 +134,31 @@ export function processTree(root: number): number[] {
     queue.push(...(children.get(pid) ?? []));
   }
   return tree;
+}
+
+/** Clock ticks per second of /proc's CPU times (getconf CLK_TCK; 100 on Linux in practice). */
+const CLOCK_TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system, all threads) of `root` and its descendants so far, in ms. */
+export function treeCpuMs(root: number): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // After "pid (comm) ": state ppid ... utime is field 14 and stime field 15 of the whole line.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process exited between the listing and the read.
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 function residentKb(pid: number): number {

@@ -21,7 +21,7 @@ import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, 
 import { compareResponses } from "./equivalence.ts";
 import { inboxSessionCookie, loadInboxMessages } from "./inbox.ts";
 import { type LoadResult, measure } from "./load.ts";
-import { freePort, productionAppEnv, RssSampler, type ServerProcess, startProcess, tail, waitForHttp } from "./processes.ts";
+import { freePort, productionAppEnv, RssSampler, type ServerProcess, startProcess, tail, treeCpuMs, waitForHttp } from "./processes.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 import { type DetailedRow, formatVerdicts, markdownTable, toResultRow, verdicts } from "./report.ts";
 import { INBOX_SCENARIOS, SCENARIOS, type ScenarioName, scenarioRequests } from "./scenarios.ts";
@@ -139,7 +139,7 @@ async function buildApp(): Promise<void> {
   log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-async function startBaseline(databaseUrl: string): Promise<string> {
+async function startBaseline(databaseUrl: string): Promise<{ url: string; pid: number }> {
   const port = await freePort();
   const server = startProcess({
     name: "baseline",
@@ -153,7 +153,7 @@ async function startBaseline(databaseUrl: string): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/`, server, 30_000);
   log(`baseline listening on ${url} (pid ${server.pid})`);
-  return url;
+  return { url, pid: server.pid };
 }
 
 /** The app's session secret (the inbox scenarios mint a panel session with it). */
@@ -214,7 +214,7 @@ const load = () =>
 
 function progress(label: string, result: LoadResult): string {
   const errors = result.errors > 0 ? `, ${result.errors} errors ${JSON.stringify(result.statuses)}` : "";
-  return `${label} ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${errors}`;
+  return `${label} ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req${errors}`;
 }
 
 async function main(): Promise<void> {
@@ -233,13 +233,16 @@ async function main(): Promise<void> {
   log(`created and migrated database ${database.name}`);
   const fixture = await createFixture(database.db);
 
-  const baselineUrl = await startBaseline(database.url);
+  const baselineServer = await startBaseline(database.url);
+  const baselineUrl = baselineServer.url;
+  let appPid = 0;
   let appUrl: string | undefined;
   const expectedBuild = buildId();
   const disturbed: string[] = [];
   if (!baselineOnly) {
     const app = await startApp(database.url, args["redis-url"]);
     appUrl = app.url;
+    appPid = app.server.pid;
     sampler = new RssSampler(app.server.pid);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     log(`app process tree: ${sampler.processCount()} process(es), ${sampler.peakMb().toFixed(0)} MB resident after start`);
@@ -275,12 +278,14 @@ async function main(): Promise<void> {
       const requests = scenarioRequests(scenario, input);
       for (const connections of concurrencies) {
         const options = { connections, seconds, warmupSeconds };
+        const appCpu = () => treeCpuMs(appPid);
+        const baselineCpu = () => treeCpuMs(baselineServer.pid);
         const label = `${scenario}, ${size} articles, c=${connections}:`;
         let app: LoadResult | undefined;
         let rssMb = 0;
         if (appUrl && sampler) {
           sampler.resetPeak();
-          app = await measure(appUrl, requests, options);
+          app = await measure(appUrl, requests, { ...options, cpuMs: appCpu });
           rssMb = sampler.peakMb();
           log(progress(`app      ${label}`, app));
           if (buildId() !== expectedBuild) {
@@ -291,8 +296,8 @@ async function main(): Promise<void> {
         }
         // The baseline serves no panel: the inbox scenarios measure the app alone.
         const baseline = INBOX_SCENARIOS.includes(scenario)
-          ? { requests: 0, rps: 0, p50Ms: 0, p99Ms: 0, errors: 0, statuses: {} }
-          : await measure(baselineUrl, requests, options);
+          ? { requests: 0, rps: 0, p50Ms: 0, p99Ms: 0, errors: 0, statuses: {}, cpuMsPerRequest: 0 }
+          : await measure(baselineUrl, requests, { ...options, cpuMs: baselineCpu });
         if (!INBOX_SCENARIOS.includes(scenario)) log(progress(`baseline ${label}`, baseline));
         await waitForQuietDatabase(database.db);
         rows.push({
@@ -309,6 +314,8 @@ async function main(): Promise<void> {
           baseline_p50_ms: baseline.p50Ms,
           baseline_p99_ms: baseline.p99Ms,
           baseline_errors: baseline.errors,
+          cpu_ms: app?.cpuMsPerRequest ?? 0,
+          baseline_cpu_ms: baseline.cpuMsPerRequest,
           statuses: app && app.errors > 0 ? app.statuses : undefined,
         });
       }

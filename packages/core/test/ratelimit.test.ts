@@ -2,6 +2,7 @@
 // REDIS_URL is set, a real Redis. Only Date is faked, so every run sees the
 // same place in the window and the exact header values can be asserted.
 import { randomBytes } from "node:crypto";
+import IORedis from "ioredis";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "../src/errors.ts";
 import {
@@ -199,6 +200,21 @@ describe.each(backends)("rate limits on the $name backend", ({ redisUrl: url, ki
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
     }
+  });
+});
+
+describe("a Redis that loses its scripts (restart, SCRIPT FLUSH)", () => {
+  it.skipIf(!redisUrl)("keeps counting where it was: the limiter sends its script again", async () => {
+    freezeClock();
+    const { messages } = limiters({ redisUrl, prefix: uniquePrefix() });
+    for (let sent = 0; sent < 10; sent++) await enforceRateLimit(messages, "agent-1");
+    const admin = new IORedis(redisUrl!);
+    try {
+      await admin.script("FLUSH");
+    } finally {
+      admin.disconnect();
+    }
+    expect((await enforceRateLimit(messages, "agent-1")).ratelimit).toBe(`"messages";r=${MESSAGES_PER_MINUTE - 11};t=59`);
   });
 });
 
