@@ -154,11 +154,17 @@ export const conversationMessageOutput = z.object({
   createdAt: moment,
 });
 
+/** An internal note: the team's only, never sent to the visitor. */
+export const conversationNoteOutput = z.object({ id, text: z.string(), authorName: z.string().nullable(), createdAt: moment });
+
+export const savedReplyOutput = z.object({ id, title: z.string(), text: z.string(), updatedAt: moment });
+
 export const conversationDetailOutput = z.object({
   ...conversationOutput.shape,
   clientVariables: z.record(z.string(), z.string()),
   pageVariables: z.record(z.string(), z.string()),
   messages: z.array(conversationMessageOutput),
+  notes: z.array(conversationNoteOutput),
   trackingEvents: z.array(z.object({ id, event: z.string(), properties: z.record(z.string(), z.unknown()), createdAt: moment })),
   /** The inbox timeline: taken over, handed back, assigned, resolved... with who and when. */
   activity: z.array(

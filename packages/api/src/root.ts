@@ -3,6 +3,7 @@ import { agentsRouter } from "./routers/agents.ts";
 import { articlesRouter } from "./routers/articles.ts";
 import { conversationsRouter } from "./routers/conversations.ts";
 import { keysRouter } from "./routers/keys.ts";
+import { savedRepliesRouter } from "./routers/saved-replies.ts";
 import { sourcesRouter } from "./routers/sources.ts";
 import { teamRouter } from "./routers/team.ts";
 import { usageRouter } from "./routers/usage.ts";
@@ -15,6 +16,7 @@ export const appRouter = createTRPCRouter({
   sources: sourcesRouter,
   articles: articlesRouter,
   conversations: conversationsRouter,
+  savedReplies: savedRepliesRouter,
   team: teamRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,

@@ -145,6 +145,7 @@ describe("results carry exactly the declared keys", () => {
     const caller = callerFor(ctx, a.scope);
     // Taken over: an assignee and a timeline entry, so their keys are checked too.
     await caller.conversations.takeOver({ id: conversationId });
+    await caller.conversations.addNote({ id: conversationId, text: "Checked the invoice." });
     const list = await caller.conversations.list();
     expect(list.items).toHaveLength(1);
     expect(list.items[0]!.lastMessage).not.toBeNull();
@@ -154,6 +155,7 @@ describe("results carry exactly the declared keys", () => {
     expect(detail.messages).toHaveLength(2);
     expect(detail.trackingEvents).toHaveLength(1);
     expect(detail.activity).toHaveLength(1);
+    expect(detail.notes).toHaveLength(1);
     expect(sorted(actualKeys(conversationDetailOutput, detail))).toEqual(sorted(declaredKeys(conversationDetailOutput)));
   });
 

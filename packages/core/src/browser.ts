@@ -1,6 +1,7 @@
 // What the panel's client components may import: plain values and pure functions with no
 // Node.js module, database or secret behind them (the other entries pull those in).
 
+export { SAVED_REPLY_PLACEHOLDERS } from "./admin/saved-reply-placeholders.ts";
 export { helpArticleUrl, helpPaths } from "./help/urls.ts";
 export { safeLinkUrl } from "./safe-url.ts";
 export { isWebhookEventType, WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhooks/types.ts";

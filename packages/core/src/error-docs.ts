@@ -3,7 +3,7 @@
 // page's Errors section shows the whole table; every REST error response links its entry in a
 // `Link: <...>; rel="help"` header (the spec's error body has no room for a link).
 import { ERRORS, type ErrorCode } from "./errors.ts";
-import { IDEMPOTENCY_TTL_HOURS, WEBHOOK_ENDPOINTS_MAX } from "./limits.ts";
+import { IDEMPOTENCY_TTL_HOURS, SAVED_REPLIES_MAX, WEBHOOK_ENDPOINTS_MAX } from "./limits.ts";
 
 /** The path of the API reference page, where the Errors section lives. */
 export const API_DOCS_PATH = "/docs";
@@ -107,6 +107,18 @@ export const ERROR_DOCS = {
   AGENT_ID_TAKEN: {
     meaning: "Another agent already has this id.",
     action: "Choose another id.",
+  },
+  SAVED_REPLY_NOT_FOUND: {
+    meaning: "The saved reply is not one of your workspace's (or it was removed).",
+    action: "Reload the saved replies and pick one that exists.",
+  },
+  SAVED_REPLY_TITLE_TAKEN: {
+    meaning: "Another saved reply of the workspace has this title.",
+    action: "Choose another title, or edit the existing reply.",
+  },
+  SAVED_REPLIES_LIMIT: {
+    meaning: `The workspace already has ${SAVED_REPLIES_MAX} saved replies.`,
+    action: "Remove a saved reply the team no longer uses.",
   },
   IDEMPOTENCY_CONFLICT: {
     meaning: `This Idempotency-Key was used in the last ${IDEMPOTENCY_TTL_HOURS} hours with a different request body.`,

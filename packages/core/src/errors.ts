@@ -20,6 +20,7 @@ export const ERRORS = {
   TEAM_MEMBER_NOT_FOUND: { status: 404, message: "Team member not found", trpc: "NOT_FOUND" },
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: "Webhook endpoint not found", trpc: "NOT_FOUND" },
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: "Webhook delivery not found", trpc: "NOT_FOUND" },
+  SAVED_REPLY_NOT_FOUND: { status: 404, message: "Saved reply not found", trpc: "NOT_FOUND" },
   WEBHOOK_URL_NOT_ALLOWED: {
     status: 400,
     message:
@@ -30,6 +31,8 @@ export const ERRORS = {
   WEBHOOK_ENDPOINT_DISABLED: { status: 409, message: "Enable the endpoint first", trpc: "CONFLICT" },
   WEBHOOK_ENDPOINTS_LIMIT: { status: 409, message: "This workspace has the most webhook endpoints allowed", trpc: "CONFLICT" },
   AGENT_ID_TAKEN: { status: 409, message: "An agent with this id already exists", trpc: "CONFLICT" },
+  SAVED_REPLY_TITLE_TAKEN: { status: 409, message: "A saved reply with this title already exists", trpc: "CONFLICT" },
+  SAVED_REPLIES_LIMIT: { status: 409, message: "This workspace has the most saved replies allowed", trpc: "CONFLICT" },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     message: "Idempotency-Key reused with a different request",

@@ -121,6 +121,11 @@ export function bodyLimitForPath(pathname: string): number | null {
   return entry ? entry[1] : DEFAULT_BODY_MAX_BYTES;
 }
 
+/** Internal notes on conversations: longest note. Saved replies: per workspace, longest title. */
+export const NOTE_MAX_CHARS = 5_000;
+export const SAVED_REPLIES_MAX = 200;
+export const SAVED_REPLY_TITLE_MAX_CHARS = 80;
+
 /** Control panel lists: conversations per page (default, most), articles per list, days of the usage chart (most). */
 export const PANEL_CONVERSATIONS_PER_PAGE = 50;
 export const PANEL_CONVERSATIONS_MAX_PER_PAGE = 100;

@@ -1,4 +1,6 @@
 import {
+  addNote,
+  addNoteInput,
   assignInput,
   changeConversation,
   conversationIdInput,
@@ -14,6 +16,7 @@ import {
   conversationDetailOutput,
   conversationListOutput,
   conversationMessageOutput,
+  conversationNoteOutput,
   conversationOutput,
   okOutput,
   waitingEscalationsOutput,
@@ -35,6 +38,11 @@ export const conversationsRouter = createTRPCRouter({
     .input(replyInput)
     .output(conversationMessageOutput)
     .mutation(({ ctx, input }) => replyToConversation(ctx.app.db, ctx.session, input, ctx.app.now(), ctx.app.live)),
+  /** An internal note: the team sees it in the timeline; the visitor never does. */
+  addNote: protectedProcedure
+    .input(addNoteInput)
+    .output(conversationNoteOutput)
+    .mutation(({ ctx, input }) => addNote(ctx.app.db, ctx.session, input, ctx.app.now(), ctx.app.live)),
   /** The panel says a person is typing (at most every few seconds); the visitor's widget shows it. */
   typing: protectedProcedure
     .input(conversationIdInput)

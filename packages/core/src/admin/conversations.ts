@@ -5,6 +5,7 @@ import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { INBOX_SEARCH_MAX_CHARS, PANEL_CONVERSATIONS_MAX_PER_PAGE, PANEL_CONVERSATIONS_PER_PAGE } from "../limits.ts";
 import { type ConversationRow, conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";
+import { noteSelect, toNote } from "./inbox-notes.ts";
 import { searchConversationIds } from "./inbox-search.ts";
 import type { ActivityKind } from "./inbox-transitions.ts";
 import { assertCan } from "./permissions.ts";
@@ -147,6 +148,7 @@ export async function getConversation(db: Database, scope: AdminScope, id: strin
         orderBy: { createdAt: "desc" },
         take: TRACKING_EVENTS_SHOWN,
       },
+      notes: { select: noteSelect, orderBy: { createdAt: "asc" } },
       activity: {
         select: {
           id: true,
@@ -160,12 +162,13 @@ export async function getConversation(db: Database, scope: AdminScope, id: strin
     },
   });
   if (!row) throw new AppError("CONVERSATION_NOT_FOUND");
-  const { messages, clientVariables, pageVariables, trackingEvents, activity, ...conversation } = row;
+  const { messages, clientVariables, pageVariables, trackingEvents, activity, notes, ...conversation } = row;
   return {
     ...toConversation(conversation),
     clientVariables: clientVariables as Record<string, string>,
     pageVariables: pageVariables as Record<string, string>,
     messages: messages.map(toMessage),
+    notes: notes.map(toNote),
     trackingEvents: trackingEvents.reverse().map((event) => ({ ...event, properties: event.properties as Record<string, unknown> })),
     activity: activity.map(({ actor, assignee, kind, ...entry }) => ({
       ...entry,

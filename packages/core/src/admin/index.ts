@@ -34,6 +34,7 @@ export {
   waitingEscalations,
 } from "./conversations.ts";
 export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
+export { addNote, addNoteInput, type ConversationNoteView } from "./inbox-notes.ts";
 export { INBOX_STREAM_HEADERS, inboxEventStream } from "./inbox-stream.ts";
 export { type ActivityKind, type InboxTransition, planTransition } from "./inbox-transitions.ts";
 export {
@@ -46,6 +47,18 @@ export {
 } from "./keys.ts";
 export { type HeaderReader, isSameOrigin } from "./origin.ts";
 export { assertCan, can, INBOX_PERMISSIONS, type InboxPermission, ROLES, type Role, roleOf } from "./permissions.ts";
+export {
+  createSavedReply,
+  createSavedReplyInput,
+  deleteSavedReply,
+  fillSavedReply,
+  fillSavedReplyInput,
+  listSavedReplies,
+  savedReplyIdInput,
+  updateSavedReply,
+  updateSavedReplyInput,
+} from "./saved-replies.ts";
+export { fillPlaceholders, SAVED_REPLY_PLACEHOLDERS } from "./saved-reply-placeholders.ts";
 export type { AdminScope } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
 export { passwordWork, signInAdmin } from "./sign-in.ts";

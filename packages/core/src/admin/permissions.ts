@@ -18,6 +18,10 @@ export const INBOX_PERMISSIONS = {
   "inbox.resolve": ["admin"],
   /** Assign a conversation to any team member, or to nobody. */
   "inbox.assign": ["admin"],
+  /** Write an internal note (seen by the team only). */
+  "inbox.note": ["admin"],
+  /** Add, change and remove the team's saved replies (everyone who may reply may use them). */
+  "inbox.savedReplies": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type InboxPermission = keyof typeof INBOX_PERMISSIONS;

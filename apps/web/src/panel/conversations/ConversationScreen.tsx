@@ -59,7 +59,7 @@ export function ConversationScreen({ conversationId }: { conversationId: string 
         <div className="stack">
           <section aria-labelledby="transcript-heading" className="card">
             <h2 id="transcript-heading">Transcript</h2>
-            <Transcript messages={data.messages} events={data.trackingEvents} activity={data.activity} />
+            <Transcript messages={data.messages} events={data.trackingEvents} activity={data.activity} notes={data.notes} />
           </section>
           <HandlingPanel conversation={data} />
         </div>

@@ -2,19 +2,17 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "next-auth/react";
-import { type FormEvent, useRef, useState } from "react";
-import { fieldErrors } from "../errors.ts";
+import { useRef, useState } from "react";
 import { formatWaited } from "../format.ts";
 import { useShortcuts } from "../inbox/shortcuts.ts";
 import { useNow } from "../inbox/use-now.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
-import { SelectField, TextAreaField } from "../ui/fields.tsx";
+import { SelectField } from "../ui/fields.tsx";
 import { ActionStatus } from "../ui/status.tsx";
+import { ReplyComposer } from "./ReplyComposer.tsx";
 
 type Conversation = RouterOutputs["conversations"]["get"];
-
-const TYPING_SIGNAL_MS = 3_000;
 
 /** Who answers the visitor now, in a sentence. */
 function handlingText(conversation: Conversation, myId: string | undefined, now: number): string {
@@ -33,8 +31,8 @@ function handlingText(conversation: Conversation, myId: string | undefined, now:
 }
 
 /**
- * The person's controls for one conversation: take over, hand back, resolve, assign, reply.
- * Shortcuts: r (reply), e (resolve).
+ * The person's controls for one conversation: take over, hand back, resolve, assign, and the
+ * composer (reply or internal note). Shortcuts: r (write), e (resolve).
  */
 export function HandlingPanel({ conversation }: { conversation: Conversation }) {
   const trpc = useTRPC();
@@ -43,12 +41,10 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
   const myId = (session.data?.user as { id?: string } | undefined)?.id;
   const now = useNow();
   const team = useQuery(trpc.team.list.queryOptions());
-  const [text, setText] = useState("");
   const [done, setDone] = useState<string | null>(null);
+  // The composer's last outcome (reply, note, saved reply), shown in the section's one status line.
+  const [composed, setComposed] = useState<{ error?: unknown; success?: string }>({});
   const replyRef = useRef<HTMLTextAreaElement>(null);
-  // The visitor sees "<name> is typing…": signalled at most every TYPING_SIGNAL_MS while typing.
-  const lastTypingSignal = useRef(0);
-  const typing = useMutation(trpc.conversations.typing.mutationOptions());
   const id = conversation.id;
 
   const refresh = () =>
@@ -63,35 +59,22 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
       await refresh();
     },
   });
-  const reply = useMutation(
-    trpc.conversations.reply.mutationOptions({
-      onSuccess: async () => {
-        setText("");
-        setDone("Reply sent.");
-        await refresh();
-      },
-    }),
-  );
   const takeOver = useMutation(trpc.conversations.takeOver.mutationOptions(after("You took over: the agent stops answering.")));
   const handBack = useMutation(
     trpc.conversations.handBack.mutationOptions(after("Handed back to the agent: it answers the visitor's next message.")),
   );
   const resolve = useMutation(trpc.conversations.resolve.mutationOptions(after("Resolved.")));
   const assign = useMutation(trpc.conversations.assign.mutationOptions(after("Assignment saved.")));
-  const mutations = [reply, takeOver, handBack, resolve, assign];
+  const mutations = [takeOver, handBack, resolve, assign];
   const busy = mutations.some((mutation) => mutation.isPending);
   const error = mutations.find((mutation) => mutation.error)?.error;
 
   function run(action: () => void) {
     for (const mutation of mutations) mutation.reset();
     setDone(null);
+    setComposed({});
     action();
   }
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    run(() => reply.mutate({ id, text }));
-  }
-
   const isMine = conversation.status === "escalated" && conversation.assignee?.id === myId;
   useShortcuts({
     r: () => replyRef.current?.focus(),
@@ -144,39 +127,18 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
           </option>
         ))}
       </SelectField>
-      <form onSubmit={submit} noValidate className="form">
-        <TextAreaField
-          ref={replyRef}
-          aria-keyshortcuts="r"
-          label="Your reply"
-          name="text"
-          rows={4}
-          value={text}
-          hint={
-            isMine
-              ? "Delivered to the visitor as a team member's message."
-              : "Sending takes the conversation over: the agent stops answering."
-          }
-          onChange={(event) => {
-            setText(event.target.value);
-            if (done) setDone(null);
-            if (event.target.value.trim() && Date.now() - lastTypingSignal.current > TYPING_SIGNAL_MS) {
-              lastTypingSignal.current = Date.now();
-              typing.mutate({ id });
-            }
-          }}
-          error={fieldErrors(reply.error).text}
-        />
-        <div className="button-row">
-          <ActionButton type="submit" variant="primary" pending={reply.isPending} pendingLabel="Sending…">
-            Send reply
-          </ActionButton>
-          <span className="shortcuts">
-            <kbd>r</kbd> reply · <kbd>e</kbd> resolve · <kbd>j</kbd>/<kbd>k</kbd> in the list
-          </span>
-        </div>
-        <ActionStatus error={error} success={done ?? undefined} />
-      </form>
+      <ReplyComposer
+        conversationId={id}
+        isMine={isMine}
+        textRef={replyRef}
+        onSent={refresh}
+        onStatus={(status) => {
+          for (const mutation of mutations) mutation.reset();
+          setDone(null);
+          setComposed(status);
+        }}
+      />
+      <ActionStatus error={error ?? composed.error} success={done ?? composed.success} />
     </section>
   );
 }

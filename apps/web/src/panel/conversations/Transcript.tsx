@@ -9,6 +9,7 @@ import { ToolCalls } from "./ToolCalls.tsx";
 type Message = RouterOutputs["conversations"]["get"]["messages"][number];
 type TrackingEvent = RouterOutputs["conversations"]["get"]["trackingEvents"][number];
 type Activity = RouterOutputs["conversations"]["get"]["activity"][number];
+type Note = RouterOutputs["conversations"]["get"]["notes"][number];
 
 const roleLabel: Record<string, string> = { user: "Visitor", agent: "Agent", human: "Team member" };
 
@@ -37,18 +38,22 @@ export function Transcript({
   messages,
   events = [],
   activity = [],
+  notes = [],
 }: {
   messages: Message[];
   events?: TrackingEvent[];
   activity?: Activity[];
+  notes?: Note[];
 }) {
-  if (messages.length === 0 && events.length === 0 && activity.length === 0) return <EmptyState>No messages yet.</EmptyState>;
+  if (messages.length === 0 && events.length === 0 && activity.length === 0 && notes.length === 0)
+    return <EmptyState>No messages yet.</EmptyState>;
   // Messages, the page's tracking events (widget) and the inbox's changes, in time order (a change
   // made in the same instant as a turn follows its messages).
   const timeline = [
     ...messages.map((message) => ({ kind: "message" as const, at: new Date(message.createdAt).getTime(), message })),
     ...events.map((event) => ({ kind: "event" as const, at: new Date(event.createdAt).getTime(), event })),
     ...activity.map((entry) => ({ kind: "activity" as const, at: new Date(entry.createdAt).getTime() + 0.5, entry })),
+    ...notes.map((note) => ({ kind: "note" as const, at: new Date(note.createdAt).getTime() + 0.5, note })),
   ].sort((a, b) => a.at - b.at);
   return (
     <ol className="transcript">
@@ -57,6 +62,16 @@ export function Transcript({
           <li key={`activity-${item.entry.id}`} className="message message-activity">
             {activityText(item.entry)} ·{" "}
             <time dateTime={new Date(item.entry.createdAt).toISOString()}>{formatDateTime(item.entry.createdAt)}</time>
+          </li>
+        ) : item.kind === "note" ? (
+          <li key={`note-${item.note.id}`} className="message message-note">
+            <p className="message-meta">
+              <strong>Internal note</strong>{" "}
+              <span className="muted">
+                {item.note.authorName ?? "A former team member"} · {formatDateTime(item.note.createdAt)} · only your team sees this
+              </span>
+            </p>
+            <p className="message-text">{item.note.text}</p>
           </li>
         ) : item.kind === "event" ? (
           <li key={`event-${item.event.id}`} className="message message-event">
