@@ -126,6 +126,12 @@ export const NOTE_MAX_CHARS = 5_000;
 export const SAVED_REPLIES_MAX = 200;
 export const SAVED_REPLY_TITLE_MAX_CHARS = 80;
 
+/** Inbox export: conversations read per page, and the most one search's export holds. */
+export const INBOX_EXPORT_PAGE = 200;
+export const INBOX_EXPORT_MAX_CONVERSATIONS = 200_000;
+/** Exports a person may start per hour (each reads the whole filtered inbox). */
+export const INBOX_EXPORTS_PER_HOUR = 20;
+
 /** Control panel lists: conversations per page (default, most), articles per list, days of the usage chart (most). */
 export const PANEL_CONVERSATIONS_PER_PAGE = 50;
 export const PANEL_CONVERSATIONS_MAX_PER_PAGE = 100;

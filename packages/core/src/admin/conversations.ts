@@ -42,8 +42,22 @@ export const listConversationsInput = z
   })
   .default({ limit: PANEL_CONVERSATIONS_PER_PAGE });
 
+type ConversationFilters = Omit<z.infer<typeof listConversationsInput>, "limit" | "cursor" | "q">;
+
+/** The inbox's filters (all but the search words) over the person's workspace. */
+export function filterWhere(scope: AdminScope, input: ConversationFilters): Prisma.ConversationWhereInput {
+  const where: Prisma.ConversationWhereInput = { agent: { workspaceId: scope.workspaceId } };
+  const assigneeId = assigneeIdOf(scope, input.assignee);
+  if (assigneeId !== undefined) where.assigneeId = assigneeId;
+  if (input.agentId) where.agentId = input.agentId;
+  if (input.status) where.status = input.status;
+  if (input.channel) where.channel = input.channel;
+  if (input.createdFrom || input.createdTo) where.createdAt = { gte: input.createdFrom, lt: input.createdTo };
+  return where;
+}
+
 /** The assignee filter as a column value: undefined (all), null (unassigned) or a person's id. */
-function assigneeIdOf(scope: AdminScope, filter: z.infer<typeof assigneeFilterInput> | undefined): string | null | undefined {
+export function assigneeIdOf(scope: AdminScope, filter: z.infer<typeof assigneeFilterInput> | undefined): string | null | undefined {
   if (filter === undefined) return undefined;
   if (filter === "mine") return scope.userId;
   if (filter === "unassigned") return null;
@@ -66,14 +80,8 @@ export async function listConversations(db: Database, scope: AdminScope, input: 
     const byId = new Map(found.map((row) => [row.id, row]));
     rows = ids.flatMap((id) => byId.get(id) ?? []);
   } else {
-    const where: Prisma.ConversationWhereInput = { agent: { workspaceId: scope.workspaceId } };
-    if (assigneeId !== undefined) where.assigneeId = assigneeId;
-    if (input.agentId) where.agentId = input.agentId;
-    if (input.status) where.status = input.status;
-    if (input.channel) where.channel = input.channel;
-    if (input.createdFrom || input.createdTo) where.createdAt = { gte: input.createdFrom, lt: input.createdTo };
     rows = await db.prisma.conversation.findMany({
-      where,
+      where: filterWhere(scope, input),
       select: conversationSelect,
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       take: input.limit + 1,

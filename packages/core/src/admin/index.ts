@@ -34,6 +34,7 @@ export {
   waitingEscalations,
 } from "./conversations.ts";
 export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
+export { exportConversations, exportConversationsInput, parseExportQuery } from "./inbox-export.ts";
 export { addNote, addNoteInput, type ConversationNoteView } from "./inbox-notes.ts";
 export { INBOX_STREAM_HEADERS, inboxEventStream } from "./inbox-stream.ts";
 export { type ActivityKind, type InboxTransition, planTransition } from "./inbox-transitions.ts";

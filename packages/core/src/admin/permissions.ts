@@ -18,6 +18,8 @@ export const INBOX_PERMISSIONS = {
   "inbox.resolve": ["admin"],
   /** Assign a conversation to any team member, or to nobody. */
   "inbox.assign": ["admin"],
+  /** Download conversations (filtered) as CSV or JSON transcripts. */
+  "inbox.export": ["admin"],
   /** Write an internal note (seen by the team only). */
   "inbox.note": ["admin"],
   /** Add, change and remove the team's saved replies (everyone who may reply may use them). */

@@ -1,8 +1,9 @@
 "use client";
 
+import Link from "next/link";
 import { ConversationFilters } from "./ConversationFilters.tsx";
 import { ConversationList } from "./ConversationList.tsx";
-import type { InboxFilters } from "./filters.ts";
+import { exportUrl, hasFilters, type InboxFilters } from "./filters.ts";
 import { InboxAlerts } from "./InboxAlerts.tsx";
 
 export function ConversationsScreen({ filters }: { filters: InboxFilters }) {
@@ -10,6 +11,17 @@ export function ConversationsScreen({ filters }: { filters: InboxFilters }) {
     <>
       <div className="page-heading">
         <h1>Conversations</h1>
+        <div className="page-actions">
+          <Link href="/panel/conversations/saved-replies">Saved replies</Link>
+          <span className="muted">Export {hasFilters(filters) ? "these" : "all"}:</span>
+          {/* Plain downloads: the browser saves the streamed file as it arrives. */}
+          <a href={exportUrl(filters, "csv")} download>
+            CSV
+          </a>
+          <a href={exportUrl(filters, "json")} download>
+            JSON
+          </a>
+        </div>
       </div>
       <div className="toolbar">
         <ConversationFilters filters={filters} />

@@ -70,3 +70,10 @@ export function listInput(filters: InboxFilters) {
     createdTo: filters.to ? startOf(filters.to, 1) : undefined,
   };
 }
+
+/** The export download's URL: the list's filters as the export route reads them, and a format. */
+export function exportUrl(filters: InboxFilters, format: "csv" | "json"): string {
+  const params = new URLSearchParams({ format });
+  for (const [name, value] of Object.entries(listInput(filters))) if (value) params.set(name, value);
+  return `/api/panel/conversations/export?${params}`;
+}

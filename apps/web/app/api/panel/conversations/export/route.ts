@@ -1,0 +1,20 @@
+// The inbox's export download (CSV or JSON transcripts, the panel's filters in the query): session
+// required; one core call, its body streamed.
+import { AppError, errorResult } from "@parley/core";
+import { exportConversations, parseExportQuery } from "@parley/core/admin";
+import { sessionFromRequest } from "~/server/auth.ts";
+import { getAppContext } from "~/server/context.ts";
+import { respond } from "~/server/http/write.ts";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request): Promise<Response> {
+  try {
+    const session = await sessionFromRequest(request);
+    if (!session) throw new AppError("UNAUTHORIZED");
+    const ctx = await getAppContext();
+    return respond(request, await exportConversations(ctx, session, parseExportQuery(new URL(request.url).searchParams)));
+  } catch (error) {
+    return respond(request, errorResult(error, { "cache-control": "no-store" }));
+  }
+}
