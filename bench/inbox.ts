@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@parley/db";
 import { encode } from "next-auth/jwt";
+import type { RssSampler } from "./processes.ts";
 
 export const INBOX_CONVERSATIONS = 100_000;
 export const INBOX_MESSAGES_PER_CONVERSATION = 10;
@@ -84,4 +85,45 @@ export async function inboxSessionCookie(db: Database, secret: string): Promise<
 /** GET of the panel's list procedure (tRPC over HTTP, one call). */
 export function inboxListPath(input: Record<string, unknown>): string {
   return `/api/trpc/conversations.list?input=${encodeURIComponent(JSON.stringify(input))}`;
+}
+
+/** One download of the whole inbox as CSV: its size, time and what it did to the app's memory. */
+export interface ExportMeasurement {
+  rows: number;
+  megabytes: number;
+  seconds: number;
+  rssBeforeMb: number;
+  /** The app's peak once a quarter of the rows had arrived (buffers and heap warmed up). */
+  rssQuarterMb: number;
+  rssPeakMb: number;
+}
+
+/**
+ * Downloads the unfiltered CSV export (a million messages), reading it as it streams, while
+ * `sampler` watches the app's resident memory: streamed, it stops growing once the first pages
+ * have warmed the buffers up. Throws when the app answers anything but 200.
+ */
+export async function measureInboxExport(appUrl: string, cookie: string, sampler: RssSampler): Promise<ExportMeasurement> {
+  sampler.resetPeak();
+  const rssBeforeMb = sampler.peakMb();
+  const started = performance.now();
+  const response = await fetch(`${appUrl}/api/panel/conversations/export?format=csv`, { headers: { cookie } });
+  if (response.status !== 200 || !response.body) throw new Error(`inbox export answered ${response.status}: ${await response.text()}`);
+  let bytes = 0;
+  let lines = 0;
+  let rssQuarterMb = 0;
+  const quarter = (INBOX_CONVERSATIONS * INBOX_MESSAGES_PER_CONVERSATION) / 4;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const byte of chunk) if (byte === 10) lines++;
+    if (rssQuarterMb === 0 && lines >= quarter) rssQuarterMb = sampler.peakMb();
+  }
+  return {
+    rows: lines - 1,
+    megabytes: bytes / 1024 / 1024,
+    seconds: (performance.now() - started) / 1000,
+    rssBeforeMb,
+    rssQuarterMb,
+    rssPeakMb: sampler.peakMb(),
+  };
 }

@@ -1,5 +1,6 @@
 // Results of a bench run: the JSON rows (a fixed format other tools read), a Markdown table, and the
 // verdict against the targets, printed for a reader and never asserted.
+import type { ExportMeasurement } from "./inbox.ts";
 import { HELP_SCENARIOS, type ScenarioName } from "./scenarios.ts";
 
 /** One row of bench/results/latest.json. */
@@ -72,8 +73,13 @@ const RSS_TARGET_MB = 400;
 /** The inbox over a million messages, one person at a time (c=1): a search, and the list's first page. */
 const INBOX_SEARCH_P99_TARGET_MS = 250;
 const INBOX_LIST_P99_TARGET_MS = 100;
+/**
+ * Exporting the whole inbox is streamed: over its last three quarters (the first has warmed the
+ * heap and buffers up) the app's memory grows by at most this much.
+ */
+const INBOX_EXPORT_RSS_GROWTH_TARGET_MB = 32;
 
-export function verdicts(rows: DetailedRow[], overallPeakRssMb: number): Verdict[] {
+export function verdicts(rows: DetailedRow[], overallPeakRssMb: number, inboxExport?: ExportMeasurement): Verdict[] {
   const find = (scenario: ScenarioName, articles: number, concurrency: number) =>
     rows.find((row) => row.scenario === scenario && row.articles === articles && row.concurrency === concurrency);
   const concurrencies = [...new Set(rows.map((row) => row.concurrency))];
@@ -136,6 +142,14 @@ export function verdicts(rows: DetailedRow[], overallPeakRssMb: number): Verdict
       detail: measured.map((row) => `c=${row.concurrency}: ${row.p99_ms.toFixed(1)} ms`).join("; ") || `${scenario} not measured`,
     });
   }
+
+  result.push({
+    target: `inbox export of 1M messages: app RSS flat (< ${INBOX_EXPORT_RSS_GROWTH_TARGET_MB} MB more after the first quarter)`,
+    met: inboxExport ? inboxExport.rssPeakMb - inboxExport.rssQuarterMb < INBOX_EXPORT_RSS_GROWTH_TARGET_MB : null,
+    detail: inboxExport
+      ? `${inboxExport.rows.toLocaleString("en-US")} rows, ${inboxExport.megabytes.toFixed(0)} MB of CSV in ${inboxExport.seconds.toFixed(1)} s; RSS ${inboxExport.rssBeforeMb.toFixed(0)} MB before, ${inboxExport.rssQuarterMb.toFixed(0)} MB at a quarter, peak ${inboxExport.rssPeakMb.toFixed(0)} MB`
+      : "inbox not loaded",
+  });
 
   // Zero errors.
   const failing = rows.filter((row) => row.errors > 0);

@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { p99Chart } from "./chart.ts";
 import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, loadArticles, readableArticleIds } from "./data.ts";
 import { compareResponses } from "./equivalence.ts";
-import { inboxSessionCookie, loadInboxMessages } from "./inbox.ts";
+import { type ExportMeasurement, inboxSessionCookie, loadInboxMessages, measureInboxExport } from "./inbox.ts";
 import { type LoadResult, measure } from "./load.ts";
 import { freePort, productionAppEnv, RssSampler, type ServerProcess, startProcess, tail, treeCpuMs, waitForHttp } from "./processes.ts";
 import { summarizeProfile } from "./profile-summary.ts";
@@ -250,10 +250,17 @@ async function main(): Promise<void> {
 
   // The inbox: a million messages once, before any size (they do not change with the articles).
   let sessionCookie: string | undefined;
+  let inboxExport: ExportMeasurement | undefined;
   if (scenarios.some((scenario) => INBOX_SCENARIOS.includes(scenario))) {
     log("loading the inbox: 1,000,000 messages");
     await loadInboxMessages(database.db, fixture.agentId, (line) => log(line));
     sessionCookie = await inboxSessionCookie(database.db, appSecret);
+    if (appUrl && sampler) {
+      inboxExport = await measureInboxExport(appUrl, sessionCookie, sampler);
+      log(
+        `inbox export: ${inboxExport.rows} rows in ${inboxExport.seconds.toFixed(1)} s, RSS ${inboxExport.rssBeforeMb.toFixed(0)} MB, ${inboxExport.rssQuarterMb.toFixed(0)} MB at a quarter, peak ${inboxExport.rssPeakMb.toFixed(0)} MB`,
+      );
+    }
   }
 
   const rows: DetailedRow[] = [];
@@ -329,7 +336,7 @@ async function main(): Promise<void> {
     return;
   }
   const peakRss = sampler?.overallPeakMb() ?? 0;
-  const verdictText = formatVerdicts(verdicts(rows, peakRss));
+  const verdictText = formatVerdicts(verdicts(rows, peakRss, inboxExport));
   console.log(`Targets (informative, not asserted):\n${verdictText}\n`);
 
   writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(rows.map(toResultRow), null, 2)}\n`);
