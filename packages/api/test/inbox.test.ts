@@ -5,7 +5,7 @@
 import { INBOX_PERMISSIONS, planTransition, roleOf } from "@parley/core/admin";
 import { INBOX_SEARCH_WINDOW } from "@parley/core/limits";
 import { ESCALATED_REPLY, type MessagingAgent, runTurn } from "@parley/core/messages";
-import type { TestContext } from "@parley/core/testing";
+import { messagingAgent, type TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, inboxChannel, type LiveEvent } from "@parley/core/widget";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, NOW, setup, type Workspace } from "./support.ts";
@@ -23,19 +23,7 @@ beforeAll(async () => {
     data: { ...colleague, workspaceId: a.scope.workspaceId, email: "sam@example.com", passwordHash: "unused" },
   });
   await ctx.db.prisma.user.update({ where: { id: a.scope.userId }, data: { name: "Alex Admin" } });
-  agent = {
-    id: a.agentId,
-    workspaceId: a.scope.workspaceId,
-    name: "alpha agent",
-    engine: "knowledge",
-    answerBeyondArticles: false,
-    instructions: "",
-    monthlyConversationLimit: null,
-    monthlyTokenLimit: null,
-    usageLimit: null,
-    widgetMonthlyConversationLimit: null,
-    widgetMonthlyTokenLimit: null,
-  };
+  agent = messagingAgent({ id: a.agentId, workspaceId: a.scope.workspaceId, name: "alpha agent" });
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // can read or change them.
 import type { MessagingAgent } from "@parley/core/messages";
 import { runTurn } from "@parley/core/messages";
-import type { TestContext } from "@parley/core/testing";
+import { messagingAgent, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 
@@ -30,19 +30,7 @@ afterAll(async () => {
 });
 
 function agentOf(workspace: Workspace): MessagingAgent {
-  return {
-    id: workspace.agentId,
-    workspaceId: workspace.scope.workspaceId,
-    name: "agent",
-    engine: "knowledge",
-    answerBeyondArticles: false,
-    instructions: "",
-    monthlyConversationLimit: null,
-    monthlyTokenLimit: null,
-    usageLimit: null,
-    widgetMonthlyConversationLimit: null,
-    widgetMonthlyTokenLimit: null,
-  };
+  return messagingAgent({ id: workspace.agentId, workspaceId: workspace.scope.workspaceId, name: "agent" });
 }
 
 async function ask(workspace: Workspace, message: string) {

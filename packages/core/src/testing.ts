@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import type { AppContext } from "./context.ts";
 import { createEngineSelector, type LlmConfig } from "./engine/index.ts";
+import type { MessagingAgent } from "./messages/auth.ts";
 import { createRateLimiters } from "./ratelimit/index.ts";
 import type { TrustProxy } from "./trust-proxy.ts";
 
@@ -31,5 +32,24 @@ export async function createTestContext(
       await limiters.close();
       await db.close();
     },
+  };
+}
+
+/**
+ * An agent as runTurn takes it: the knowledge engine, no quotas and no instructions unless
+ * `overrides` says otherwise.
+ */
+export function messagingAgent(overrides: Partial<MessagingAgent> & Pick<MessagingAgent, "id" | "workspaceId">): MessagingAgent {
+  return {
+    name: "Test agent",
+    engine: "knowledge",
+    instructions: "",
+    answerBeyondArticles: false,
+    monthlyConversationLimit: null,
+    monthlyTokenLimit: null,
+    usageLimit: null,
+    widgetMonthlyConversationLimit: null,
+    widgetMonthlyTokenLimit: null,
+    ...overrides,
   };
 }

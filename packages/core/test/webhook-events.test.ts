@@ -9,7 +9,7 @@ import { createEndpoint } from "../src/admin/webhooks.ts";
 import type { MessagingAgent } from "../src/messages/auth.ts";
 import { type SendMessageInput, sendMessage } from "../src/messages/index.ts";
 import { IdempotentRaceLost, runTurn } from "../src/messages/turn.ts";
-import type { TestContext } from "../src/testing.ts";
+import { messagingAgent, type TestContext } from "../src/testing.ts";
 import { recordWebhookEvents } from "../src/webhooks/events.ts";
 import { WEBHOOK_PAYLOAD_SCHEMAS } from "../src/webhooks/schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
@@ -23,19 +23,7 @@ let messaging: MessagingAgent;
 beforeAll(async () => {
   ctx = await createMessagingContext();
   agent = await createAgentWithKey(ctx);
-  messaging = {
-    id: agent.id,
-    workspaceId: "ws-demo",
-    name: "Test agent",
-    engine: "knowledge",
-    instructions: "",
-    answerBeyondArticles: false,
-    monthlyConversationLimit: null,
-    monthlyTokenLimit: null,
-    usageLimit: null,
-    widgetMonthlyConversationLimit: null,
-    widgetMonthlyTokenLimit: null,
-  };
+  messaging = messagingAgent({ id: agent.id, workspaceId: "ws-demo" });
 });
 
 afterAll(async () => {

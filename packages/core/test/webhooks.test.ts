@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEndpoint, rollEndpointSecret } from "../src/admin/webhooks.ts";
 import type { MessagingAgent } from "../src/messages/auth.ts";
 import { runTurn } from "../src/messages/turn.ts";
-import { createTestContext, type TestContext } from "../src/testing.ts";
+import { createTestContext, messagingAgent, type TestContext } from "../src/testing.ts";
 import { eventBody, recordWebhookEvents, type WebhookEventInput } from "../src/webhooks/events.ts";
 import { generateWebhookSecret, signingSecrets, signWebhook, webhookHeaders } from "../src/webhooks/signing.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
@@ -668,19 +668,7 @@ describe("end to end", () => {
   it("a widget-channel turn reaches the receiver, verified; an HTTP API turn sends nothing", async () => {
     const hooks = await receiver();
     const { secret } = await endpoint(hooks.url);
-    const agent: MessagingAgent = {
-      id: AGENT,
-      workspaceId: WORKSPACE,
-      name: "Webhook agent",
-      engine: "knowledge",
-      instructions: "",
-      answerBeyondArticles: false,
-      monthlyConversationLimit: null,
-      monthlyTokenLimit: null,
-      usageLimit: null,
-      widgetMonthlyConversationLimit: null,
-      widgetMonthlyTokenLimit: null,
-    };
+    const agent = messagingAgent({ id: AGENT, workspaceId: WORKSPACE, name: "Webhook agent" });
     await runTurn(ctx, agent, { message: "Hello from the API" }, { channel: "api" });
     const widget = await runTurn(ctx, agent, { message: "Hello from the widget", visitor: { name: "Ada" } }, { channel: "widget" });
     await worker().drain();
