@@ -10,6 +10,7 @@ import { useNow } from "../inbox/use-now.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { SelectField, TextAreaField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
 
 type Conversation = RouterOutputs["conversations"]["get"];
@@ -144,7 +145,7 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
           </option>
         ))}
       </SelectField>
-      <form onSubmit={submit} noValidate className="form">
+      <PanelForm onSubmit={submit} className="form">
         <TextAreaField
           ref={replyRef}
           aria-keyshortcuts="r"
@@ -176,7 +177,7 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
           </span>
         </div>
         <ActionStatus error={error} success={done ?? undefined} />
-      </form>
+      </PanelForm>
     </section>
   );
 }
