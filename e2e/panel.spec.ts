@@ -61,9 +61,14 @@ test("the home says what needs a person, how busy each agent is and what is left
   }
 
   // An empty install (the home's one call answered as for a workspace with nothing yet).
-  await page.route("**/api/trpc/home.get**", (route) =>
-    route.fulfill({ contentType: "application/json", body: JSON.stringify([{ result: { data: EMPTY_HOME } }]) }),
-  );
+  // The panel batches its queries (/api/trpc/a,b?batch=1): only home.get's answer is replaced.
+  await page.route(/\/api\/trpc\/[^?]*home\.get/, async (route) => {
+    const response = await route.fetch();
+    const names = new URL(route.request().url()).pathname.replace(/^.*\/api\/trpc\//, "").split(",");
+    const body = (await response.json()) as unknown[];
+    body[names.indexOf("home.get")] = { result: { data: EMPTY_HOME } };
+    await route.fulfill({ response, json: body });
+  });
   await page.reload();
   const checklist = home.getByRole("region", { name: "Getting started" });
   await expect(checklist).toContainText("0 of 4 done");

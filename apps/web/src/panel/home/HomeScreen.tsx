@@ -24,8 +24,10 @@ export function HomeScreen() {
       {home.isError ? <QueryError error={home.error} onRetry={() => home.refetch()} /> : null}
       {home.data ? (
         <>
+          {/* Escalations come first when there are any; otherwise the next setup step does. */}
+          {home.data.waiting.count > 0 ? <WaitingList waiting={home.data.waiting} /> : null}
           {setUpComplete(home.data.gettingStarted) ? null : <GettingStartedChecklist steps={home.data.gettingStarted} />}
-          <WaitingList waiting={home.data.waiting} />
+          {home.data.waiting.count > 0 ? null : <WaitingList waiting={home.data.waiting} />}
           <AgentActivityTable activity={home.data.activity} unanswered={home.data.unansweredThisWeek} />
           <NearQuotaList nearQuota={home.data.nearQuota} />
         </>

@@ -35,13 +35,15 @@ export function PanelForm({ onSubmit, onInput, children, ref, ...form }: Compone
   }
 
   // A refusal from the server arrives after the submit: the field's aria-invalid appears then.
+  // One observer for the form's life (disconnecting would drop the records of the last render).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focusFirstInvalid reads refs only.
   useEffect(() => {
     const element = formRef.current;
     if (!element) return;
     const observer = new MutationObserver(() => focusFirstInvalid());
     observer.observe(element, { subtree: true, attributes: true, attributeFilter: ["aria-invalid"] });
     return () => observer.disconnect();
-  });
+  }, []);
 
   function submit(event: SubmitEvent) {
     submittedAt.current = Date.now();
