@@ -5,7 +5,7 @@
 import path from "node:path";
 import { expect, type Locator, type Page, type TestInfo, test } from "@playwright/test";
 import { E2E_PORT } from "./playwright.config.ts";
-import { keepScreenshot, signIn, uniqueSuffix } from "./support.ts";
+import { keepScreenshot, openAgents, signIn, uniqueSuffix } from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 
@@ -38,6 +38,7 @@ test("set the widget's limits and quota share in the agent settings; they are va
   const suffix = uniqueSuffix();
   const agentId = `e2e-widget-limits-${suffix}`;
   await signIn(page);
+  await openAgents(page);
   const createForm = page.getByRole("region", { name: "Create an agent" });
   await createForm.getByLabel("Name").fill(`E2E widget limits ${suffix}`);
   await createForm.getByLabel("Agent ID (optional)").fill(agentId);

@@ -23,20 +23,20 @@ test.describe("admin sign-in and sign-out", () => {
 
     await page.getByLabel("Password").fill(E2E_ADMIN.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/panel\/agents$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Agents" })).toBeVisible();
+    await expect(page).toHaveURL(/\/panel$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     const header = page.getByRole("banner");
     await expect(header).toContainText(E2E_ADMIN.email);
-    await expect(page.getByRole("navigation", { name: "Panel" }).getByRole("link", { name: "Agents" })).toHaveAttribute(
+    await expect(page.getByRole("navigation", { name: "Panel" }).getByRole("link", { name: "Home" })).toHaveAttribute(
       "aria-current",
       "page",
     );
     // The demo agents are there.
-    await expect(page.getByRole("link", { name: "Acme Cloud help assistant" })).toBeVisible();
+    await expect(page.getByRole("table").getByRole("link", { name: "Acme Cloud help assistant" })).toBeVisible();
 
     // A signed-in admin who opens the sign-in page goes straight to the panel.
     await page.goto("/signin");
-    await expect(page).toHaveURL(/\/panel\/agents$/);
+    await expect(page).toHaveURL(/\/panel$/);
   });
 
   test("signing out ends the session", async ({ page, browser }) => {

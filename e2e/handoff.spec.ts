@@ -1,12 +1,13 @@
 // A visitor asks the demo agent for a person through the messages API; the
 // conversation shows as escalated in the panel, an admin replies and hands it back to the agent.
 import { expect, test } from "@playwright/test";
-import { closeNewKeyDialog, expectMessageResponse, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
+import { closeNewKeyDialog, expectMessageResponse, openAgents, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
 
 test("a handoff turn is escalated in the panel; an admin replies and hands it back", async ({ page, request }) => {
   const visitorName = `E2E Visitor ${uniqueSuffix()}`;
   const reply = "Hi, this is Sam from support. I have issued your refund.";
   await signIn(page);
+  await openAgents(page);
 
   // The README's path: Agents → demo → Generate key (or Rotate, when an earlier attempt made one).
   await page.getByRole("link", { name: "Acme Cloud help assistant" }).click();

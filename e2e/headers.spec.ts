@@ -186,8 +186,8 @@ test("no page of the help centre, /docs or the panel has a CSP violation", async
     await expect(page.locator("[data-parley-widget]").locator(".msg.agent").first()).toBeVisible();
   });
   await visitWithoutViolations(page, "/docs", async () => {
-    await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
-    await expect(page.locator(".swagger-ui .info .title")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Parley API reference" })).toBeVisible();
+    await expect(page.getByRole("tab", { name: "Typed client" }).first()).toBeVisible();
   });
   await signIn(page);
   for (const path of PANEL_PAGES) await visitWithoutViolations(page, path, heading);
@@ -212,7 +212,7 @@ test("the article editor with its preview, a help article and /docs render fully
     await expect(page.locator(".help-prose").getByRole("heading").first()).toBeVisible();
     await keepScreenshot(page, testInfo, `csp-help-article-${width}`);
     await page.goto("/docs");
-    await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
+    await expect(page.locator("#sendMessage")).toBeVisible();
     await keepScreenshot(page, testInfo, `csp-docs-${width}`);
     expect(await cspViolations(page)).toEqual([]);
   }
@@ -244,7 +244,7 @@ test("an error's Link header leads to its row of the errors table on /docs, on a
   ] as const) {
     await page.setViewportSize({ width, height });
     await page.goto(target);
-    await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible();
+    await expect(page.locator("#sendMessage")).toBeVisible();
     const row = page.locator("#errors-not-found");
     await expect(row).toBeInViewport();
     await expect(row).toContainText("404");

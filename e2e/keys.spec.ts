@@ -7,6 +7,7 @@ import {
   keepScreenshot,
   keyCard,
   newKeyDialog,
+  openAgents,
   openNewKeyDialog,
   sendMessage,
   signIn,
@@ -18,6 +19,7 @@ test("create an agent, enable the API, generate a key, call the messages API, ro
   const agentId = `e2e-keys-${suffix}`;
   const agentName = `E2E keys agent ${suffix}`;
   await signIn(page);
+  await openAgents(page);
 
   // Create the agent.
   const createForm = page.getByRole("region", { name: "Create an agent" });

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_LLM_URL, E2E_PORT } from "./playwright.config.ts";
-import { closeNewKeyDialog, keepScreenshot, openNewKeyDialog, signIn, uniqueSuffix } from "./support.ts";
+import { closeNewKeyDialog, keepScreenshot, openAgents, openNewKeyDialog, signIn, uniqueSuffix } from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 const PIECES = ["To reset your password, ", "open the sign-in page ", "and choose Forgot password [1]."];
@@ -81,6 +81,7 @@ test("the widget shows an LLM agent's answer while it streams, then the complete
   const site = await startSite(agentId);
   try {
     await signIn(page);
+    await openAgents(page);
     await createLlmAgent(page, agentId, site.origin);
     await fakeLlm("/fake/enqueue", [
       {
@@ -129,6 +130,7 @@ test("the widget shows an LLM agent's answer while it streams, then the complete
 test("the HTTP API's streaming form sends the first pieces before the model has finished (production server)", async ({ page }) => {
   const agentId = `e2e-stream-api-${uniqueSuffix()}`;
   await signIn(page);
+  await openAgents(page);
   await createLlmAgent(page, agentId, APP_ORIGIN, { httpApi: true });
   const { key } = await openNewKeyDialog(page);
   await closeNewKeyDialog(page, key);

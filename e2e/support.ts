@@ -14,13 +14,19 @@ export function uniqueSuffix(): string {
     .padStart(2, "0")}`;
 }
 
-/** Signs in through the sign-in page and waits for the panel's first screen. */
+/** Signs in through the sign-in page and waits for the panel's home. */
 export async function signIn(page: Page, password = E2E_ADMIN.password): Promise<void> {
   await page.goto("/signin");
   await page.getByLabel("Email").fill(E2E_ADMIN.email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/panel\/agents$/);
+  await expect(page).toHaveURL(/\/panel$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+}
+
+/** Opens the agent list from the panel's navigation (where the README's key steps begin). */
+export async function openAgents(page: Page): Promise<void> {
+  await page.getByRole("navigation", { name: "Panel" }).getByRole("link", { name: "Agents" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Agents" })).toBeVisible();
 }
 

@@ -2,7 +2,7 @@
 // admin adds "kontoauszug, invoice" to the agent's synonyms in its settings, and the very next
 // API turn answers from the invoices article. A line with one phrase is refused next to the field.
 import { expect, test } from "@playwright/test";
-import { closeNewKeyDialog, keepScreenshot, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
+import { closeNewKeyDialog, keepScreenshot, openAgents, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
 
 interface Reply {
   reply: string;
@@ -17,6 +17,7 @@ test("add a synonym to an agent and see the next API answer change", async ({ pa
   const suffix = uniqueSuffix();
   const agentId = `e2e-synonyms-${suffix}`;
   await signIn(page);
+  await openAgents(page);
   const createForm = page.getByRole("region", { name: "Create an agent" });
   await createForm.getByLabel("Name").fill(`E2E synonyms ${suffix}`);
   await createForm.getByLabel("Agent ID (optional)").fill(agentId);

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, expect, type Page, test, type WebSocket } from "@playwright/test";
 import { E2E_PORT } from "./playwright.config.ts";
-import { keepScreenshot, signIn } from "./support.ts";
+import { keepScreenshot, openAgents, signIn } from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 const HANDOFF_NOTICE = "A person from our team has been asked to join. They will reply here.";
@@ -101,6 +101,7 @@ test("a site on an allowed origin chats through the widget; the admin's reply ar
   // The admin allows the site's origin on the demo agent (adding to its list: the app's own origin
   // stays, so the help pages keep their widget).
   await signIn(page);
+  await openAgents(page);
   await page.getByRole("link", { name: "Acme Cloud help assistant" }).click();
   await expect(page).toHaveURL("/panel/agents/demo");
   const settings = page.getByRole("region", { name: "Settings" });

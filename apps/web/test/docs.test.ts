@@ -1,6 +1,6 @@
-// The /docs API reference: an HTML page with Swagger UI loaded from our own origin and
-// copyable curl examples rendered on the server from the OpenAPI document's examples; the asset
-// routes serve Swagger UI's files from the installed package. The curl examples are then run, as
+// The /docs API reference: an HTML page rendered on the server from the OpenAPI document (every
+// operation with its parameters, body and responses, and code samples in curl, the typed client
+// and fetch with copy buttons); the asset routes serve its own script and stylesheet. The curl examples are then run, as
 // a reader would paste them, against the app over real HTTP, and their answers checked against the
 // document.
 
@@ -27,11 +27,11 @@ function unescapeHtml(html: string): string {
   return html.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
 }
 
-/** The curl commands of a rendered page, as the copy buttons copy them. */
+/** The curl commands of a rendered page (the curl tabs), as the copy buttons copy them. */
 function pageCommands(html: string): Array<{ id: string; command: string }> {
-  return [...html.matchAll(/<pre id="([^"]+)"><code>([\s\S]*?)<\/code><\/pre>\s*<button type="button" class="copy" data-copy="\1"/g)].map(
-    ([, id, code]) => ({ id: id!, command: unescapeHtml(code!) }),
-  );
+  return [...html.matchAll(/<pre id="([^"]+)"><code>([\s\S]*?)<\/code><\/pre>\s*<button type="button" class="copy" data-copy="\1"/g)]
+    .map(([, id, code]) => ({ id: id!, command: unescapeHtml(code!) }))
+    .filter(({ id }) => id.startsWith("curl-"));
 }
 
 /** Every element of a parsed page, depth first. */
@@ -48,17 +48,15 @@ function textOf(node: ChildNode): string {
 const readable = (text: string) => text.replace(/\s+/g, " ").trim();
 
 describe("GET /docs", () => {
-  it("is an HTML page with Swagger UI and the curl examples, nothing from another origin", async () => {
+  it("is an HTML page with the reference and the curl examples, nothing from another origin", async () => {
     const response = await docsPageRoute(new Request(`${APP_URL}/docs`), APP_URL);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await response.text();
     expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
     expect(html).toContain("<title>Parley API reference</title>");
-    expect(html).toContain('<link rel="stylesheet" href="/docs/assets/swagger-ui.css">');
-    expect(html).toContain('<script src="/docs/assets/swagger-ui-bundle.js"></script>');
+    expect(html).toContain('<link rel="stylesheet" href="/docs/assets/docs.css">');
     expect(html).toContain('<script src="/docs/assets/docs.js"></script>');
-    expect(html).toContain('<div id="swagger-ui" data-url="/api/openapi.json"></div>');
     expect(html).toContain("Version 1.0.0");
     // Every script and stylesheet from our origin; no inline script.
     for (const [, url] of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)) expect(url).toMatch(/^\/docs\/assets\//);
@@ -116,6 +114,65 @@ describe("GET /docs", () => {
     expect(byId.get("errors-missing-bearer-token")?.name).toBe("tr");
   });
 
+  it("documents every operation beside its samples: curl, the typed client where it covers it, and fetch, each copyable", async () => {
+    const html = await (await docsPageRoute(new Request(`${APP_URL}/docs`), APP_URL)).text();
+    const all = elements(parseDocument(html, { decodeEntities: true }).children);
+    const byId = new Map(all.filter((element) => element.attribs.id).map((element) => [element.attribs.id!, element]));
+    const nav = all.find((element) => element.name === "nav");
+    expect(nav?.attribs["aria-label"]).toBe("API reference");
+    const navLinks = elements(nav!.children)
+      .filter((element) => element.name === "a")
+      .map((link) => link.attribs.href);
+    expect(navLinks).toEqual([
+      "#introduction",
+      "#tag-messages",
+      "#sendMessage",
+      "#tag-help-centre",
+      "#listHelpCollections",
+      "#listHelpArticles",
+      "#getHelpArticle",
+      "#tag-keys",
+      "#createHttpApiKey",
+      "#revokeHttpApiKey",
+      "#webhooks",
+      "#errors",
+    ]);
+    for (const href of navLinks) expect(byId.has(href!.slice(1)), href).toBe(true);
+
+    const tabsOf = (operationId: string) =>
+      elements(byId.get(operationId)!.children)
+        .filter((element) => element.attribs.role === "tab")
+        .map((tab) => readable(textOf(tab)));
+    expect(tabsOf("sendMessage")).toEqual(["curl", "Typed client", "fetch"]);
+    expect(tabsOf("listHelpArticles")).toEqual(["curl", "Typed client", "fetch"]);
+    expect(tabsOf("createHttpApiKey")).toEqual(["curl", "fetch"]);
+    expect(readable(textOf(byId.get("client-sendMessage-start")!))).toBe(
+      readable(`import { Parley } from "@parley/client";
+        const parley = new Parley({ apiKey: process.env.PARLEY_API_KEY, agentId: "demo", baseUrl: "${APP_URL}" });
+        const reply = await parley.messages.send({ "message": "How do I get a refund?", "visitor": { "name": "Ada", "email": "ada@example.com" }, "clientVariables": { "plan": "pro" } });`),
+    );
+    expect(textOf(byId.get("fetch-listHelpArticles")!)).toBe(
+      `const response = await fetch("${APP_URL}/api/agent/demo/help/articles?q=refund&source=src-billing");\nconst data = await response.json();`,
+    );
+    expect(textOf(byId.get("fetch-revokeHttpApiKey")!)).toContain('method: "DELETE"');
+    expect(textOf(byId.get("fetch-revokeHttpApiKey")!)).toContain("console.log(response.status); // 204");
+    // Every sample has its copy button, and every tab its panel.
+    for (const pre of all.filter((element) => element.name === "pre")) {
+      expect(
+        all.some((element) => element.name === "button" && element.attribs["data-copy"] === pre.attribs.id),
+        pre.attribs.id,
+      ).toBe(true);
+    }
+    for (const tab of all.filter((element) => element.attribs.role === "tab")) {
+      expect(byId.get(tab.attribs["aria-controls"]!)?.attribs["aria-labelledby"]).toBe(tab.attribs.id);
+    }
+    // The send operation's body fields and responses.
+    const send = readable(textOf(byId.get("sendMessage")!));
+    expect(send).toContain("POST /api/agent/{agentId}/messages");
+    expect(send).toContain("message string required");
+    expect(send).toContain("429");
+  });
+
   it("quotes for the shell", () => {
     expect(shellQuote(`{"message":"it's"}`)).toBe(`'{"message":"it'\\''s"}'`);
   });
@@ -124,34 +181,17 @@ describe("GET /docs", () => {
 describe("GET /docs/assets/{file}", () => {
   const asset = (file: string) => docsAssetRoute(new Request(`${APP_URL}/docs/assets/${file}`), { file });
 
-  it("serves Swagger UI's bundle and stylesheet from the installed swagger-ui-dist", async () => {
-    const bundle = await asset("swagger-ui-bundle.js");
-    expect(bundle.status).toBe(200);
-    expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(bundle.headers.get("x-content-type-options")).toBe("nosniff");
-    const script = await bundle.text();
-    expect(Number(bundle.headers.get("content-length"))).toBe(Buffer.byteLength(script));
-    expect(script.length).toBeGreaterThan(500_000);
-    expect(script).toContain("SwaggerUIBundle");
-
-    const css = await asset("swagger-ui.css");
-    expect(css.status).toBe(200);
-    expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
-    expect(await css.text()).toContain(".swagger-ui");
-  });
-
   it("serves the page's own script and style", async () => {
     const script = await asset("docs.js");
     expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     const source = await script.text();
-    expect(source).toContain("SwaggerUIBundle(");
-    expect(source).toContain("validatorUrl: null");
+    expect(source).toContain("aria-selected");
     expect(source).toContain("navigator.clipboard");
     expect((await asset("docs.css")).headers.get("content-type")).toBe("text/css; charset=utf-8");
   });
 
   it("serves nothing else", async () => {
-    for (const file of ["package.json", "../package.json", "index.html", "swagger-ui-bundle.js.map", "toString", "__proto__"]) {
+    for (const file of ["package.json", "../package.json", "index.html", "swagger-ui-bundle.js", "toString", "__proto__"]) {
       const response = await asset(file);
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: "Not found" });

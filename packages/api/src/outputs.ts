@@ -178,6 +178,42 @@ export const conversationDetailOutput = z.object({
   ),
 });
 
+const dayCounts = z.object({ conversations: count, turns: count });
+
+export const panelHomeOutput = z.object({
+  waiting: z.object({
+    count,
+    oldest: z.array(
+      z.object({
+        conversationId: id,
+        agentName: z.string(),
+        visitorName: z.string().nullable(),
+        visitorEmail: z.string().nullable(),
+        firstPageUrl: z.string().nullable(),
+        escalatedAt: moment,
+      }),
+    ),
+  }),
+  activity: z.array(z.object({ agentId: id, agentName: z.string(), today: dayCounts, week: dayCounts, unanswered: count })),
+  unansweredThisWeek: count,
+  nearQuota: z.array(
+    z.object({
+      agentId: id,
+      agentName: z.string(),
+      measure: z.enum(["conversations", "tokens", "turns"]),
+      used: count,
+      limit: count,
+    }),
+  ),
+  month: z.string(),
+  gettingStarted: z.object({
+    keyGenerated: z.boolean(),
+    articlePublished: z.boolean(),
+    widgetEmbedded: z.boolean(),
+    webhookAdded: z.boolean(),
+  }),
+});
+
 export const usageSummaryOutput = z.array(
   z.object({
     agentId: id,

@@ -2,6 +2,7 @@
 import { agentsRouter } from "./routers/agents.ts";
 import { articlesRouter } from "./routers/articles.ts";
 import { conversationsRouter } from "./routers/conversations.ts";
+import { homeRouter } from "./routers/home.ts";
 import { keysRouter } from "./routers/keys.ts";
 import { savedRepliesRouter } from "./routers/saved-replies.ts";
 import { sourcesRouter } from "./routers/sources.ts";
@@ -11,6 +12,7 @@ import { webhooksRouter } from "./routers/webhooks.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
+  home: homeRouter,
   agents: agentsRouter,
   keys: keysRouter,
   sources: sourcesRouter,

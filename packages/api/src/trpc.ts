@@ -2,7 +2,7 @@
 // the error mapping from core's AppError, and the procedure every router uses.
 
 import type { AppContext } from "@parley/core";
-import { ERRORS, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
+import { ERRORS, fieldMessage, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
 import type { AdminScope } from "@parley/core/admin";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
@@ -28,13 +28,21 @@ const t = initTRPC.context<TRPCContext>().create({
     const unexpected = error.code === "INTERNAL_SERVER_ERROR" && !isAppError(error.cause);
     // No stack trace in any response, development included (the server log has what is needed).
     const { stack: _stack, ...data } = shape.data;
+    const zodError = error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? error.cause : null;
     return {
       ...shape,
       message: unexpected ? ERRORS.INTERNAL.message : shape.message,
       data: {
         ...data,
-        // Field errors of bad input, for inline messages in the panel's forms.
-        zodError: error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
+        // Field errors of bad input, for inline messages in the panel's forms, written for people:
+        // every issue with its full path (list items too), and the same flattened by field.
+        issues: zodError
+          ? zodError.issues.map((issue) => ({
+              path: issue.path.map((part) => (typeof part === "number" ? part : String(part))),
+              message: fieldMessage(issue),
+            }))
+          : null,
+        zodError: zodError ? z.flattenError(zodError, fieldMessage) : null,
         // What exactly was wrong, as the REST error body's `details` says it (a refused webhook URL's reason).
         details: isAppError(error.cause) ? (error.cause.details ?? null) : null,
       },

@@ -137,6 +137,10 @@ export const PANEL_CONVERSATIONS_PER_PAGE = 50;
 export const PANEL_CONVERSATIONS_MAX_PER_PAGE = 100;
 export const PANEL_ARTICLES_MAX_PER_LIST = 500;
 export const USAGE_DAILY_MAX_DAYS = 90;
+/** Panel home: escalations listed by name (the longest-waiting; the count covers all of them). */
+export const HOME_WAITING_SHOWN = 10;
+/** Panel home: a monthly counter at or past this share of its limit is "close to quota". */
+export const HOME_NEAR_QUOTA_SHARE = 0.8;
 /** Longest callbackUrl followed after signing in to the panel (a longer one goes to the panel's first page). */
 export const CALLBACK_URL_MAX_CHARS = 2_048;
 

@@ -1,7 +1,9 @@
-import { redirect } from "next/navigation";
+import type { Metadata } from "next";
+import { HomeScreen } from "~/panel/home/HomeScreen.tsx";
 
 export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Home" };
 
-export default function PanelHome() {
-  redirect("/panel/agents");
+export default function PanelHomePage() {
+  return <HomeScreen />;
 }

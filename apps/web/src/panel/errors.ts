@@ -51,31 +51,13 @@ function isIssue(value: unknown): value is ZodIssueLike {
 }
 
 /**
- * Zod issues of a BAD_REQUEST. tRPC puts the ZodError's message (the issues as JSON, in zod 4) in
- * the error message, with full paths (list indexes too); the server's errorFormatter also adds a
- * flattened `zodError` ({ formErrors, fieldErrors }). Prefer the full issues, fall back to it.
+ * Zod issues of a BAD_REQUEST, with messages written for people (the server's errorFormatter turns
+ * zod's texts into core's field messages): each with its full path (list indexes too).
  */
 function zodIssues(error: unknown): ZodIssueLike[] {
   if (!(error instanceof TRPCClientError) || trpcCode(error) !== "BAD_REQUEST") return [];
-  if (error.message.trimStart().startsWith("[")) {
-    try {
-      const parsed: unknown = JSON.parse(error.message);
-      if (Array.isArray(parsed) && parsed.every(isIssue)) return parsed;
-    } catch {
-      // Not JSON after all: use the flattened form below.
-    }
-  }
-  const data = error.data as
-    | { zodError?: { formErrors?: string[]; fieldErrors?: Record<string, string[] | undefined> } | null }
-    | undefined;
-  const zodError = data?.zodError;
-  if (!zodError) return [];
-  return [
-    ...(zodError.formErrors ?? []).map((message) => ({ path: [], message })),
-    ...Object.entries(zodError.fieldErrors ?? {}).flatMap(([field, messages]) =>
-      messages?.[0] ? [{ path: [field], message: messages[0] }] : [],
-    ),
-  ];
+  const data = error.data as { issues?: unknown } | undefined;
+  return Array.isArray(data?.issues) ? data.issues.filter(isIssue) : [];
 }
 
 /** The first issue per top-level field; list items say which line (for one-per-line inputs). */

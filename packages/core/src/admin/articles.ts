@@ -8,6 +8,8 @@ import { renderArticleHtml } from "../markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
 import { assertSourceInWorkspace, rowId } from "./scope.ts";
 
+/** The editor's source: a choice the person must make (an id, like rowId). */
+const sourceChoice = z.string().trim().min(1, "Choose a source").max(200);
 const titleInput = z.string().trim().min(1, "Enter a title").max(ARTICLE_TITLE_MAX_CHARS);
 const contentInput = z
   .string()
@@ -22,7 +24,7 @@ export const listArticlesInput = z
   .default({});
 export const articleIdInput = z.object({ id: rowId });
 export const createArticleInput = z.object({
-  sourceId: rowId,
+  sourceId: sourceChoice,
   title: titleInput,
   content: contentInput,
   published: z.boolean().optional(),
@@ -31,7 +33,7 @@ export const updateArticleInput = z.object({
   id: rowId,
   title: titleInput.optional(),
   content: contentInput.optional(),
-  sourceId: rowId.optional(),
+  sourceId: sourceChoice.optional(),
 });
 /** What the editor shows while the admin types: any draft, up to an article's size (empty included). */
 export const previewArticleInput = z.object({ content: z.string().max(ARTICLE_CONTENT_MAX_CHARS) });

@@ -33,6 +33,15 @@ export {
   listConversationsInput,
   waitingEscalations,
 } from "./conversations.ts";
+export {
+  type AgentActivity,
+  type GettingStarted,
+  type NearQuota,
+  type PanelHome,
+  panelHome,
+  type QuotaMeasure,
+  type WaitingEscalation,
+} from "./home.ts";
 export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
 export { exportConversations, exportConversationsInput, parseExportQuery } from "./inbox-export.ts";
 export { addNote, addNoteInput, type ConversationNoteView } from "./inbox-notes.ts";

@@ -8,6 +8,7 @@ import { limitText, parseLimit } from "../format.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { CheckboxField, TextAreaField, TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
 
 type Agent = RouterOutputs["agents"]["get"];
@@ -146,7 +147,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
 
   const hasLocalErrors = Object.keys(localErrors).length > 0;
   return (
-    <form onSubmit={submit} onChange={edited} noValidate className="form">
+    <PanelForm onSubmit={submit} onChange={edited} className="form">
       <TextField
         label="Name"
         name="name"
@@ -163,7 +164,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
           checked={active}
           onChange={(event) => setActive(event.target.checked)}
           error={errors.active}
-          hint="Inactive agents answer nothing: the API and help centre return 404."
+          hint="Inactive agents answer nothing: the API and help centre return 404. Deactivated, not deleted: agents cannot be deleted yet, so make one inactive (and revoke its key) to retire it."
         />
         <CheckboxField
           label="HTTP API enabled"
@@ -296,7 +297,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
         error={update.error ?? (hasLocalErrors ? new Error("Please correct the highlighted fields.") : undefined)}
         success={update.isSuccess ? "Settings saved." : undefined}
       />
-    </form>
+    </PanelForm>
   );
 }
 

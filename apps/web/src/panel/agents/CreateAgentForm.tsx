@@ -7,6 +7,7 @@ import { errorCode, fieldErrors } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
 
 /**
@@ -40,7 +41,7 @@ export function CreateAgentForm() {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="form-inline">
+    <PanelForm onSubmit={submit} className="form-inline">
       <TextField label="Name" name="name" error={errors.name} autoComplete="off" />
       <TextField
         label="Agent ID (optional)"
@@ -56,6 +57,6 @@ export function CreateAgentForm() {
         </ActionButton>
       </div>
       <ActionStatus error={idTaken ? undefined : create.error} success={create.isSuccess ? "Agent created." : undefined} />
-    </form>
+    </PanelForm>
   );
 }

@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import { type FormEvent, useRef, useState } from "react";
 import { ActionButton } from "../ui/buttons.tsx";
 import { TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 
 /**
  * next-auth reports a refused credentials sign-in as "CredentialsSignin" (never which of email or
@@ -18,6 +19,7 @@ function signInError(error: string | null | undefined, status: number | undefine
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState("");
+  const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
   const passwordRef = useRef<HTMLInputElement>(null);
 
   // Uncontrolled fields read at submit: what was typed before hydration still counts.
@@ -26,6 +28,15 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     const fields = new FormData(event.currentTarget);
     const email = String(fields.get("email") ?? "");
     const password = String(fields.get("password") ?? "");
+    const empty = {
+      ...(email.trim() === "" ? { email: "Enter the email address you sign in with." } : {}),
+      ...(password === "" ? { password: "Enter your password." } : {}),
+    };
+    setMissing(empty);
+    if (empty.email || empty.password) {
+      setError("");
+      return;
+    }
     setPending(true);
     setError("");
     try {
@@ -46,15 +57,23 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
 
   return (
     // method="post": even a submission that bypasses the handler never puts the password in a URL.
-    <form onSubmit={submit} method="post" className="form" noValidate>
-      <TextField label="Email" name="email" type="email" autoComplete="username" required />
-      <TextField ref={passwordRef} label="Password" name="password" type="password" autoComplete="current-password" required />
+    <PanelForm onSubmit={submit} method="post" className="form">
+      <TextField label="Email" name="email" type="email" autoComplete="username" required error={missing.email} />
+      <TextField
+        ref={passwordRef}
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={missing.password}
+      />
       <p role="alert" className="status-error">
         {error}
       </p>
       <ActionButton type="submit" variant="primary" pending={pending} pendingLabel="Signing in…" className="btn-block">
         Sign in
       </ActionButton>
-    </form>
+    </PanelForm>
   );
 }

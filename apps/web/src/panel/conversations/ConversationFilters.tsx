@@ -6,6 +6,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { useShortcuts } from "../inbox/shortcuts.ts";
 import { useTRPC } from "../trpc.ts";
 import { SelectField, TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { filtersQuery, type InboxFilters } from "./filters.ts";
 
 /** Search and filters live in the URL, so a filtered list can be linked and reloaded. `/` focuses search. */
@@ -31,7 +32,7 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
   return (
     <div className="inbox-filters-block">
       <search>
-        <form className="form-inline inbox-search" aria-label="Search conversations" onSubmit={submit}>
+        <PanelForm className="form-inline inbox-search" aria-label="Search conversations" onSubmit={submit}>
           <TextField
             ref={searchRef}
             label="Search conversations"
@@ -49,9 +50,9 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
           <button type="submit" className="btn btn-primary">
             Search
           </button>
-        </form>
+        </PanelForm>
       </search>
-      <form className="inbox-filters" aria-label="Filter conversations" onSubmit={(event) => event.preventDefault()}>
+      <PanelForm className="inbox-filters" aria-label="Filter conversations" onSubmit={(event) => event.preventDefault()}>
         <SelectField label="Assigned to" value={filters.assignee ?? ""} onChange={(event) => apply({ assignee: event.target.value })}>
           <option value="">Everyone</option>
           <option value="mine">Me</option>
@@ -86,7 +87,7 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
         </SelectField>
         <TextField label="Started from" type="date" value={filters.from ?? ""} onChange={(event) => apply({ from: event.target.value })} />
         <TextField label="Started to" type="date" value={filters.to ?? ""} onChange={(event) => apply({ to: event.target.value })} />
-      </form>
+      </PanelForm>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { fieldErrors } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { SelectField, TextAreaField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 
 const TYPING_SIGNAL_MS = 3_000;
 
@@ -70,7 +71,7 @@ export function ReplyComposer({
   }
 
   return (
-    <form onSubmit={submit} noValidate className={`form composer composer-${mode}`}>
+    <PanelForm onSubmit={submit} className={`form composer composer-${mode}`}>
       <div className="composer-tabs" role="radiogroup" aria-label="Write">
         {(["reply", "note"] as const).map((option) => (
           <label key={option} className={mode === option ? "composer-tab composer-tab-current" : "composer-tab"}>
@@ -133,6 +134,6 @@ export function ReplyComposer({
       <p className="shortcuts">
         <kbd>r</kbd> write · <kbd>e</kbd> resolve · <kbd>j</kbd>/<kbd>k</kbd> in the list
       </p>
-    </form>
+    </PanelForm>
   );
 }

@@ -9,6 +9,7 @@ import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { ConfirmDialog } from "../ui/ConfirmDialog.tsx";
 import { TextAreaField, TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus, EmptyState, Loading, QueryError } from "../ui/status.tsx";
 
 type SavedReply = RouterOutputs["savedReplies"]["list"][number];
@@ -133,7 +134,7 @@ function SavedReplyForm({ editing, onDone, onSaved }: { editing: SavedReply | nu
   return (
     <section aria-labelledby="saved-form-heading" className="card">
       <h2 id="saved-form-heading">{editing ? `Edit “${editing.title}”` : "Add a saved reply"}</h2>
-      <form onSubmit={submit} noValidate className="form">
+      <PanelForm onSubmit={submit} className="form">
         <TextField label="Title" name="title" value={title} onChange={(event) => setTitle(event.target.value)} error={errors.title} />
         <TextAreaField
           label="Reply"
@@ -151,7 +152,7 @@ function SavedReplyForm({ editing, onDone, onSaved }: { editing: SavedReply | nu
           {editing ? <ActionButton onClick={onDone}>Cancel</ActionButton> : null}
         </div>
         <ActionStatus error={save.error} success={saved ?? undefined} />
-      </form>
+      </PanelForm>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { fieldErrors } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { SelectField, TextAreaField, TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
 import { MarkdownPreview } from "./MarkdownPreview.tsx";
 
@@ -43,7 +44,7 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
   }
 
   return (
-    <form onSubmit={submit} noValidate className="form">
+    <PanelForm onSubmit={submit} className="form">
       <TextField
         label="Title"
         name="title"
@@ -90,6 +91,6 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
         </ActionButton>
       </div>
       <ActionStatus error={error} success={success} />
-    </form>
+    </PanelForm>
   );
 }

@@ -60,6 +60,10 @@ export function ArticleStatusActions({ article }: { article: Article }) {
           {article.active ? "Archive" : "Restore"}
         </ActionButton>
       </div>
+      <p className="field-hint">
+        Archived, not deleted: articles cannot be deleted yet. An archived article stays in the knowledge base, hidden, and Restore brings
+        it back.
+      </p>
       <ActionStatus error={setPublished.error ?? setActive.error} success={success} />
     </section>
   );

@@ -6,6 +6,7 @@ import { fieldErrors } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
 
 export function CreateSourceForm() {
@@ -28,7 +29,7 @@ export function CreateSourceForm() {
   }
 
   return (
-    <form ref={formRef} onSubmit={submit} noValidate className="form-inline">
+    <PanelForm ref={formRef} onSubmit={submit} className="form-inline">
       <TextField
         label="New source name"
         name="name"
@@ -44,6 +45,6 @@ export function CreateSourceForm() {
         </ActionButton>
       </div>
       <ActionStatus error={create.error} success={create.isSuccess ? "Source created." : undefined} />
-    </form>
+    </PanelForm>
   );
 }

@@ -6,6 +6,7 @@ import { type FormEvent, useState } from "react";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { CheckboxField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus, EmptyState, Loading, QueryError } from "../ui/status.tsx";
 
 type Source = RouterOutputs["sources"]["list"][number];
@@ -41,7 +42,7 @@ export function SourceAgentsForm({ source }: { source: Source }) {
   }
 
   return (
-    <form onSubmit={submit} className="form">
+    <PanelForm onSubmit={submit} className="form">
       <fieldset>
         <legend className="visually-hidden">Agents linked to {source.name}</legend>
         {agents.data.map((agent) => (
@@ -62,6 +63,6 @@ export function SourceAgentsForm({ source }: { source: Source }) {
         </ActionButton>
       </div>
       <ActionStatus error={save.error} success={save.isSuccess ? "Linked agents saved." : undefined} />
-    </form>
+    </PanelForm>
   );
 }

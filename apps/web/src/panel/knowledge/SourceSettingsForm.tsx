@@ -6,6 +6,7 @@ import { fieldErrors } from "../errors.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { CheckboxField, TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
 
 type Source = RouterOutputs["sources"]["list"][number];
@@ -32,7 +33,7 @@ export function SourceSettingsForm({ source }: { source: Source }) {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="form" onChange={() => update.isSuccess && update.reset()}>
+    <PanelForm onSubmit={submit} className="form" onChange={() => update.isSuccess && update.reset()}>
       <TextField
         label="Name"
         name="name"
@@ -47,7 +48,7 @@ export function SourceSettingsForm({ source }: { source: Source }) {
         checked={active}
         onChange={(event) => setActive(event.target.checked)}
         error={errors.active}
-        hint="Articles of an inactive source are hidden from help centres and agents."
+        hint="Articles of an inactive source are hidden from help centres and agents. Deactivated, not deleted: sources cannot be deleted yet, so turn off one you no longer use."
       />
       <div className="form-actions">
         <ActionButton type="submit" variant="primary" pending={update.isPending}>
@@ -55,6 +56,6 @@ export function SourceSettingsForm({ source }: { source: Source }) {
         </ActionButton>
       </div>
       <ActionStatus error={update.error} success={update.isSuccess ? "Source saved." : undefined} />
-    </form>
+    </PanelForm>
   );
 }

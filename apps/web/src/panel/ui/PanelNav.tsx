@@ -7,6 +7,7 @@ import { useInboxLive } from "../inbox/use-inbox-live.ts";
 import { useTRPC } from "../trpc.ts";
 
 const sections = [
+  { href: "/panel", label: "Home" },
   { href: "/panel/agents", label: "Agents" },
   { href: "/panel/knowledge", label: "Knowledge base" },
   { href: "/panel/conversations", label: "Conversations" },
@@ -35,13 +36,14 @@ export function PanelNav({ email }: { email: string | null }) {
   return (
     <header className="panel-header">
       <div className="panel-header-inner">
-        <Link href="/panel/agents" className="panel-brand">
+        <Link href="/panel" className="panel-brand">
           Parley
         </Link>
         <nav aria-label="Panel">
           <ul className="panel-nav">
             {sections.map((section) => {
-              const current = pathname === section.href || pathname.startsWith(`${section.href}/`);
+              // Home is current on its own page only; a section on any of its pages.
+              const current = pathname === section.href || (section.href !== "/panel" && pathname.startsWith(`${section.href}/`));
               return (
                 <li key={section.href}>
                   <Link href={section.href} aria-current={current ? "page" : undefined}>

@@ -1,8 +1,12 @@
 "use client";
 
 // Labelled form controls. Each links its hint and error to the control (aria-describedby) and
-// marks it invalid, so a screen reader hears the zod message for the field.
-import { type ComponentProps, type ReactNode, useId } from "react";
+// marks it invalid (aria-invalid, styled the same everywhere), so a screen reader hears the
+// message for the field. A group of choices (FieldGroup) marks each of its controls the same way.
+import { type ComponentProps, createContext, type ReactNode, useContext, useId } from "react";
+
+/** The error of the enclosing FieldGroup, which every control in it refers to. */
+const GroupError = createContext<{ errorId: string } | null>(null);
 
 interface FieldProps {
   label: ReactNode;
@@ -12,9 +16,11 @@ interface FieldProps {
 
 function useDescription(error?: string, hint?: ReactNode) {
   const id = useId();
+  const group = useContext(GroupError);
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  const describedBy = [hintId, errorId, group?.errorId].filter(Boolean).join(" ") || undefined;
+  const invalid = error || group ? true : undefined;
   const extras = (
     <>
       {hint ? (
@@ -29,37 +35,66 @@ function useDescription(error?: string, hint?: ReactNode) {
       ) : null}
     </>
   );
-  return { id, describedBy, extras };
+  return { id, describedBy, invalid, extras };
+}
+
+/**
+ * A set of checkboxes or radios under one legend, with one message for the set (at least one
+ * event, say): shown under the legend, and every control in the set is marked invalid.
+ */
+export function FieldGroup({
+  legend,
+  error,
+  className,
+  children,
+}: {
+  legend: ReactNode;
+  error?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  const errorId = `${useId()}-error`;
+  return (
+    <fieldset className={className}>
+      <legend className="label">{legend}</legend>
+      {error ? (
+        <span id={errorId} className="field-error">
+          {error}
+        </span>
+      ) : null}
+      <GroupError.Provider value={error ? { errorId } : null}>{children}</GroupError.Provider>
+    </fieldset>
+  );
 }
 
 export function TextField({ label, error, hint, ...input }: FieldProps & ComponentProps<"input">) {
-  const { id, describedBy, extras } = useDescription(error, hint);
+  const { id, describedBy, invalid, extras } = useDescription(error, hint);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input id={id} aria-invalid={invalid} aria-describedby={describedBy} {...input} />
       {extras}
     </div>
   );
 }
 
 export function TextAreaField({ label, error, hint, ...textarea }: FieldProps & ComponentProps<"textarea">) {
-  const { id, describedBy, extras } = useDescription(error, hint);
+  const { id, describedBy, invalid, extras } = useDescription(error, hint);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...textarea} />
+      <textarea id={id} aria-invalid={invalid} aria-describedby={describedBy} {...textarea} />
       {extras}
     </div>
   );
 }
 
 export function SelectField({ label, error, hint, children, ...select }: FieldProps & ComponentProps<"select">) {
-  const { id, describedBy, extras } = useDescription(error, hint);
+  const { id, describedBy, invalid, extras } = useDescription(error, hint);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...select}>
+      <select id={id} aria-invalid={invalid} aria-describedby={describedBy} {...select}>
         {children}
       </select>
       {extras}
@@ -67,11 +102,17 @@ export function SelectField({ label, error, hint, children, ...select }: FieldPr
   );
 }
 
-export function CheckboxField({ label, error, hint, ...input }: FieldProps & Omit<ComponentProps<"input">, "type">) {
-  const { id, describedBy, extras } = useDescription(error, hint);
+export function CheckboxField({
+  label,
+  error,
+  hint,
+  type = "checkbox",
+  ...input
+}: FieldProps & Omit<ComponentProps<"input">, "type"> & { type?: "checkbox" | "radio" }) {
+  const { id, describedBy, invalid, extras } = useDescription(error, hint);
   return (
     <div className="field field-checkbox">
-      <input id={id} type="checkbox" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input id={id} type={type} aria-invalid={invalid} aria-describedby={describedBy} {...input} />
       <label htmlFor={id}>{label}</label>
       {extras}
     </div>

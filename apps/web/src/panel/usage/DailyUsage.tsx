@@ -5,6 +5,7 @@ import { type ReactNode, useState } from "react";
 import { formatNumber } from "../format.ts";
 import { useTRPC } from "../trpc.ts";
 import { SelectField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { DailyChart } from "./DailyChart.tsx";
 
@@ -53,7 +54,7 @@ export function DailyUsage() {
   return (
     <section aria-labelledby="daily-usage-heading" className="card">
       <h2 id="daily-usage-heading">Daily conversations and tokens</h2>
-      <form className="form-inline toolbar" aria-label="Chart options" onSubmit={(event) => event.preventDefault()}>
+      <PanelForm className="form-inline toolbar" aria-label="Chart options" onSubmit={(event) => event.preventDefault()}>
         <SelectField label="Agent" value={agentId} onChange={(event) => setAgentId(event.target.value)}>
           <option value="">All agents</option>
           {(agents.data ?? []).map((agent) => (
@@ -73,7 +74,7 @@ export function DailyUsage() {
             </option>
           ))}
         </SelectField>
-      </form>
+      </PanelForm>
       {body}
     </section>
   );

@@ -6,7 +6,8 @@ import { type FormEvent, useState } from "react";
 import { errorCode, errorDetails, fieldErrors } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
-import { CheckboxField, TextField } from "../ui/fields.tsx";
+import { CheckboxField, FieldGroup, TextField } from "../ui/fields.tsx";
+import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus, Loading, QueryError } from "../ui/status.tsx";
 
 export interface EndpointFormValues {
@@ -64,7 +65,7 @@ export function EndpointForm({
   }
 
   return (
-    <form onSubmit={submit} noValidate className="form">
+    <PanelForm onSubmit={submit} className="form">
       <TextField
         label="Endpoint URL"
         name="url"
@@ -85,28 +86,21 @@ export function EndpointForm({
         error={errors.description}
         autoComplete="off"
       />
-      <fieldset className="webhook-fieldset">
-        <legend className="label">Agents</legend>
-        <div className="field field-checkbox">
-          <input
-            id="webhook-all-agents"
-            type="radio"
-            name="agents"
-            checked={values.allAgents}
-            onChange={() => update({ allAgents: true })}
-          />
-          <label htmlFor="webhook-all-agents">All agents, including agents created later</label>
-        </div>
-        <div className="field field-checkbox">
-          <input
-            id="webhook-some-agents"
-            type="radio"
-            name="agents"
-            checked={!values.allAgents}
-            onChange={() => update({ allAgents: false })}
-          />
-          <label htmlFor="webhook-some-agents">Only these agents</label>
-        </div>
+      <FieldGroup legend="Agents" className="webhook-fieldset" error={errors.agentIds}>
+        <CheckboxField
+          type="radio"
+          name="agents"
+          label="All agents, including agents created later"
+          checked={values.allAgents}
+          onChange={() => update({ allAgents: true })}
+        />
+        <CheckboxField
+          type="radio"
+          name="agents"
+          label="Only these agents"
+          checked={!values.allAgents}
+          onChange={() => update({ allAgents: false })}
+        />
         {values.allAgents ? null : agents.isPending ? (
           <Loading label="Loading agents…" />
         ) : agents.isError ? (
@@ -128,10 +122,8 @@ export function EndpointForm({
             ))}
           </div>
         )}
-        {errors.agentIds ? <span className="field-error">{errors.agentIds}</span> : null}
-      </fieldset>
-      <fieldset className="webhook-fieldset">
-        <legend className="label">Events</legend>
+      </FieldGroup>
+      <FieldGroup legend="Events" className="webhook-fieldset" error={errors.eventTypes}>
         {WEBHOOK_EVENT_TYPES.map((type) => (
           <CheckboxField
             key={type}
@@ -145,14 +137,13 @@ export function EndpointForm({
             }
           />
         ))}
-        {errors.eventTypes ? <span className="field-error">{errors.eventTypes}</span> : null}
-      </fieldset>
+      </FieldGroup>
       <div className="form-actions">
         <ActionButton type="submit" variant="primary" pending={pending} pendingLabel={pendingLabel}>
           {submitLabel}
         </ActionButton>
       </div>
       <ActionStatus error={urlRefused ? undefined : error} success={success} />
-    </form>
+    </PanelForm>
   );
 }
