@@ -9,7 +9,6 @@ import { openDatabase } from "@parley/db";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEndpoint, rollEndpointSecret } from "../src/admin/webhooks.ts";
-import type { MessagingAgent } from "../src/messages/auth.ts";
 import { runTurn } from "../src/messages/turn.ts";
 import { createTestContext, messagingAgent, type TestContext } from "../src/testing.ts";
 import { eventBody, recordWebhookEvents, type WebhookEventInput } from "../src/webhooks/events.ts";

@@ -6,8 +6,8 @@
 import type { Database, Prisma } from "@parley/db";
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
-import { AppError } from "../errors.ts";
 import type { AppContext } from "../context.ts";
+import { AppError } from "../errors.ts";
 import { INBOX_EXPORT_MAX_CONVERSATIONS, INBOX_EXPORT_PAGE, INBOX_EXPORTS_PER_HOUR } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { HttpResult } from "../results.ts";
