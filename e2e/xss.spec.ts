@@ -88,7 +88,7 @@ test("the XSS payloads run nowhere: editor preview, help article, conversation v
   );
   const conversationPath = `/panel/conversations/${handoff.conversationId}`;
   await page.goto(conversationPath);
-  const escalation = page.getByRole("region", { name: "Waiting for a person" });
+  const escalation = page.getByRole("region", { name: "Handling" });
   await escalation.getByLabel("Your reply").fill(XSS_ARTICLE);
   await escalation.getByRole("button", { name: "Send reply" }).click();
   await expect(escalation.getByRole("status")).toHaveText("Reply sent.");
