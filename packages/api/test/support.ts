@@ -27,7 +27,7 @@ export async function createWorkspace(ctx: TestContext, prefix: string): Promise
   const article = await ctx.db.prisma.article.create({
     data: { id: `${prefix}-article`, sourceId: source.id, title: `${prefix} article`, content: "Body", published: true, publishedAt: NOW },
   });
-  return { scope: { userId: user.id, workspaceId: workspace.id }, agentId: agent.id, sourceId: source.id, articleId: article.id };
+  return { scope: { userId: user.id, workspaceId: workspace.id, role: "owner" }, agentId: agent.id, sourceId: source.id, articleId: article.id };
 }
 
 /** A caller with this session (null: signed out); `sameOrigin: false` plays a cross-site request. */

@@ -45,7 +45,53 @@ export {
   revokeWorkspaceAgentKey,
 } from "./keys.ts";
 export { type HeaderReader, isSameOrigin } from "./origin.ts";
-export { assertCan, can, INBOX_PERMISSIONS, type InboxPermission, ROLES, type Role, roleOf } from "./permissions.ts";
+export {
+  assertCan,
+  assertMayCall,
+  can,
+  type InboxPermission,
+  OPERATION_PERMISSIONS,
+  PANEL_SECTIONS,
+  type PanelOperation,
+  PERMISSIONS,
+  type Permission,
+  panelSectionOf,
+  panelSectionsFor,
+  permissionOf,
+  ROLES,
+  type Role,
+  roleMay,
+  roleMayCall,
+  roleOf,
+} from "./permissions.ts";
+export {
+  acceptInvitation,
+  acceptInvitationInput,
+  deactivatePerson,
+  invitationIdInput,
+  inviteInput,
+  inviteTeamMember,
+  limitInvitationAttempt,
+  listPeople,
+  openInvitation,
+  type PersonRow,
+  personIdInput,
+  reactivatePerson,
+  revokeInvitation,
+  roleInput,
+  setRole,
+  setRoleInput,
+} from "./people.ts";
+export {
+  changePassword,
+  changePasswordInput,
+  endOwnSessionById,
+  getAccount,
+  newPasswordInput,
+  ownSessions,
+  resetPassword,
+  sessionIdInput,
+} from "./account.ts";
 export type { AdminScope } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
 export { passwordWork, signInAdmin } from "./sign-in.ts";
