@@ -16,7 +16,10 @@ import { endAllSessions } from "./sessions.ts";
 import { passwordWork } from "./sign-in.ts";
 
 export const roleInput = z.enum(ROLES);
-export const inviteInput = z.object({ email: z.email().trim().toLowerCase().max(320), role: roleInput });
+export const inviteInput = z.object({
+  email: z.string().trim().toLowerCase().max(320).pipe(z.email("Enter an email address")),
+  role: roleInput,
+});
 export const setRoleInput = z.object({ userId: rowId, role: roleInput });
 export const personIdInput = z.object({ userId: rowId });
 export const invitationIdInput = z.object({ id: rowId });
