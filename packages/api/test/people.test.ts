@@ -1,7 +1,15 @@
 // people.* and account.* procedures on a real database: invitations (link shown once, hash
 // stored, expiry, single use, wrong token), deactivation ending every session, the last owner
 // guard, changing one's password (other sessions end) and the operator's password reset.
-import { acceptInvitation, acceptInvitationInput, checkSession, openInvitation, resetPassword, signInAdmin, startSession } from "@parley/core/admin";
+import {
+  acceptInvitation,
+  acceptInvitationInput,
+  checkSession,
+  openInvitation,
+  resetPassword,
+  signInAdmin,
+  startSession,
+} from "@parley/core/admin";
 import type { TestContext } from "@parley/core/testing";
 import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,7 +62,9 @@ describe("invitations", () => {
     expect(person).toMatchObject({ name: "Kim", role: "editor", workspaceId: a.scope.workspaceId, deactivatedAt: null });
     await expect(signIn("kim@example.com", "correct horse")).resolves.toMatchObject({ userId: person.id, role: "editor" });
 
-    await expect(acceptInvitation(ctx.db, { token: tokenOf(link), name: "Again", password: "correct horse" }, NOW)).rejects.toThrow(INVALID);
+    await expect(acceptInvitation(ctx.db, { token: tokenOf(link), name: "Again", password: "correct horse" }, NOW)).rejects.toThrow(
+      INVALID,
+    );
     await expect(openInvitation(ctx.db, tokenOf(link), NOW)).rejects.toThrow(INVALID);
     expect(await ctx.db.prisma.user.count({ where: { email: "kim@example.com" } })).toBe(1);
   });
@@ -93,7 +103,8 @@ describe("deactivation, roles and the last owner", () => {
   it("deactivating ends every session of the person at once and refuses their sign-in; reactivating lets them back", async () => {
     const person = await addPerson("dee", "support", "dee password");
     const sessions = await Promise.all([1, 2].map(() => startSession(ctx.db, { userId: person.userId, ip: null, userAgent: null }, NOW)));
-    for (const session of sessions) expect(await checkSession(ctx.db, { sessionId: session.id, userId: person.userId }, NOW)).not.toBeNull();
+    for (const session of sessions)
+      expect(await checkSession(ctx.db, { sessionId: session.id, userId: person.userId }, NOW)).not.toBeNull();
 
     await expect(owner().people.deactivate({ userId: person.userId })).resolves.toMatchObject({ id: "dee", active: false });
     const rows = await ctx.db.prisma.session.findMany({ where: { userId: person.userId } });
@@ -122,7 +133,9 @@ describe("deactivation, roles and the last owner", () => {
     await expect(owner().people.setRole({ userId: a.scope.userId, role: "admin" })).rejects.toThrow(lastOwner);
     await owner().people.reactivate({ userId: second.userId });
     await expect(owner().people.setRole({ userId: a.scope.userId, role: "admin" })).resolves.toMatchObject({ role: "admin" });
-    await expect(callerFor(ctx, second).people.setRole({ userId: a.scope.userId, role: "owner" })).resolves.toMatchObject({ role: "owner" });
+    await expect(callerFor(ctx, second).people.setRole({ userId: a.scope.userId, role: "owner" })).resolves.toMatchObject({
+      role: "owner",
+    });
   });
 
   it("people of another workspace are not found", async () => {

@@ -1,5 +1,16 @@
 // What the control panel does, each operation checked against the admin's workspace (scope.ts):
 // the tRPC procedures of @parley/api are thin calls over these.
+
+export {
+  changePassword,
+  changePasswordInput,
+  endOwnSessionById,
+  getAccount,
+  newPasswordInput,
+  ownSessions,
+  resetPassword,
+  sessionIdInput,
+} from "./account.ts";
 export {
   agentIdInput,
   createAgent,
@@ -46,25 +57,6 @@ export {
 } from "./keys.ts";
 export { type HeaderReader, isSameOrigin } from "./origin.ts";
 export {
-  assertCan,
-  assertMayCall,
-  can,
-  type InboxPermission,
-  OPERATION_PERMISSIONS,
-  PANEL_SECTIONS,
-  type PanelOperation,
-  PERMISSIONS,
-  type Permission,
-  panelSectionOf,
-  panelSectionsFor,
-  permissionOf,
-  ROLES,
-  type Role,
-  roleMay,
-  roleMayCall,
-  roleOf,
-} from "./permissions.ts";
-export {
   acceptInvitation,
   acceptInvitationInput,
   deactivatePerson,
@@ -83,15 +75,24 @@ export {
   setRoleInput,
 } from "./people.ts";
 export {
-  changePassword,
-  changePasswordInput,
-  endOwnSessionById,
-  getAccount,
-  newPasswordInput,
-  ownSessions,
-  resetPassword,
-  sessionIdInput,
-} from "./account.ts";
+  assertCan,
+  assertMayCall,
+  can,
+  type InboxPermission,
+  OPERATION_PERMISSIONS,
+  PANEL_SECTIONS,
+  type PanelOperation,
+  PERMISSIONS,
+  type Permission,
+  panelSectionOf,
+  panelSectionsFor,
+  permissionOf,
+  ROLES,
+  type Role,
+  roleMay,
+  roleMayCall,
+  roleOf,
+} from "./permissions.ts";
 export type { AdminScope } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
 export { passwordWork, signInAdmin } from "./sign-in.ts";

@@ -134,7 +134,14 @@ export async function acceptInvitation(db: Database, input: z.infer<typeof accep
     const taken = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
     if (taken) throw new AppError("PERSON_EXISTS");
     await tx.user.create({
-      data: { workspaceId: row.workspaceId, email: invitation.email, name: input.name, role: invitation.role, passwordHash, createdAt: now },
+      data: {
+        workspaceId: row.workspaceId,
+        email: invitation.email,
+        name: input.name,
+        role: invitation.role,
+        passwordHash,
+        createdAt: now,
+      },
     });
     return { email: invitation.email };
   });
