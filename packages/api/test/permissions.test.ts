@@ -3,6 +3,7 @@
 // procedure without an entry in the table fails this test. The session routes are checked too.
 import {
   generateHttpApiKey,
+  inboxEventStream,
   OPERATION_PERMISSIONS,
   PERMISSIONS,
   ROLES,
@@ -94,6 +95,16 @@ describe("every procedure x every role", () => {
       expect(mismatches).toEqual([]);
     });
   }
+});
+
+describe("the panel's live inbox events (panel session)", () => {
+  it("are refused for editors, streamed for the roles of the inbox", () => {
+    for (const role of ROLES) {
+      const open = () => inboxEventStream(undefined, { ...a.scope, role }, new AbortController().signal).cancel();
+      if (role === "editor") expect(open, role).toThrow("Forbidden");
+      else expect(open, role).not.toThrow();
+    }
+  });
 });
 
 describe("the HTTP API key route (panel session)", () => {
