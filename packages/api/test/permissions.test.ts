@@ -33,8 +33,9 @@ const procedurePaths = Object.keys(appRouter._def.procedures).sort();
 const EXPECTED_SECTIONS: Record<Role, string[]> = {
   owner: ["account", "agents", "articles", "conversations", "keys", "people", "sources", "team", "usage", "webhooks"],
   admin: ["account", "agents", "articles", "conversations", "keys", "sources", "team", "usage", "webhooks"],
-  editor: ["account", "articles", "sources"],
-  support: ["account", "conversations", "team"],
+  // agents: the list only (names to filter the inbox by and to link sources to).
+  editor: ["account", "agents", "articles", "sources"],
+  support: ["account", "agents", "conversations", "team"],
 };
 
 /** Calls a procedure by its path as `role`; resolves with the error it threw, or null. */
@@ -73,6 +74,8 @@ describe("the permission table", () => {
     for (const role of ["editor", "support"] as const) {
       expect(roleMayCall(role, "keys.generate")).toBe(false);
       expect(roleMayCall(role, "agents.update")).toBe(false);
+      expect(roleMayCall(role, "agents.get")).toBe(false);
+      expect(roleMayCall(role, "agents.list")).toBe(true);
       expect(roleMayCall(role, "webhooks.create")).toBe(false);
       expect(roleMayCall(role, "POST /api/agents/{agent_id}/http-api-key")).toBe(false);
     }

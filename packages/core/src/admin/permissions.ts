@@ -29,6 +29,9 @@ export const PERMISSIONS = {
   /** Sources, articles and synonyms. */
   "knowledge.read": KNOWLEDGE,
   "knowledge.write": KNOWLEDGE,
+  /** The list of agents: the inbox filters by agent and the knowledge base links sources to agents. */
+  "agents.list": EVERYONE,
+  /** An agent's page: its settings and key. */
   "agents.read": MANAGERS,
   "agents.write": MANAGERS,
   /** Generate, rotate and revoke an agent's HTTP API key. */
@@ -47,7 +50,7 @@ export type InboxPermission = Extract<Permission, `inbox.${string}`>;
 
 /** The permission of every panel operation: tRPC procedures by path, session routes by method and path. */
 export const OPERATION_PERMISSIONS = {
-  "agents.list": "agents.read",
+  "agents.list": "agents.list",
   "agents.get": "agents.read",
   "agents.create": "agents.write",
   "agents.update": "agents.write",
