@@ -87,7 +87,7 @@ test("the owner invites a Support person, who joins through the link and sees on
     // The person's own account: name, role and this browser's session.
     await person.getByRole("banner").getByRole("link", { name: "Account" }).click();
     await expect(person.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
-    await expect(person.getByRole("region", { name: "You" })).toContainText("Support");
+    await expect(person.getByRole("region", { name: "You", exact: true })).toContainText("Support");
     await expect(person.getByTestId("session")).toHaveCount(1);
     await expect(person.getByTestId("session")).toContainText("This browser");
     await checkScreen(person, testInfo, "team-account");
@@ -95,7 +95,7 @@ test("the owner invites a Support person, who joins through the link and sees on
     // The link worked once: opened again, it says so without telling why.
     await person.goto(new URL(link).pathname);
     await expect(person.getByRole("heading", { level: 1, name: "This invitation cannot be used" })).toBeVisible();
-    await expect(person.getByRole("alert")).toHaveText(
+    await expect(person.getByRole("main").getByRole("alert")).toHaveText(
       "This invitation link is not valid: it may have expired or been used already. Ask for a new invitation.",
     );
   } finally {
