@@ -3,7 +3,7 @@
 // of another role (agents) shows the no-access state. A used link then shows a clear page. The
 // people, invitation and account pages pass axe-core, at desktop width and 390 px.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix } from "./support.ts";
 
 const PHONE = { width: 390, height: 844 };
@@ -19,7 +19,7 @@ async function seriousViolations(page: Page) {
 }
 
 /** Screenshots at desktop width and 390 px, and axe-core at both. */
-async function checkScreen(page: Page, testInfo: Parameters<Parameters<typeof test>[1]>[1], name: string) {
+async function checkScreen(page: Page, testInfo: TestInfo, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await keepScreenshot(page, testInfo, `${name}-desktop`);
   expect(await seriousViolations(page), `${name} at desktop width`).toEqual([]);
