@@ -11,8 +11,8 @@ import { createHttpApiKey, revokeHttpApiKey } from "./support/routes.ts";
 const APP_URL = "http://localhost:3000";
 const NOW = new Date("2026-11-20T12:00:00.000Z");
 let ctx: TestContext;
-const alpha: AdminScope = { userId: "alpha-admin", workspaceId: "alpha-ws" };
-const beta: AdminScope = { userId: "beta-admin", workspaceId: "beta-ws" };
+const alpha: AdminScope = { userId: "alpha-admin", workspaceId: "alpha-ws", role: "owner" };
+const beta: AdminScope = { userId: "beta-admin", workspaceId: "beta-ws", role: "owner" };
 
 beforeAll(async () => {
   ctx = await createTestContext({ appUrl: APP_URL, now: () => NOW });

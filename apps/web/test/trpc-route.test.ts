@@ -9,8 +9,8 @@ import { trpcResponse } from "~/server/routes/trpc.ts";
 
 const APP_URL = "http://localhost:3000";
 let ctx: TestContext;
-const admin: AdminScope = { userId: "u1", workspaceId: "ws1" };
-const outsider: AdminScope = { userId: "u2", workspaceId: "ws2" };
+const admin: AdminScope = { userId: "u1", workspaceId: "ws1", role: "owner" };
+const outsider: AdminScope = { userId: "u2", workspaceId: "ws2", role: "owner" };
 
 beforeAll(async () => {
   ctx = await createTestContext({ appUrl: APP_URL });

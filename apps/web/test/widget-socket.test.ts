@@ -401,7 +401,7 @@ describe("page variables, tracking and live replies", () => {
       ["clicked_article", { id: "art-reset-password" }],
     ]);
     // The panel's conversation timeline shows them.
-    const detail = await getConversation(ctx.db, { workspaceId: "ws-demo", userId: "user-admin" }, conversationId as string);
+    const detail = await getConversation(ctx.db, { workspaceId: "ws-demo", userId: "user-admin", role: "owner" }, conversationId as string);
     expect(detail.trackingEvents.map((event) => event.event)).toEqual(["page_view", "clicked_article"]);
     client.ws.close();
   });
@@ -413,7 +413,7 @@ describe("page variables, tracking and live replies", () => {
     const conversationId = (await client.next("ready")).conversationId as string;
     await client.next("message");
 
-    const admin = { workspaceId: "ws-demo", userId: "user-admin" };
+    const admin = { workspaceId: "ws-demo", userId: "user-admin", role: "owner" as const };
     await changeConversation(ctx.db, admin, conversationId, { kind: "take_over" }, new Date(), ctx.live);
     // The person's name as the visitor sees it (the seeded admin is "Demo admin").
     expect(await client.next("status")).toEqual({ type: "status", status: "escalated", person: "Demo admin" });

@@ -1,2 +1,2 @@
 export { type AppRouter, appRouter, createCaller } from "./root.ts";
-export { createTRPCContext, type TRPCContext } from "./trpc.ts";
+export { createTRPCContext, type PanelSession, type TRPCContext } from "./trpc.ts";

@@ -299,3 +299,36 @@ export const webhookDeliveryDetailOutput = z.object({
     }),
   ),
 });
+
+// ---------------------------------------------------------------------------------------------
+// People and one's own account
+
+const role = z.enum(["owner", "admin", "editor", "support"]);
+
+export const personOutput = z.object({ id, email: z.string(), name: z.string(), role, active: z.boolean(), createdAt: moment });
+
+export const peopleOutput = z.object({
+  people: z.array(personOutput),
+  invitations: z.array(z.object({ id, email: z.string(), role, createdAt: moment, expiresAt: moment })),
+});
+
+/** The invitation link: shown once (only its hash is stored). */
+export const createdInvitationOutput = z.object({ id, email: z.string(), role, link: z.string(), expiresAt: moment });
+
+export const revokedInvitationOutput = z.object({ revoked: z.boolean() });
+
+export const accountOutput = z.object({ id, email: z.string(), name: z.string(), role });
+
+export const ownSessionsOutput = z.array(
+  z.object({
+    id,
+    createdAt: moment,
+    lastSeenAt: moment,
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    current: z.boolean(),
+  }),
+);
+
+export const passwordChangedOutput = z.object({ endedSessions: count });
+export const endedSessionOutput = z.object({ ended: z.boolean() });

@@ -1,9 +1,11 @@
 // The control panel's API: one router per screen, each procedure one call into packages/core.
+import { accountRouter } from "./routers/account.ts";
 import { agentsRouter } from "./routers/agents.ts";
 import { articlesRouter } from "./routers/articles.ts";
 import { conversationsRouter } from "./routers/conversations.ts";
 import { homeRouter } from "./routers/home.ts";
 import { keysRouter } from "./routers/keys.ts";
+import { peopleRouter } from "./routers/people.ts";
 import { savedRepliesRouter } from "./routers/saved-replies.ts";
 import { sourcesRouter } from "./routers/sources.ts";
 import { teamRouter } from "./routers/team.ts";
@@ -22,6 +24,8 @@ export const appRouter = createTRPCRouter({
   team: teamRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
+  people: peopleRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

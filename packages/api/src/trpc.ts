@@ -3,14 +3,14 @@
 
 import type { AppContext } from "@parley/core";
 import { ERRORS, fieldMessage, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
-import type { AdminScope } from "@parley/core/admin";
+import { type AdminScope, roleMayCall } from "@parley/core/admin";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 
 export interface TRPCContext {
   app: AppContext;
-  /** The signed-in admin from the session cookie, or null. */
-  session: AdminScope | null;
+  /** The signed-in person from the session cookie (with the session's id when known), or null. */
+  session: PanelSession | null;
   /**
    * False when the request carries an Origin header that is not the app's own: a cross-site page
    * riding on the admin's cookie. Such requests may not change anything.
@@ -18,7 +18,9 @@ export interface TRPCContext {
   sameOrigin: boolean;
 }
 
-export function createTRPCContext(options: { ctx: AppContext; session: AdminScope | null; sameOrigin: boolean }): TRPCContext {
+export type PanelSession = AdminScope & { sessionId?: string };
+
+export function createTRPCContext(options: { ctx: AppContext; session: PanelSession | null; sameOrigin: boolean }): TRPCContext {
   return { app: options.ctx, session: options.session, sameOrigin: options.sameOrigin };
 }
 
@@ -66,12 +68,14 @@ export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
 /**
- * Needs a session; writes (mutations) must also come from the app's own origin. Input holding
- * text the database cannot store is refused next (400 naming the field), before any procedure
- * could fail with it in the database.
+ * Needs a session whose role may call the procedure (core's table of operations, by the
+ * procedure's path: one without an entry is refused for everyone); writes (mutations) must also
+ * come from the app's own origin. Input holding text the database cannot store is refused next
+ * (400 naming the field), before any procedure could fail with it in the database.
  */
-export const protectedProcedure = publicProcedure.use(async ({ ctx, type, getRawInput, next }) => {
+export const protectedProcedure = publicProcedure.use(async ({ ctx, path, type, getRawInput, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: ERRORS.UNAUTHORIZED.message });
+  if (!roleMayCall(ctx.session.role, path)) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
   if (type === "mutation" && !ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
   const unstorable = pathOfUnstorableText(await getRawInput(), "input");
   if (unstorable !== null) throw new TRPCError({ code: "BAD_REQUEST", message: `${unstorable}: ${UNSTORABLE_TEXT_RULE}` });

@@ -188,7 +188,7 @@ describe("getting started", () => {
     const user = await ctx.db.prisma.user.create({
       data: { id: "empty-admin", workspaceId: empty.id, email: "empty@example.com", passwordHash: "unused" },
     });
-    const home = await callerFor(ctx, { userId: user.id, workspaceId: empty.id }).home.get();
+    const home = await callerFor(ctx, { userId: user.id, workspaceId: empty.id, role: "owner" }).home.get();
     expect(home.gettingStarted).toEqual({ keyGenerated: false, articlePublished: false, widgetEmbedded: false, webhookAdded: false });
     expect(home.waiting).toEqual({ count: 0, oldest: [] });
     expect(home.activity).toEqual([]);

@@ -2,7 +2,7 @@
 // agent stops answering its HTTP API turns), handing back, resolving (the HTTP API's next turn
 // reopens it as `active`), assigning, the mine/unassigned filters, the timeline, the live events a
 // change publishes, and the one permission table.
-import { INBOX_PERMISSIONS, planTransition, roleOf } from "@parley/core/admin";
+import { PERMISSIONS, planTransition, roleOf } from "@parley/core/admin";
 import { INBOX_SEARCH_WINDOW } from "@parley/core/limits";
 import { ESCALATED_REPLY, type MessagingAgent, runTurn } from "@parley/core/messages";
 import { messagingAgent, type TestContext } from "@parley/core/testing";
@@ -273,9 +273,12 @@ describe("live", () => {
 });
 
 describe("permissions", () => {
-  it("lives in one table; today's one role may do every inbox action", () => {
-    expect(roleOf(a.scope)).toBe("admin");
-    expect(Object.entries(INBOX_PERMISSIONS).filter(([, roles]) => !(roles as readonly string[]).includes("admin"))).toEqual([]);
+  it("lives in one table; owners, admins and support may do every inbox action but the export, editors none", () => {
+    expect(roleOf(a.scope)).toBe("owner");
+    const inbox = Object.entries(PERMISSIONS).filter(([permission]) => permission.startsWith("inbox.") && permission !== "inbox.export");
+    expect(inbox.length).toBe(8);
+    for (const [, roles] of inbox) expect([...roles]).toEqual(["owner", "admin", "support"]);
+    expect([...PERMISSIONS["inbox.export"]]).toEqual(["owner", "admin"]);
   });
 
   it("a change to the state a conversation has plans nothing", () => {

@@ -2,7 +2,7 @@
 // article, and a caller acting as either admin (or as nobody) through createCaller.
 import type { AdminScope } from "@parley/core/admin";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { createCaller, createTRPCContext } from "../src/index.ts";
+import { createCaller, createTRPCContext, type PanelSession } from "../src/index.ts";
 
 export interface Workspace {
   scope: AdminScope;
@@ -27,11 +27,16 @@ export async function createWorkspace(ctx: TestContext, prefix: string): Promise
   const article = await ctx.db.prisma.article.create({
     data: { id: `${prefix}-article`, sourceId: source.id, title: `${prefix} article`, content: "Body", published: true, publishedAt: NOW },
   });
-  return { scope: { userId: user.id, workspaceId: workspace.id }, agentId: agent.id, sourceId: source.id, articleId: article.id };
+  return {
+    scope: { userId: user.id, workspaceId: workspace.id, role: "owner" },
+    agentId: agent.id,
+    sourceId: source.id,
+    articleId: article.id,
+  };
 }
 
 /** A caller with this session (null: signed out); `sameOrigin: false` plays a cross-site request. */
-export function callerFor(ctx: TestContext, session: AdminScope | null, options: { sameOrigin?: boolean } = {}) {
+export function callerFor(ctx: TestContext, session: PanelSession | null, options: { sameOrigin?: boolean } = {}) {
   return createCaller(createTRPCContext({ ctx, session, sameOrigin: options.sameOrigin ?? true }));
 }
 

@@ -104,6 +104,22 @@ export const ERROR_DOCS = {
     meaning: "The person named is not a team member of this workspace (an assignee that does not exist, or left).",
     action: "Reload the list of team members and choose one of them.",
   },
+  INVITATION_NOT_VALID: {
+    meaning: "The invitation link is unknown, expired (after 7 days), withdrawn or already used.",
+    action: "Ask an owner of the workspace for a new invitation.",
+  },
+  LAST_OWNER: {
+    meaning: "The change would leave the workspace without an active owner.",
+    action: "Make another person an owner first, then change this one.",
+  },
+  PERSON_EXISTS: {
+    meaning: "A person with this email address already has an account.",
+    action: "Invite another address, or reactivate that person's account.",
+  },
+  WRONG_CURRENT_PASSWORD: {
+    meaning: "The current password given to change the password is not the person's password.",
+    action: "Enter the current password as you sign in with it.",
+  },
   AGENT_ID_TAKEN: {
     meaning: "Another agent already has this id.",
     action: "Choose another id.",

@@ -18,6 +18,18 @@ export const ERRORS = {
   SOURCE_NOT_FOUND: { status: 404, message: "Source not found", trpc: "NOT_FOUND" },
   ARTICLE_NOT_FOUND: { status: 404, message: "Article not found", trpc: "NOT_FOUND" },
   TEAM_MEMBER_NOT_FOUND: { status: 404, message: "Team member not found", trpc: "NOT_FOUND" },
+  INVITATION_NOT_VALID: {
+    status: 404,
+    message: "This invitation link is not valid: it may have expired or been used already. Ask for a new invitation.",
+    trpc: "NOT_FOUND",
+  },
+  LAST_OWNER: {
+    status: 409,
+    message: "The workspace needs at least one active owner. Make someone else an owner first.",
+    trpc: "CONFLICT",
+  },
+  PERSON_EXISTS: { status: 409, message: "A person with this email address already has an account", trpc: "CONFLICT" },
+  WRONG_CURRENT_PASSWORD: { status: 400, message: "The current password is not correct", trpc: "BAD_REQUEST" },
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: "Webhook endpoint not found", trpc: "NOT_FOUND" },
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: "Webhook delivery not found", trpc: "NOT_FOUND" },
   SAVED_REPLY_NOT_FOUND: { status: 404, message: "Saved reply not found", trpc: "NOT_FOUND" },

@@ -221,3 +221,15 @@ export const WIDGET_LIMIT_SETTINGS = {
 export const WIDGET_CONNECTION_SLOT_TTL_MS = 90_000;
 /** How often a live connection renews its slot. */
 export const WIDGET_CONNECTION_SLOT_RENEW_MS = 30_000;
+
+/** How long an invitation link to join the team stays valid. */
+export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** Invitations a workspace may create per hour. */
+export const INVITATIONS_PER_WORKSPACE_PER_HOUR = 30;
+/** Attempts to open or accept an invitation link, per client IP per 15 minutes. */
+export const INVITATION_ATTEMPTS_PER_IP_PER_WINDOW = 20;
+/** Password changes (each checks the current password) per person per 15 minutes. */
+export const PASSWORD_CHANGES_PER_WINDOW = 5;
+/** The shortest password a person may set (the seed's ADMIN_PASSWORD follows the same rule). */
+export const PASSWORD_MIN_CHARS = 8;
+export const PASSWORD_MAX_CHARS = 1_000;

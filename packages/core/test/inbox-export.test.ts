@@ -9,8 +9,8 @@ import type { AdminScope } from "../src/admin/scope.ts";
 import type { HttpResult } from "../src/results.ts";
 
 let ctx: TestContext;
-const alpha: AdminScope = { userId: "alpha-admin", workspaceId: "alpha-ws" };
-const beta: AdminScope = { userId: "beta-admin", workspaceId: "beta-ws" };
+const alpha: AdminScope = { userId: "alpha-admin", workspaceId: "alpha-ws", role: "owner" };
+const beta: AdminScope = { userId: "beta-admin", workspaceId: "beta-ws", role: "admin" };
 const NOW = new Date("2026-11-27T09:00:00.000Z");
 
 beforeAll(async () => {
@@ -176,6 +176,12 @@ describe("refusals", () => {
       expect.objectContaining({ code: "INVALID_REQUEST", details: expect.stringContaining("format") }),
     );
     expect(() => query({ format: "csv", createdFrom: "yesterday" })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
+  });
+
+  it("is for owners and admins: support and editors get Forbidden", async () => {
+    for (const role of ["support", "editor"] as const) {
+      await expect(exportConversations(ctx, { ...alpha, role }, query({ format: "csv" }))).rejects.toMatchObject({ code: "FORBIDDEN" });
+    }
   });
 
   it("allows a person a few exports an hour, then 429 with Retry-After", async () => {

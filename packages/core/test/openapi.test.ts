@@ -466,7 +466,7 @@ describe("webhooks", () => {
       );
       await runTurn(ctx, messaging, { message: "Do you ship to Mars?", conversationId: first.conversationId }, { channel: "widget" });
       await runTurn(ctx, messaging, { message: "Can I talk to a human?", conversationId: first.conversationId }, { channel: "widget" });
-      const admin = { workspaceId: WORKSPACE, userId: "user-admin" };
+      const admin = { workspaceId: WORKSPACE, userId: "user-admin", role: "owner" as const };
       await replyToConversation(ctx.db, admin, { id: first.conversationId, text: "Hi Ada, a person here." });
       await changeConversation(ctx.db, admin, first.conversationId, { kind: "hand_back" });
       await changeConversation(ctx.db, admin, first.conversationId, { kind: "assign", assigneeId: null });

@@ -41,6 +41,7 @@ describe("sessions", () => {
       sessionId: session.id,
       userId: "ada",
       workspaceId: "ws-s",
+      role: "owner",
       email: "ada@example.com",
       name: "ADA",
       expiresAt: at(SESSION_IDLE_SECONDS),

@@ -189,7 +189,7 @@ describe("panel actions emit events", () => {
     await endpoint();
     const started = await apiTurn({ message: "Hello", visitor: { name: "Bob" } });
     expect(await events()).toEqual([]);
-    const admin = { workspaceId: WORKSPACE, userId: "user-admin" };
+    const admin = { workspaceId: WORKSPACE, userId: "user-admin", role: "owner" as const };
     const colleague = await ctx.db.prisma.user.create({
       data: { id: "user-colleague", workspaceId: WORKSPACE, email: "sam@example.com", name: "Sam", passwordHash: "unused" },
     });

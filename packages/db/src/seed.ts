@@ -50,7 +50,8 @@ export async function seed(db: Database, options: SeedOptions): Promise<SeedResu
       if (newPasswordHash) {
         await tx.user.upsert({
           where: { id: demoAdmin.id },
-          create: { id: demoAdmin.id, name: demoAdmin.name, ...adminFields, passwordHash: newPasswordHash },
+          // The seeded admin owns the workspace (a later role change by its people is kept).
+          create: { id: demoAdmin.id, name: demoAdmin.name, role: "owner", ...adminFields, passwordHash: newPasswordHash },
           update: { ...adminFields, passwordHash: newPasswordHash },
         });
       } else {

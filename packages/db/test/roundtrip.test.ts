@@ -3,7 +3,7 @@
 // written object names every column, so a field added to the schema must be added here too; the
 // last test checks every model of the schema was round-tripped (here or in roundtrip-webhooks.test.ts).
 import { readdirSync, readFileSync } from "node:fs";
-import { AgentEngine, ConversationChannel, ConversationStatus, MessageRole, Prisma } from "@parley/db";
+import { AgentEngine, ConversationChannel, ConversationStatus, MessageRole, Prisma, Role } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllFields as expectWrittenFields } from "./support/fields.ts";
@@ -34,6 +34,8 @@ const user = {
   email: "rt@example.com",
   name: "Zoë O'Brien",
   passwordHash: "$2b$12$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234",
+  role: Role.support,
+  deactivatedAt: t("2026-01-03T03:04:05.008Z"),
   createdAt: t("2026-01-02T03:04:05.007Z"),
 };
 const agent = {

@@ -1,9 +1,16 @@
+import { panelSectionsFor, roleMay } from "@parley/core/admin";
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { HomeScreen } from "~/panel/home/HomeScreen.tsx";
+import { pageSession } from "~/server/auth.ts";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Home" };
 
-export default function PanelHomePage() {
+/** The panel's home for those whose role opens it; anyone else starts on their role's first section. */
+export default async function PanelHomePage() {
+  const admin = await pageSession();
+  if (!admin) redirect("/signin?callbackUrl=%2Fpanel");
+  if (!roleMay(admin.role, "home.read")) redirect(panelSectionsFor(admin.role)[0]?.path ?? "/panel/account");
   return <HomeScreen />;
 }

@@ -13,7 +13,7 @@ import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { HttpResult } from "../results.ts";
 import { assigneeIdOf, filterWhere, listConversationsInput } from "./conversations.ts";
 import { searchConversationIds } from "./inbox-search.ts";
-import { assertCan } from "./permissions.ts";
+import { assertMayCall } from "./permissions.ts";
 import type { AdminScope } from "./scope.ts";
 import { teamMemberName } from "./team.ts";
 
@@ -59,7 +59,7 @@ const EXPORT_POLICY = { name: "inbox-export", limit: INBOX_EXPORTS_PER_HOUR, win
  * before anything is sent (an error is then a plain error answer, not half a file).
  */
 export async function exportConversations(ctx: AppContext, scope: AdminScope, input: ExportConversationsInput): Promise<HttpResult> {
-  assertCan(scope, "inbox.export");
+  assertMayCall(scope, "GET /api/panel/conversations/export");
   const limitHeaders = await enforceRateLimit(ctx.limiters.configured(EXPORT_POLICY), scope.userId);
   const { db } = ctx;
   const day = ctx.now().toISOString().slice(0, 10);

@@ -4,7 +4,7 @@
 // INBOX_STREAM_HEARTBEAT_MS keeps proxies from closing an idle stream and finds dead clients.
 import { INBOX_STREAM_HEARTBEAT_MS } from "../limits.ts";
 import { inboxChannel, type LiveBus } from "../widget/live.ts";
-import { assertCan } from "./permissions.ts";
+import { assertMayCall } from "./permissions.ts";
 import type { AdminScope } from "./scope.ts";
 
 export const INBOX_STREAM_HEADERS = {
@@ -16,7 +16,7 @@ export const INBOX_STREAM_HEADERS = {
 
 /** The stream of one panel; it ends when `signal` aborts (the browser went away). */
 export function inboxEventStream(live: LiveBus | undefined, scope: AdminScope, signal: AbortSignal): ReadableStream<Uint8Array> {
-  assertCan(scope, "inbox.read");
+  assertMayCall(scope, "GET /api/panel/events");
   const encoder = new TextEncoder();
   let stop = () => {};
   return new ReadableStream<Uint8Array>({

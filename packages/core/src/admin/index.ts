@@ -1,5 +1,16 @@
 // What the control panel does, each operation checked against the admin's workspace (scope.ts):
 // the tRPC procedures of @parley/api are thin calls over these.
+
+export {
+  changePassword,
+  changePasswordInput,
+  endOwnSessionById,
+  getAccount,
+  newPasswordInput,
+  ownSessions,
+  resetPassword,
+  sessionIdInput,
+} from "./account.ts";
 export {
   agentIdInput,
   createAgent,
@@ -56,7 +67,43 @@ export {
   revokeWorkspaceAgentKey,
 } from "./keys.ts";
 export { type HeaderReader, isSameOrigin } from "./origin.ts";
-export { assertCan, can, INBOX_PERMISSIONS, type InboxPermission, ROLES, type Role, roleOf } from "./permissions.ts";
+export {
+  acceptInvitation,
+  acceptInvitationInput,
+  deactivatePerson,
+  invitationIdInput,
+  inviteInput,
+  inviteTeamMember,
+  limitInvitationAttempt,
+  listPeople,
+  openInvitation,
+  type PersonRow,
+  personIdInput,
+  reactivatePerson,
+  revokeInvitation,
+  roleInput,
+  setRole,
+  setRoleInput,
+} from "./people.ts";
+export {
+  assertCan,
+  assertMayCall,
+  can,
+  type InboxPermission,
+  OPERATION_PERMISSIONS,
+  PANEL_SECTIONS,
+  type PanelOperation,
+  PERMISSIONS,
+  type Permission,
+  panelSectionOf,
+  panelSectionsFor,
+  permissionOf,
+  ROLES,
+  type Role,
+  roleMay,
+  roleMayCall,
+  roleOf,
+} from "./permissions.ts";
 export {
   createSavedReply,
   createSavedReplyInput,

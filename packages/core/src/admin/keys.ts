@@ -6,6 +6,7 @@ import type { AppContext } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { generateAgentKey, revokeAgentKey } from "../keys.ts";
 import { errorResult, type HttpResult, jsonResult } from "../results.ts";
+import { assertMayCall, type PanelOperation } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 
 export const agentKeyInput = z.object({ agentId: rowId });
@@ -41,7 +42,7 @@ const NO_STORE = { "cache-control": "no-store" };
 /** POST /api/agents/{agent_id}/http-api-key (spec 4.6): 201 {"data":{"key","last4","createdAt"}}, shown once. */
 export async function generateHttpApiKey(ctx: AppContext, caller: KeyRouteCaller, agentId: string): Promise<HttpResult> {
   try {
-    const { workspaceId } = authorizeKeyRoute(caller);
+    const { workspaceId } = authorizeKeyRoute(caller, "POST /api/agents/{agent_id}/http-api-key");
     return jsonResult({ data: await issueAgentKey(ctx.db, workspaceId, agentId, ctx.now()) }, 201, NO_STORE);
   } catch (error) {
     return errorResult(error, NO_STORE);
@@ -51,7 +52,7 @@ export async function generateHttpApiKey(ctx: AppContext, caller: KeyRouteCaller
 /** DELETE /api/agents/{agent_id}/http-api-key: 204, also when the agent had no key. */
 export async function revokeHttpApiKey(ctx: AppContext, caller: KeyRouteCaller, agentId: string): Promise<HttpResult> {
   try {
-    const { workspaceId } = authorizeKeyRoute(caller);
+    const { workspaceId } = authorizeKeyRoute(caller, "DELETE /api/agents/{agent_id}/http-api-key");
     await revokeWorkspaceAgentKey(ctx.db, workspaceId, agentId);
     return { status: 204, headers: NO_STORE };
   } catch (error) {
@@ -59,9 +60,10 @@ export async function revokeHttpApiKey(ctx: AppContext, caller: KeyRouteCaller, 
   }
 }
 
-/** Session-authenticated (the panel's cookie), and only from the app's own origin. */
-function authorizeKeyRoute(caller: KeyRouteCaller): AdminScope {
+/** Session-authenticated (the panel's cookie), only from the app's own origin, by a role that manages keys. */
+function authorizeKeyRoute(caller: KeyRouteCaller, operation: PanelOperation): AdminScope {
   if (!caller.session) throw new AppError("UNAUTHORIZED");
   if (!caller.sameOrigin) throw new AppError("FORBIDDEN");
+  assertMayCall(caller.session, operation);
   return caller.session;
 }

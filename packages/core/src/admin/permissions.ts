@@ -1,43 +1,179 @@
-// Who may do what in the control panel's inbox: one table, consulted by every inbox operation
-// (and so by each tRPC procedure and route over them). Today a workspace has one role, `admin`,
-// which may do everything; a later role (an agent who may reply but not export, say) is a new
-// entry in ROLES and a narrower list here, with no change to the operations.
+// Who may do what in the control panel: one table of permissions by role, and one table naming the
+// permission of every panel operation (each tRPC procedure by its path, each route that takes the
+// panel session). The tRPC middleware and the routes consult OPERATION_PERMISSIONS; core
+// operations that several callers share (the inbox) check their permission themselves too.
+// An operation missing from the table is refused for everyone (a test walks the whole matrix).
 import { AppError } from "../errors.ts";
 import type { AdminScope } from "./scope.ts";
 
-export const ROLES = ["admin"] as const;
+export const ROLES = ["owner", "admin", "editor", "support"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const INBOX_PERMISSIONS = {
+const EVERYONE = ["owner", "admin", "editor", "support"] as const satisfies readonly Role[];
+const INBOX = ["owner", "admin", "support"] as const satisfies readonly Role[];
+const KNOWLEDGE = ["owner", "admin", "editor"] as const satisfies readonly Role[];
+const MANAGERS = ["owner", "admin"] as const satisfies readonly Role[];
+
+export const PERMISSIONS = {
   /** List, search and read conversations, their timeline and notes. */
-  "inbox.read": ["admin"],
+  "inbox.read": INBOX,
   /** Write to the visitor (takes the conversation over first when the agent holds it). */
-  "inbox.reply": ["admin"],
-  "inbox.takeOver": ["admin"],
-  "inbox.handBack": ["admin"],
-  "inbox.resolve": ["admin"],
+  "inbox.reply": INBOX,
+  "inbox.takeOver": INBOX,
+  "inbox.handBack": INBOX,
+  "inbox.resolve": INBOX,
   /** Assign a conversation to any team member, or to nobody. */
-  "inbox.assign": ["admin"],
-  /** Download conversations (filtered) as CSV or JSON transcripts. */
-  "inbox.export": ["admin"],
+  "inbox.assign": INBOX,
+  /** Download conversations (filtered) as CSV or JSON transcripts: the whole inbox's visitor data. */
+  "inbox.export": MANAGERS,
   /** Write an internal note (seen by the team only). */
-  "inbox.note": ["admin"],
+  "inbox.note": INBOX,
   /** Add, change and remove the team's saved replies (everyone who may reply may use them). */
-  "inbox.savedReplies": ["admin"],
+  "inbox.savedReplies": INBOX,
+  /** The panel's home: escalations waiting, activity per agent, keys near quota, the checklist. */
+  "home.read": MANAGERS,
+  /** The workspace's people by name (assignees). */
+  "team.read": INBOX,
+  /** Sources, articles and synonyms. */
+  "knowledge.read": KNOWLEDGE,
+  "knowledge.write": KNOWLEDGE,
+  /** The list of agents: the inbox filters by agent and the knowledge base links sources to agents. */
+  "agents.list": EVERYONE,
+  /** An agent's page: its settings and key. */
+  "agents.read": MANAGERS,
+  "agents.write": MANAGERS,
+  /** Generate, rotate and revoke an agent's HTTP API key. */
+  "keys.manage": MANAGERS,
+  "webhooks.manage": MANAGERS,
+  "usage.read": MANAGERS,
+  /** Invite people, change roles, deactivate and reactivate. */
+  "people.manage": ["owner"],
+  /** One's own password and sessions. */
+  "account.own": EVERYONE,
 } as const satisfies Record<string, readonly Role[]>;
 
-export type InboxPermission = keyof typeof INBOX_PERMISSIONS;
+export type Permission = keyof typeof PERMISSIONS;
+/** The inbox's permissions (the inbox operations check these themselves). */
+export type InboxPermission = Extract<Permission, `inbox.${string}`>;
 
-/** The role of the signed-in person: every user is an admin until roles exist. */
-export function roleOf(_scope: AdminScope): Role {
-  return "admin";
+/** The permission of every panel operation: tRPC procedures by path, session routes by method and path. */
+export const OPERATION_PERMISSIONS = {
+  "agents.list": "agents.list",
+  "agents.get": "agents.read",
+  "agents.create": "agents.write",
+  "agents.update": "agents.write",
+  "keys.generate": "keys.manage",
+  "keys.revoke": "keys.manage",
+  "sources.list": "knowledge.read",
+  "sources.create": "knowledge.write",
+  "sources.update": "knowledge.write",
+  "sources.setAgents": "knowledge.write",
+  "articles.list": "knowledge.read",
+  "articles.get": "knowledge.read",
+  "articles.create": "knowledge.write",
+  "articles.update": "knowledge.write",
+  "articles.setPublished": "knowledge.write",
+  "articles.preview": "knowledge.read",
+  "articles.setActive": "knowledge.write",
+  "conversations.list": "inbox.read",
+  "conversations.waiting": "inbox.read",
+  "conversations.get": "inbox.read",
+  "conversations.reply": "inbox.reply",
+  "conversations.typing": "inbox.reply",
+  "conversations.takeOver": "inbox.takeOver",
+  "conversations.handBack": "inbox.handBack",
+  "conversations.resolve": "inbox.resolve",
+  "conversations.assign": "inbox.assign",
+  "conversations.addNote": "inbox.note",
+  "savedReplies.list": "inbox.reply",
+  "savedReplies.fill": "inbox.reply",
+  "savedReplies.create": "inbox.savedReplies",
+  "savedReplies.update": "inbox.savedReplies",
+  "savedReplies.delete": "inbox.savedReplies",
+  "home.get": "home.read",
+  "team.list": "team.read",
+  "usage.summary": "usage.read",
+  "usage.daily": "usage.read",
+  "webhooks.list": "webhooks.manage",
+  "webhooks.get": "webhooks.manage",
+  "webhooks.create": "webhooks.manage",
+  "webhooks.update": "webhooks.manage",
+  "webhooks.delete": "webhooks.manage",
+  "webhooks.setEnabled": "webhooks.manage",
+  "webhooks.rollSecret": "webhooks.manage",
+  "webhooks.deliveries": "webhooks.manage",
+  "webhooks.delivery": "webhooks.manage",
+  "webhooks.sendTest": "webhooks.manage",
+  "webhooks.retryDelivery": "webhooks.manage",
+  "people.list": "people.manage",
+  "people.invite": "people.manage",
+  "people.revokeInvitation": "people.manage",
+  "people.setRole": "people.manage",
+  "people.deactivate": "people.manage",
+  "people.reactivate": "people.manage",
+  "account.get": "account.own",
+  "account.changePassword": "account.own",
+  "account.sessions": "account.own",
+  "account.endSession": "account.own",
+  "POST /api/agents/{agent_id}/http-api-key": "keys.manage",
+  "DELETE /api/agents/{agent_id}/http-api-key": "keys.manage",
+  "GET /api/panel/events": "inbox.read",
+  "GET /api/panel/conversations/export": "inbox.export",
+} as const satisfies Record<string, Permission>;
+
+export type PanelOperation = keyof typeof OPERATION_PERMISSIONS;
+
+/** The panel's sections (their paths under /panel) and the permission that opens each. */
+export const PANEL_SECTIONS = [
+  { path: "/panel/agents", label: "Agents", permission: "agents.read" },
+  { path: "/panel/knowledge", label: "Knowledge base", permission: "knowledge.read" },
+  { path: "/panel/conversations", label: "Conversations", permission: "inbox.read" },
+  { path: "/panel/usage", label: "Usage", permission: "usage.read" },
+  { path: "/panel/webhooks", label: "Webhooks", permission: "webhooks.manage" },
+  { path: "/panel/people", label: "People", permission: "people.manage" },
+  // Linked from the header's account corner, not the navigation.
+  { path: "/panel/account", label: "Account", permission: "account.own", nav: false },
+] as const satisfies ReadonlyArray<{ path: string; label: string; permission: Permission; nav?: false }>;
+
+export function roleOf(scope: AdminScope): Role {
+  return scope.role;
 }
 
-export function can(scope: AdminScope, permission: InboxPermission): boolean {
-  return (INBOX_PERMISSIONS[permission] as readonly Role[]).includes(roleOf(scope));
+export function roleMay(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+export function can(scope: AdminScope, permission: Permission): boolean {
+  return roleMay(roleOf(scope), permission);
 }
 
 /** Throws FORBIDDEN (403, the panel's "Forbidden") unless the person holds the permission. */
-export function assertCan(scope: AdminScope, permission: InboxPermission): void {
+export function assertCan(scope: AdminScope, permission: Permission): void {
   if (!can(scope, permission)) throw new AppError("FORBIDDEN");
+}
+
+/** The permission of a panel operation, or undefined when the table has no entry for it. */
+export function permissionOf(operation: string): Permission | undefined {
+  return Object.hasOwn(OPERATION_PERMISSIONS, operation) ? OPERATION_PERMISSIONS[operation as PanelOperation] : undefined;
+}
+
+/** Whether a role may call an operation; an operation without an entry is refused for every role. */
+export function roleMayCall(role: Role, operation: string): boolean {
+  const permission = permissionOf(operation);
+  return permission !== undefined && roleMay(role, permission);
+}
+
+/** Throws FORBIDDEN unless the person may call the operation. */
+export function assertMayCall(scope: AdminScope, operation: string): void {
+  if (!roleMayCall(roleOf(scope), operation)) throw new AppError("FORBIDDEN");
+}
+
+/** The section of a panel path (the longest matching prefix), or undefined for the panel's home. */
+export function panelSectionOf(pathname: string) {
+  return PANEL_SECTIONS.find((section) => pathname === section.path || pathname.startsWith(`${section.path}/`));
+}
+
+/** The sections a role may open, in navigation order. */
+export function panelSectionsFor(role: Role) {
+  return PANEL_SECTIONS.filter((section) => roleMay(role, section.permission));
 }

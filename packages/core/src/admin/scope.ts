@@ -3,11 +3,14 @@
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
+import type { Role } from "./permissions.ts";
 
 /** The signed-in admin's scope, taken from the session (never from the request input). */
 export interface AdminScope {
   userId: string;
   workspaceId: string;
+  /** As the database has it at this request (a changed role applies at once). */
+  role: Role;
 }
 
 /** Ids arrive from the browser: any short non-empty string, looked up inside the workspace. */

@@ -62,10 +62,12 @@ export async function checkSession(db: Database, ids: { sessionId: string; userI
       lastSeenAt: true,
       expiresAt: true,
       revokedAt: true,
-      user: { select: { workspaceId: true, email: true, name: true } },
+      user: { select: { workspaceId: true, email: true, name: true, role: true, deactivatedAt: true } },
     },
   });
   if (!session || session.userId !== ids.userId || session.revokedAt !== null || session.expiresAt <= now) return null;
+  // Deactivation ends the sessions too; this also covers one started in the same instant.
+  if (session.user.deactivatedAt !== null) return null;
   let expiresAt = session.expiresAt;
   const touchBefore = new Date(now.getTime() - SESSION_TOUCH_SECONDS * 1000);
   if (session.lastSeenAt <= touchBefore) {
@@ -77,8 +79,8 @@ export async function checkSession(db: Database, ids: { sessionId: string; userI
       data: { lastSeenAt: now, expiresAt },
     });
   }
-  const { workspaceId, email, name } = session.user;
-  return { sessionId: ids.sessionId, userId: ids.userId, workspaceId, email, name, expiresAt };
+  const { workspaceId, email, name, role } = session.user;
+  return { sessionId: ids.sessionId, userId: ids.userId, workspaceId, role, email, name, expiresAt };
 }
 
 /** Ends one session (sign-out). Ending an ended or unknown session does nothing. */
@@ -86,10 +88,10 @@ export async function endSession(db: Database, sessionId: string, now: Date): Pr
   await db.prisma.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now } });
 }
 
-/** Ends every live session of a user (password change, deactivation); returns how many. */
-export async function endAllSessions(db: Database, userId: string, now: Date): Promise<number> {
+/** Ends every live session of a user (password change, deactivation) but `keep`'s; returns how many. */
+export async function endAllSessions(db: Database, userId: string, now: Date, keep?: string): Promise<number> {
   const { count } = await db.prisma.session.updateMany({
-    where: { userId, revokedAt: null, expiresAt: { gt: now } },
+    where: { userId, revokedAt: null, expiresAt: { gt: now }, ...(keep ? { id: { not: keep } } : {}) },
     data: { revokedAt: now },
   });
   return count;

@@ -59,13 +59,14 @@ export async function signInAdmin(
 
   const user = await deps.db.prisma.user.findUnique({
     where: { email },
-    select: { id: true, workspaceId: true, email: true, name: true, passwordHash: true },
+    select: { id: true, workspaceId: true, email: true, name: true, role: true, passwordHash: true, deactivatedAt: true },
   });
   const hash = user?.passwordHash ?? (await decoy());
   const valid = await passwordWork(() => verifyPassword(password, hash));
-  if (user && valid) {
+  // A deactivated person is refused like wrong credentials (and it counts as a failure).
+  if (user && valid && user.deactivatedAt === null) {
     if (needsRehash(user.passwordHash)) await rehash(deps.db, user.id, user.passwordHash, password);
-    return { userId: user.id, workspaceId: user.workspaceId, email: user.email, name: user.name };
+    return { userId: user.id, workspaceId: user.workspaceId, role: user.role, email: user.email, name: user.name };
   }
 
   for (const [limiter, identifier] of budgets) await countFailure(limiter, identifier);

@@ -6,14 +6,19 @@ import { usePathname } from "next/navigation";
 import { useInboxLive } from "../inbox/use-inbox-live.ts";
 import { useTRPC } from "../trpc.ts";
 
-const sections = [
-  { href: "/panel", label: "Home" },
-  { href: "/panel/agents", label: "Agents" },
-  { href: "/panel/knowledge", label: "Knowledge base" },
-  { href: "/panel/conversations", label: "Conversations" },
-  { href: "/panel/usage", label: "Usage" },
-  { href: "/panel/webhooks", label: "Webhooks" },
-];
+/** A section of the panel the signed-in person may open (the server decides which, from their role). */
+export interface NavSection {
+  href: string;
+  label: string;
+}
+
+const INBOX_PATH = "/panel/conversations";
+
+/** Listens to the live inbox events: only mounted for people who may read the inbox. */
+function InboxLive() {
+  useInboxLive();
+  return null;
+}
 
 /** Escalations nobody has taken yet, live (the count refetches on every inbox event). */
 function WaitingCount() {
@@ -30,13 +35,14 @@ function WaitingCount() {
   );
 }
 
-export function PanelNav({ email }: { email: string | null }) {
+export function PanelNav({ email, sections, home }: { email: string | null; sections: NavSection[]; home: string }) {
   const pathname = usePathname();
-  useInboxLive();
+  const inbox = sections.some((section) => section.href === INBOX_PATH);
   return (
     <header className="panel-header">
       <div className="panel-header-inner">
-        <Link href="/panel" className="panel-brand">
+        {inbox ? <InboxLive /> : null}
+        <Link href={home} className="panel-brand">
           Parley
         </Link>
         <nav aria-label="Panel">
@@ -48,7 +54,7 @@ export function PanelNav({ email }: { email: string | null }) {
                 <li key={section.href}>
                   <Link href={section.href} aria-current={current ? "page" : undefined}>
                     {section.label}
-                    {section.href === "/panel/conversations" ? <WaitingCount /> : null}
+                    {section.href === INBOX_PATH ? <WaitingCount /> : null}
                   </Link>
                 </li>
               );
@@ -57,6 +63,9 @@ export function PanelNav({ email }: { email: string | null }) {
         </nav>
         <div className="panel-account">
           {email ? <span className="muted panel-email">{email}</span> : null}
+          <Link href="/panel/account" aria-current={pathname === "/panel/account" ? "page" : undefined}>
+            Account
+          </Link>
           <Link href="/signout">Sign out</Link>
         </div>
       </div>

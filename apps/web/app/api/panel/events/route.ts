@@ -1,6 +1,6 @@
 // The panel's live inbox events (Server-Sent Events): session required; one core call.
 import { ERRORS } from "@parley/core";
-import { INBOX_STREAM_HEADERS, inboxEventStream } from "@parley/core/admin";
+import { INBOX_STREAM_HEADERS, inboxEventStream, roleMayCall } from "@parley/core/admin";
 import { sessionFromRequest } from "~/server/auth.ts";
 import { getAppContext } from "~/server/context.ts";
 
@@ -9,6 +9,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request): Promise<Response> {
   const session = await sessionFromRequest(request);
   if (!session) return Response.json({ error: ERRORS.UNAUTHORIZED.message }, { status: 401 });
+  if (!roleMayCall(session.role, "GET /api/panel/events")) return Response.json({ error: ERRORS.FORBIDDEN.message }, { status: 403 });
   const ctx = await getAppContext();
   return new Response(inboxEventStream(ctx.live, session, request.signal), { headers: INBOX_STREAM_HEADERS });
 }

@@ -1,0 +1,198 @@
+// The workspace's people as an owner manages them: invitations (a one-time link whose token is
+// stored only as its SHA-256, valid INVITATION_TTL_SECONDS, used once), roles, deactivation (which
+// ends every session of the person at once, on every instance, since sessions are checked in the
+// database) and reactivation. The workspace always keeps one active owner.
+import { createHash, randomBytes } from "node:crypto";
+import { type Database, hashPassword } from "@parley/db";
+import { z } from "zod";
+import { AppError } from "../errors.ts";
+import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATIONS_PER_WORKSPACE_PER_HOUR } from "../limits.ts";
+import { enforceRateLimit } from "../ratelimit/index.ts";
+import type { RateLimiters } from "../ratelimit/types.ts";
+import { newPasswordInput } from "./account.ts";
+import { ROLES, type Role } from "./permissions.ts";
+import { type AdminScope, rowId } from "./scope.ts";
+import { endAllSessions } from "./sessions.ts";
+import { passwordWork } from "./sign-in.ts";
+
+export const roleInput = z.enum(ROLES);
+export const inviteInput = z.object({
+  email: z.string().trim().toLowerCase().max(320).pipe(z.email("Enter an email address")),
+  role: roleInput,
+});
+export const setRoleInput = z.object({ userId: rowId, role: roleInput });
+export const personIdInput = z.object({ userId: rowId });
+export const invitationIdInput = z.object({ id: rowId });
+/** An invitation token as the link carries it (32 random bytes, base64url). */
+export const invitationTokenInput = z.string().trim().min(1).max(200);
+export const acceptInvitationInput = z.object({
+  token: invitationTokenInput,
+  name: z.string().trim().min(1, "Enter your name").max(200),
+  password: newPasswordInput,
+});
+
+const INVITATIONS_POLICY = { name: "invitations", limit: INVITATIONS_PER_WORKSPACE_PER_HOUR, windowSeconds: 60 * 60 };
+
+const INVITATION_ATTEMPTS_POLICY = { name: "invitation-attempts", limit: INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, windowSeconds: 15 * 60 };
+
+/** Counts one attempt to open or accept an invitation link from this IP (RATE_LIMITED past the budget). */
+export async function limitInvitationAttempt(limiters: RateLimiters, clientIp: string): Promise<void> {
+  await enforceRateLimit(limiters.configured(INVITATION_ATTEMPTS_POLICY), clientIp);
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export interface PersonRow {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  active: boolean;
+  createdAt: Date;
+}
+
+/** The people of the workspace and the invitations not yet used or expired. */
+export async function listPeople(db: Database, workspaceId: string, now: Date) {
+  const [users, invitations] = await Promise.all([
+    db.prisma.user.findMany({
+      where: { workspaceId },
+      select: { id: true, email: true, name: true, role: true, deactivatedAt: true, createdAt: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    }),
+    db.prisma.invitation.findMany({
+      where: { workspaceId, acceptedAt: null, expiresAt: { gt: now } },
+      select: { id: true, email: true, role: true, createdAt: true, expiresAt: true },
+      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    }),
+  ]);
+  const people: PersonRow[] = users.map(({ deactivatedAt, ...user }) => ({ ...user, active: deactivatedAt === null }));
+  return { people, invitations };
+}
+
+/**
+ * Creates an invitation and returns its link (shown once: only the token's hash is kept). An email
+ * that already has an account is refused; inviting the same email again leaves both links valid.
+ */
+export async function inviteTeamMember(
+  deps: { db: Database; limiters: RateLimiters; appUrl: string },
+  scope: AdminScope,
+  input: z.infer<typeof inviteInput>,
+  now: Date,
+): Promise<{ id: string; email: string; role: Role; link: string; expiresAt: Date }> {
+  await enforceRateLimit(deps.limiters.configured(INVITATIONS_POLICY), scope.workspaceId);
+  const existing = await deps.db.prisma.user.findUnique({ where: { email: input.email }, select: { id: true } });
+  if (existing) throw new AppError("PERSON_EXISTS");
+  const token = randomBytes(32).toString("base64url");
+  const invitation = await deps.db.prisma.invitation.create({
+    data: {
+      workspaceId: scope.workspaceId,
+      email: input.email,
+      role: input.role,
+      tokenHash: hashToken(token),
+      invitedById: scope.userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
+    },
+    select: { id: true, email: true, role: true, expiresAt: true },
+  });
+  return { ...invitation, link: `${deps.appUrl}/invite/${token}` };
+}
+
+/** Withdraws an unused invitation of the workspace (its link stops working). */
+export async function revokeInvitation(db: Database, workspaceId: string, id: string): Promise<{ revoked: boolean }> {
+  const { count } = await db.prisma.invitation.deleteMany({ where: { id, workspaceId, acceptedAt: null } });
+  return { revoked: count === 1 };
+}
+
+/** What the accept page shows for a link: the invited email and workspace, or INVITATION_NOT_VALID. */
+export async function openInvitation(db: Database, token: string, now: Date) {
+  const parsed = invitationTokenInput.safeParse(token);
+  if (!parsed.success) throw new AppError("INVITATION_NOT_VALID");
+  const invitation = await db.prisma.invitation.findUnique({
+    where: { tokenHash: hashToken(parsed.data) },
+    select: { id: true, email: true, role: true, expiresAt: true, acceptedAt: true, workspace: { select: { name: true } } },
+  });
+  if (!invitation || invitation.acceptedAt !== null || invitation.expiresAt <= now) throw new AppError("INVITATION_NOT_VALID");
+  return { id: invitation.id, email: invitation.email, role: invitation.role, workspaceName: invitation.workspace.name };
+}
+
+/**
+ * Accepts an invitation: creates the person with the invitation's role, name and password. The
+ * invitation is marked used in the same transaction, conditionally, so of two concurrent accepts
+ * one wins. Returns the new person's email (to sign in with).
+ */
+export async function acceptInvitation(db: Database, input: z.infer<typeof acceptInvitationInput>, now: Date): Promise<{ email: string }> {
+  const invitation = await openInvitation(db, input.token, now);
+  const passwordHash = await passwordWork(() => hashPassword(input.password));
+  return db.prisma.$transaction(async (tx) => {
+    const used = await tx.invitation.updateMany({
+      where: { id: invitation.id, acceptedAt: null, expiresAt: { gt: now } },
+      data: { acceptedAt: now },
+    });
+    if (used.count !== 1) throw new AppError("INVITATION_NOT_VALID");
+    const row = await tx.invitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { workspaceId: true } });
+    const taken = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
+    if (taken) throw new AppError("PERSON_EXISTS");
+    await tx.user.create({
+      data: {
+        workspaceId: row.workspaceId,
+        email: invitation.email,
+        name: input.name,
+        role: invitation.role,
+        passwordHash,
+        createdAt: now,
+      },
+    });
+    return { email: invitation.email };
+  });
+}
+
+/** Changes a person's role; the last active owner keeps theirs (LAST_OWNER). */
+export async function setRole(db: Database, workspaceId: string, input: z.infer<typeof setRoleInput>): Promise<PersonRow> {
+  return db.prisma.$transaction(async (tx) => {
+    const person = await findPerson(tx, workspaceId, input.userId);
+    if (person.role === "owner" && input.role !== "owner" && person.active) await assertAnotherOwner(tx, workspaceId, person.id);
+    const updated = await tx.user.update({ where: { id: person.id }, data: { role: input.role }, select: personSelect });
+    return toPerson(updated);
+  });
+}
+
+/** Deactivates a person and ends all of their sessions at once; the last active owner stays (LAST_OWNER). */
+export async function deactivatePerson(db: Database, workspaceId: string, userId: string, now: Date): Promise<PersonRow> {
+  const person = await db.prisma.$transaction(async (tx) => {
+    const found = await findPerson(tx, workspaceId, userId);
+    if (found.role === "owner" && found.active) await assertAnotherOwner(tx, workspaceId, found.id);
+    const updated = await tx.user.update({
+      where: { id: found.id },
+      data: { deactivatedAt: found.active ? now : undefined },
+      select: personSelect,
+    });
+    return toPerson(updated);
+  });
+  // checkSession already refuses a deactivated person's sessions; ending them makes it final.
+  await endAllSessions(db, person.id, now);
+  return person;
+}
+
+export async function reactivatePerson(db: Database, workspaceId: string, userId: string): Promise<PersonRow> {
+  const person = await findPerson(db.prisma, workspaceId, userId);
+  return toPerson(await db.prisma.user.update({ where: { id: person.id }, data: { deactivatedAt: null }, select: personSelect }));
+}
+
+const personSelect = { id: true, email: true, name: true, role: true, deactivatedAt: true, createdAt: true } as const;
+
+type PersonSelected = { deactivatedAt: Date | null } & Omit<PersonRow, "active">;
+const toPerson = ({ deactivatedAt, ...user }: PersonSelected): PersonRow => ({ ...user, active: deactivatedAt === null });
+
+type Client = Pick<Database["prisma"], "user">;
+
+async function findPerson(client: Client, workspaceId: string, userId: string): Promise<PersonRow> {
+  const user = await client.user.findFirst({ where: { id: userId, workspaceId }, select: personSelect });
+  if (!user) throw new AppError("TEAM_MEMBER_NOT_FOUND");
+  return toPerson(user);
+}
+
+async function assertAnotherOwner(client: Client, workspaceId: string, exceptUserId: string): Promise<void> {
+  const others = await client.user.count({ where: { workspaceId, role: "owner", deactivatedAt: null, id: { not: exceptUserId } } });
+  if (others === 0) throw new AppError("LAST_OWNER");
+}
