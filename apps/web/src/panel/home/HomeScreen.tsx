@@ -13,7 +13,7 @@ import { WaitingList } from "./WaitingList.tsx";
 export function HomeScreen() {
   const trpc = useTRPC();
   // The live inbox stream refreshes the waiting count in the navigation; this page polls gently.
-  const home = useQuery(trpc.home.get.queryOptions(undefined, { refetchInterval: 60_000 }));
+  const home = useQuery(trpc.home.get.queryOptions(undefined, { refetchInterval: 60_000, refetchOnMount: "always" }));
 
   return (
     <>
