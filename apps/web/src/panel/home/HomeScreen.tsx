@@ -12,7 +12,7 @@ import { WaitingList } from "./WaitingList.tsx";
 
 export function HomeScreen() {
   const trpc = useTRPC();
-  // The live inbox stream refreshes the waiting count in the navigation; this page polls gently.
+  // The live inbox stream refreshes the waiting count in the navigation; this page polls gently and reads afresh on every visit.
   const home = useQuery(trpc.home.get.queryOptions(undefined, { refetchInterval: 60_000, refetchOnMount: "always" }));
 
   return (
