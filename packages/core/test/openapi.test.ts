@@ -32,7 +32,7 @@ import type { messageResponseSchema, richContentItemSchema, toolCallSchema } fro
 import { type MessageRequest, messageRequestSchema } from "../src/messages/schema.ts";
 import { runTurn } from "../src/messages/turn.ts";
 import { API_VERSION, buildOpenApiDocument, documentServerUrl, type issuedKeyResponseSchema } from "../src/openapi.ts";
-import type { TestContext } from "../src/testing.ts";
+import { messagingAgent, type TestContext } from "../src/testing.ts";
 import { WEBHOOK_HEADERS } from "../src/webhooks/schemas.ts";
 import { webhookHeaders } from "../src/webhooks/signing.ts";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../src/webhooks/types.ts";
@@ -429,19 +429,7 @@ describe("webhooks", () => {
 
     it("every event type, and the test event with its signed headers", async () => {
       const agent = await createAgentWithKey(ctx);
-      const messaging = {
-        id: agent.id,
-        workspaceId: "ws-demo",
-        name: "Test agent",
-        engine: "knowledge" as const,
-        instructions: "",
-        answerBeyondArticles: false,
-        monthlyConversationLimit: null,
-        monthlyTokenLimit: null,
-        usageLimit: null,
-        widgetMonthlyConversationLimit: null,
-        widgetMonthlyTokenLimit: null,
-      };
+      const messaging = messagingAgent({ id: agent.id, workspaceId: "ws-demo" });
       const now = new Date();
       const { endpoint, secret } = await createEndpoint(
         ctx.db,

@@ -9,6 +9,7 @@ import { HOME_NEAR_QUOTA_SHARE, HOME_WAITING_SHOWN } from "../limits.ts";
 import { usageMonth } from "../messages/quotas.ts";
 import { assertCan } from "./permissions.ts";
 import type { AdminScope } from "./scope.ts";
+import { usageSummary } from "./usage.ts";
 
 const DAY_MS = 86_400_000;
 /** "This week": today and the six UTC days before it. */
@@ -173,30 +174,16 @@ async function agentActivity(db: Database, workspaceId: string, now: Date): Prom
 
 /** This month's counters at or past HOME_NEAR_QUOTA_SHARE of a limit, the fullest first. */
 async function agentsNearQuota(db: Database, workspaceId: string, now: Date): Promise<NearQuota[]> {
-  const month = usageMonth(now);
-  const agents = await db.prisma.agent.findMany({
-    where: { workspaceId },
-    select: {
-      id: true,
-      name: true,
-      monthlyConversationLimit: true,
-      monthlyTokenLimit: true,
-      usageLimit: true,
-      usage: { where: { month }, select: { conversations: true, tokens: true, turns: true } },
-    },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
   const near: NearQuota[] = [];
-  for (const agent of agents) {
-    const used = agent.usage[0] ?? { conversations: 0, tokens: 0, turns: 0 };
+  for (const agent of await usageSummary(db, workspaceId, now)) {
     const measures: Array<[QuotaMeasure, number, number | null]> = [
-      ["conversations", used.conversations, agent.monthlyConversationLimit],
-      ["tokens", used.tokens, agent.monthlyTokenLimit],
-      ["turns", used.turns, agent.usageLimit],
+      ["conversations", agent.conversations, agent.monthlyConversationLimit],
+      ["tokens", agent.tokens, agent.monthlyTokenLimit],
+      ["turns", agent.turns, agent.usageLimit],
     ];
     for (const [measure, count, limit] of measures) {
       if (limit !== null && count >= limit * HOME_NEAR_QUOTA_SHARE) {
-        near.push({ agentId: agent.id, agentName: agent.name, measure, used: count, limit });
+        near.push({ agentId: agent.agentId, agentName: agent.agentName, measure, used: count, limit });
       }
     }
   }

@@ -11,6 +11,7 @@ import { AppError } from "../errors.ts";
 import { INBOX_EXPORT_MAX_CONVERSATIONS, INBOX_EXPORT_PAGE, INBOX_EXPORTS_PER_HOUR } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { HttpResult } from "../results.ts";
+import { conversationSelect } from "./conversation-rows.ts";
 import { assigneeIdOf, filterWhere, listConversationsInput } from "./conversations.ts";
 import { searchConversationIds } from "./inbox-search.ts";
 import { assertMayCall } from "./permissions.ts";
@@ -147,20 +148,9 @@ export function spreadsheetSafe(cell: string): string {
 }
 
 const exportSelect = {
-  id: true,
-  agentId: true,
-  status: true,
-  channel: true,
-  visitorName: true,
-  visitorEmail: true,
-  visitorPhone: true,
-  firstPageUrl: true,
+  ...conversationSelect,
   clientVariables: true,
   pageVariables: true,
-  createdAt: true,
-  updatedAt: true,
-  agent: { select: { name: true } },
-  assignee: { select: { name: true, email: true } },
   messages: { select: { sequence: true, role: true, text: true, createdAt: true }, orderBy: { sequence: "asc" } },
 } satisfies Prisma.ConversationSelect;
 
