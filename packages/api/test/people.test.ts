@@ -13,7 +13,7 @@ import {
 import type { TestContext } from "@parley/core/testing";
 import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callerFor, NOW, setup, type Workspace } from "./support.ts";
+import { callerFor, createWorkspace, NOW, setup, type Workspace } from "./support.ts";
 
 let ctx: TestContext;
 let a: Workspace;
@@ -136,6 +136,27 @@ describe("deactivation, roles and the last owner", () => {
     await expect(callerFor(ctx, second).people.setRole({ userId: a.scope.userId, role: "owner" })).resolves.toMatchObject({
       role: "owner",
     });
+  });
+
+  it("two owners demoting each other at the same moment: one wins, the workspace keeps an owner", async () => {
+    const gamma = await createWorkspace(ctx, "gamma");
+    const other = { ...gamma.scope, userId: "gamma-second" };
+    await ctx.db.prisma.user.create({
+      data: {
+        id: other.userId,
+        workspaceId: gamma.scope.workspaceId,
+        email: "gamma-second@example.com",
+        role: "owner",
+        passwordHash: "unused",
+      },
+    });
+    const outcomes = await Promise.allSettled([
+      callerFor(ctx, gamma.scope).people.setRole({ userId: other.userId, role: "admin" }),
+      callerFor(ctx, other).people.setRole({ userId: gamma.scope.userId, role: "admin" }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const owners = await ctx.db.prisma.user.count({ where: { workspaceId: gamma.scope.workspaceId, role: "owner" } });
+    expect(owners).toBe(1);
   });
 
   it("people of another workspace are not found", async () => {

@@ -3,7 +3,7 @@
 // ends every session of the person at once, on every instance, since sessions are checked in the
 // database) and reactivation. The workspace always keeps one active owner.
 import { createHash, randomBytes } from "node:crypto";
-import { type Database, hashPassword } from "@parley/db";
+import { type Database, hashPassword, type Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATIONS_PER_WORKSPACE_PER_HOUR } from "../limits.ts";
@@ -150,6 +150,7 @@ export async function acceptInvitation(db: Database, input: z.infer<typeof accep
 /** Changes a person's role; the last active owner keeps theirs (LAST_OWNER). */
 export async function setRole(db: Database, workspaceId: string, input: z.infer<typeof setRoleInput>): Promise<PersonRow> {
   return db.prisma.$transaction(async (tx) => {
+    await lockOwners(tx, workspaceId);
     const person = await findPerson(tx, workspaceId, input.userId);
     if (person.role === "owner" && input.role !== "owner" && person.active) await assertAnotherOwner(tx, workspaceId, person.id);
     const updated = await tx.user.update({ where: { id: person.id }, data: { role: input.role }, select: personSelect });
@@ -160,6 +161,7 @@ export async function setRole(db: Database, workspaceId: string, input: z.infer<
 /** Deactivates a person and ends all of their sessions at once; the last active owner stays (LAST_OWNER). */
 export async function deactivatePerson(db: Database, workspaceId: string, userId: string, now: Date): Promise<PersonRow> {
   const person = await db.prisma.$transaction(async (tx) => {
+    await lockOwners(tx, workspaceId);
     const found = await findPerson(tx, workspaceId, userId);
     if (found.role === "owner" && found.active) await assertAnotherOwner(tx, workspaceId, found.id);
     const updated = await tx.user.update({
@@ -190,6 +192,15 @@ async function findPerson(client: Client, workspaceId: string, userId: string): 
   const user = await client.user.findFirst({ where: { id: userId, workspaceId }, select: personSelect });
   if (!user) throw new AppError("TEAM_MEMBER_NOT_FOUND");
   return toPerson(user);
+}
+
+/**
+ * Locks the workspace's owners until the transaction ends, so that two owners demoting or
+ * deactivating each other at the same moment are checked one after the other: the second then
+ * counts the first's change and is refused as the last owner.
+ */
+async function lockOwners(tx: Prisma.TransactionClient, workspaceId: string): Promise<void> {
+  await tx.$queryRaw`SELECT "id" FROM "User" WHERE "workspaceId" = ${workspaceId} AND "role" = 'owner' FOR UPDATE`;
 }
 
 async function assertAnotherOwner(client: Client, workspaceId: string, exceptUserId: string): Promise<void> {
