@@ -14,8 +14,11 @@ const PANEL_PAGES = [
   { path: "/panel/knowledge/articles/new", h1: "New article" },
   { path: "/panel/knowledge/articles/art-refunds", h1: /Refund/ },
   { path: "/panel/conversations", h1: "Conversations" },
+  { path: "/panel/conversations/saved-replies", h1: "Saved replies" },
   { path: "/panel/usage", h1: "Usage" },
   { path: "/panel/webhooks", h1: "Webhooks" },
+  { path: "/panel/people", h1: "People" },
+  { path: "/panel/account", h1: "Your account" },
 ];
 
 /** What an empty install's home shows: nothing waiting, no agent, nothing set up. */
