@@ -138,7 +138,10 @@ export class WidgetSession {
         this.send({ type: "error", error: parsed.error, details: parsed.details });
         this.close("PROTOCOL_ERROR");
       } else {
-        this.send({ type: "error", error: parsed.error, details: parsed.details, ...clientMessageIdOf(text) });
+        // In turn with the frames before it: the page learns of a bad frame after what it sent
+        // earlier has been handled (a tracking event before it is stored by then).
+        const error = { type: "error" as const, error: parsed.error, details: parsed.details, ...clientMessageIdOf(text) };
+        this.queue = this.queue.then(() => this.send(error));
       }
       return;
     }
