@@ -10,12 +10,15 @@
 //   npm run eval -- --verbose             every failed question, with the reply
 //   npm run eval -- --check               the CI guard: the baseline's slice against eval/baseline.json
 //   npm run eval -- --update-baseline     measure the baseline's slice and write eval/baseline.json
+//   EMBEDDINGS_BASE_URL=... EMBEDDINGS_MODEL=... npm run eval
+//                                         with semantic retrieval through that endpoint
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { configureLogging } from "@parley/core";
 import { llmConfigFrom, llmSettingsSchema } from "@parley/core/engine";
 import { runTurn } from "@parley/core/messages";
+import { embeddingsConfigFrom, embeddingsSettingsSchema, type SemanticSearch } from "@parley/core/semantic";
 import { createTestContext } from "@parley/core/testing";
 import { parseEnvWith } from "@parley/db";
 import { type Baseline, baselineFigures, compareWithBaseline } from "./baseline.ts";
@@ -24,6 +27,7 @@ import { type EngineName, evalAgent, loadCorpus } from "./load.ts";
 import { type Figures, judge, type Outcome, readReply, summarize } from "./metrics.ts";
 import { loadQuestions, SPLITS, type Split, type SplitQuestion, sliceOf } from "./questions.ts";
 import { breakdown, failureLines, formatTable } from "./report.ts";
+import { embedCorpus, evalSemanticSearch } from "./semantic.ts";
 
 configureLogging({ level: "warn" }); // one "message turn" info line per question would drown the table
 
@@ -54,7 +58,10 @@ async function main(): Promise<number> {
   const questions = sliceSize ? sliceOf(all, sliceSize) : all;
   const engines: EngineName[] = guard ? ["knowledge"] : parseEngines(args.engine, llm !== undefined);
 
-  const ctx = await createTestContext({ llm });
+  // The CI guard's baseline is the default, lexical retrieval: it ignores an embeddings endpoint.
+  const embeddings = guard ? undefined : embeddingsConfigFrom(parseEnvWith(embeddingsSettingsSchema, process.env));
+  let semantic: SemanticSearch | undefined;
+  const ctx = await createTestContext({ llm, semantic: embeddings && ((db) => (semantic = evalSemanticSearch(db, embeddings))) });
   try {
     const setupStart = performance.now();
     const articles = loadArticles();
@@ -63,6 +70,7 @@ async function main(): Promise<number> {
       `Corpus: ${articles.length} articles. Questions: ${questions.length} (${splits.join(" + ")}${sliceSize ? `, slice of ${sliceSize}` : ""}). ` +
         `Database: ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite in memory"}, ready in ${Math.round(performance.now() - setupStart)} ms.`,
     );
+    console.log(semantic ? await embedCorpus(ctx.db, semantic) : "Retrieval: lexical (no EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL).");
 
     const outcomes = new Map<EngineName, Outcome[]>();
     for (const engine of engines) {

@@ -6,6 +6,7 @@ import type { AppContext } from "./context.ts";
 import { createEngineSelector, type LlmConfig } from "./engine/index.ts";
 import type { MessagingAgent } from "./messages/auth.ts";
 import { createRateLimiters } from "./ratelimit/index.ts";
+import type { SemanticSearch } from "./semantic/nearest.ts";
 import type { TrustProxy } from "./trust-proxy.ts";
 
 export interface TestContext extends AppContext {
@@ -14,7 +15,15 @@ export interface TestContext extends AppContext {
 }
 
 export async function createTestContext(
-  options: { llm?: LlmConfig; appUrl?: string; trustProxy?: TrustProxy; now?: () => Date; webhooks?: AppContext["webhooks"] } = {},
+  options: {
+    llm?: LlmConfig;
+    appUrl?: string;
+    trustProxy?: TrustProxy;
+    now?: () => Date;
+    webhooks?: AppContext["webhooks"];
+    /** Semantic retrieval for the engines (built over `db`, so handed as a function of it). */
+    semantic?: (db: TestDatabase) => SemanticSearch;
+  } = {},
 ): Promise<TestContext> {
   const db = await createTestDatabase();
   const appUrl = options.appUrl ?? "http://localhost:3000";
@@ -23,7 +32,7 @@ export async function createTestContext(
   return {
     db,
     limiters,
-    engineFor: createEngineSelector({ db, appUrl, llm: options.llm }),
+    engineFor: createEngineSelector({ db, appUrl, llm: options.llm, semantic: options.semantic?.(db) }),
     appUrl,
     trustProxy: options.trustProxy ?? false,
     now: options.now ?? (() => new Date()),
