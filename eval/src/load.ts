@@ -40,7 +40,7 @@ export async function loadCorpus(db: Database, collections: Collection[], articl
       updatedAt: CREATED_AT,
     })),
   });
-  // The schema has no language column yet; the article's language lives in the data (corpus.ts).
+  // Each article's language as an admin would set it (the engine detects it only when it is empty).
   await prisma.article.createMany({
     data: articles.map((article, index) => {
       // Distinct update times keep "most recent first" orders total and runs reproducible.
@@ -50,6 +50,7 @@ export async function loadCorpus(db: Database, collections: Collection[], articl
         sourceId: article.collection,
         title: article.title,
         content: article.content,
+        language: article.language,
         published: true,
         active: true,
         createdAt: CREATED_AT,
