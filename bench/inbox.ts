@@ -89,6 +89,8 @@ export function inboxListPath(input: Record<string, unknown>): string {
 
 /** One download of the whole inbox as CSV: its size, time and what it did to the app's memory. */
 export interface ExportMeasurement {
+  /** Messages in the inbox (the targets are set over a million). */
+  messages: number;
   rows: number;
   megabytes: number;
   seconds: number;
@@ -103,7 +105,12 @@ export interface ExportMeasurement {
  * `sampler` watches the app's resident memory: streamed, it stops growing once the first pages
  * have warmed the buffers up. Throws when the app answers anything but 200.
  */
-export async function measureInboxExport(appUrl: string, cookie: string, sampler: RssSampler): Promise<ExportMeasurement> {
+export async function measureInboxExport(
+  appUrl: string,
+  cookie: string,
+  sampler: RssSampler,
+  conversations = INBOX_CONVERSATIONS,
+): Promise<ExportMeasurement> {
   sampler.resetPeak();
   const rssBeforeMb = sampler.peakMb();
   const started = performance.now();
@@ -112,13 +119,15 @@ export async function measureInboxExport(appUrl: string, cookie: string, sampler
   let bytes = 0;
   let lines = 0;
   let rssQuarterMb = 0;
-  const quarter = (INBOX_CONVERSATIONS * INBOX_MESSAGES_PER_CONVERSATION) / 4;
+  const messages = conversations * INBOX_MESSAGES_PER_CONVERSATION;
+  const quarter = messages / 4;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     bytes += chunk.length;
     for (const byte of chunk) if (byte === 10) lines++;
     if (rssQuarterMb === 0 && lines >= quarter) rssQuarterMb = sampler.peakMb();
   }
   return {
+    messages,
     rows: lines - 1,
     megabytes: bytes / 1024 / 1024,
     seconds: (performance.now() - started) / 1000,

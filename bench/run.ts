@@ -19,7 +19,14 @@ import { parseArgs } from "node:util";
 import { p99Chart } from "./chart.ts";
 import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, loadArticles, readableArticleIds } from "./data.ts";
 import { compareResponses } from "./equivalence.ts";
-import { type ExportMeasurement, inboxSessionCookie, loadInboxMessages, measureInboxExport } from "./inbox.ts";
+import {
+  type ExportMeasurement,
+  INBOX_CONVERSATIONS,
+  INBOX_MESSAGES_PER_CONVERSATION,
+  inboxSessionCookie,
+  loadInboxMessages,
+  measureInboxExport,
+} from "./inbox.ts";
 import { type LoadResult, measure } from "./load.ts";
 import { freePort, productionAppEnv, RssSampler, type ServerProcess, startProcess, tail, treeCpuMs, waitForHttp } from "./processes.ts";
 import { summarizeProfile } from "./profile-summary.ts";
@@ -248,15 +255,18 @@ async function main(): Promise<void> {
     log(`app process tree: ${sampler.processCount()} process(es), ${sampler.peakMb().toFixed(0)} MB resident after start`);
   }
 
-  // The inbox: a million messages once, before any size (they do not change with the articles).
+  // The inbox once, before any size (its messages do not change with the articles): a million, or
+  // a tenth of that in a quick run (which only keeps the harness working; no verdict at that size).
+  const inboxConversations = args.quick ? INBOX_CONVERSATIONS / 10 : INBOX_CONVERSATIONS;
+  const inboxMessages = inboxConversations * INBOX_MESSAGES_PER_CONVERSATION;
   let sessionCookie: string | undefined;
   let inboxExport: ExportMeasurement | undefined;
   if (scenarios.some((scenario) => INBOX_SCENARIOS.includes(scenario))) {
-    log("loading the inbox: 1,000,000 messages");
-    await loadInboxMessages(database.db, fixture.agentId, (line) => log(line));
+    log(`loading the inbox: ${inboxMessages.toLocaleString("en-US")} messages`);
+    await loadInboxMessages(database.db, fixture.agentId, (line) => log(line), inboxConversations);
     sessionCookie = await inboxSessionCookie(database.db, appSecret);
     if (appUrl && sampler) {
-      inboxExport = await measureInboxExport(appUrl, sessionCookie, sampler);
+      inboxExport = await measureInboxExport(appUrl, sessionCookie, sampler, inboxConversations);
       log(
         `inbox export: ${inboxExport.rows} rows in ${inboxExport.seconds.toFixed(1)} s, RSS ${inboxExport.rssBeforeMb.toFixed(0)} MB, ${inboxExport.rssQuarterMb.toFixed(0)} MB at a quarter, peak ${inboxExport.rssPeakMb.toFixed(0)} MB`,
       );
@@ -336,7 +346,7 @@ async function main(): Promise<void> {
     return;
   }
   const peakRss = sampler?.overallPeakMb() ?? 0;
-  const verdictText = formatVerdicts(verdicts(rows, peakRss, inboxExport));
+  const verdictText = formatVerdicts(verdicts(rows, peakRss, inboxExport, inboxMessages));
   console.log(`Targets (informative, not asserted):\n${verdictText}\n`);
 
   writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(rows.map(toResultRow), null, 2)}\n`);
