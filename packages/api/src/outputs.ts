@@ -332,3 +332,28 @@ export const ownSessionsOutput = z.array(
 
 export const passwordChangedOutput = z.object({ endedSessions: count });
 export const endedSessionOutput = z.object({ ended: z.boolean() });
+
+// ---------------------------------------------------------------------------------------------
+// The audit log (read only)
+
+const auditDetailValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
+
+export const auditEventOutput = z.object({
+  id,
+  createdAt: moment,
+  actorUserId: id.nullable(),
+  actorEmail: z.string(),
+  action: z.string(),
+  group: z.string().nullable(),
+  summary: z.string(),
+  targetType: z.string(),
+  targetId: id,
+  targetLabel: z.string(),
+  detail: z.record(z.string(), auditDetailValue),
+  ip: z.string(),
+  userAgent: z.string(),
+});
+
+export const auditPageOutput = page(auditEventOutput);
+
+export const auditActorsOutput = z.array(z.object({ userId: id, email: z.string() }));

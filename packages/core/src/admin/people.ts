@@ -10,6 +10,7 @@ import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATI
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiters } from "../ratelimit/types.ts";
 import { newPasswordInput } from "./account.ts";
+import { recordAudit } from "./audit.ts";
 import { ROLES, type Role } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 import { endAllSessions } from "./sessions.ts";
@@ -83,25 +84,37 @@ export async function inviteTeamMember(
   const existing = await deps.db.prisma.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing) throw new AppError("PERSON_EXISTS");
   const token = randomBytes(32).toString("base64url");
-  const invitation = await deps.db.prisma.invitation.create({
-    data: {
-      workspaceId: scope.workspaceId,
-      email: input.email,
-      role: input.role,
-      tokenHash: hashToken(token),
-      invitedById: scope.userId,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
-    },
-    select: { id: true, email: true, role: true, expiresAt: true },
+  const invitation = await deps.db.prisma.$transaction(async (tx) => {
+    const created = await tx.invitation.create({
+      data: {
+        workspaceId: scope.workspaceId,
+        email: input.email,
+        role: input.role,
+        tokenHash: hashToken(token),
+        invitedById: scope.userId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
+      },
+      select: { id: true, email: true, role: true, expiresAt: true },
+    });
+    const target = { targetType: "invitation", targetId: created.id, targetLabel: created.email } as const;
+    await recordAudit(tx, scope, { action: "person.invited", ...target, detail: { role: created.role } });
+    return created;
   });
   return { ...invitation, link: `${deps.appUrl}/invite/${token}` };
 }
 
 /** Withdraws an unused invitation of the workspace (its link stops working). */
-export async function revokeInvitation(db: Database, workspaceId: string, id: string): Promise<{ revoked: boolean }> {
-  const { count } = await db.prisma.invitation.deleteMany({ where: { id, workspaceId, acceptedAt: null } });
-  return { revoked: count === 1 };
+export async function revokeInvitation(db: Database, scope: AdminScope, id: string): Promise<{ revoked: boolean }> {
+  return db.prisma.$transaction(async (tx) => {
+    const where = { id, workspaceId: scope.workspaceId, acceptedAt: null };
+    const invitation = await tx.invitation.findFirst({ where, select: { email: true, role: true } });
+    const { count } = await tx.invitation.deleteMany({ where });
+    if (count !== 1 || !invitation) return { revoked: false };
+    const target = { targetType: "invitation", targetId: id, targetLabel: invitation.email } as const;
+    await recordAudit(tx, scope, { action: "invitation.revoked", ...target, detail: { role: invitation.role } });
+    return { revoked: true };
+  });
 }
 
 /** What the accept page shows for a link: the invited email and workspace, or INVITATION_NOT_VALID. */
@@ -148,18 +161,27 @@ export async function acceptInvitation(db: Database, input: z.infer<typeof accep
 }
 
 /** Changes a person's role; the last active owner keeps theirs (LAST_OWNER). */
-export async function setRole(db: Database, workspaceId: string, input: z.infer<typeof setRoleInput>): Promise<PersonRow> {
+export async function setRole(db: Database, scope: AdminScope, input: z.infer<typeof setRoleInput>): Promise<PersonRow> {
+  const { workspaceId } = scope;
   return db.prisma.$transaction(async (tx) => {
     await lockOwners(tx, workspaceId);
     const person = await findPerson(tx, workspaceId, input.userId);
     if (person.role === "owner" && input.role !== "owner" && person.active) await assertAnotherOwner(tx, workspaceId, person.id);
     const updated = await tx.user.update({ where: { id: person.id }, data: { role: input.role }, select: personSelect });
+    if (person.role !== input.role) {
+      await recordAudit(tx, scope, {
+        action: "person.role.changed",
+        ...personTarget(person),
+        detail: { from: person.role, to: input.role },
+      });
+    }
     return toPerson(updated);
   });
 }
 
 /** Deactivates a person and ends all of their sessions at once; the last active owner stays (LAST_OWNER). */
-export async function deactivatePerson(db: Database, workspaceId: string, userId: string, now: Date): Promise<PersonRow> {
+export async function deactivatePerson(db: Database, scope: AdminScope, userId: string, now: Date): Promise<PersonRow> {
+  const { workspaceId } = scope;
   const person = await db.prisma.$transaction(async (tx) => {
     await lockOwners(tx, workspaceId);
     const found = await findPerson(tx, workspaceId, userId);
@@ -169,6 +191,7 @@ export async function deactivatePerson(db: Database, workspaceId: string, userId
       data: { deactivatedAt: found.active ? now : undefined },
       select: personSelect,
     });
+    if (found.active) await recordAudit(tx, scope, { action: "person.deactivated", ...personTarget(found) });
     return toPerson(updated);
   });
   // checkSession already refuses a deactivated person's sessions; ending them makes it final.
@@ -176,10 +199,16 @@ export async function deactivatePerson(db: Database, workspaceId: string, userId
   return person;
 }
 
-export async function reactivatePerson(db: Database, workspaceId: string, userId: string): Promise<PersonRow> {
-  const person = await findPerson(db.prisma, workspaceId, userId);
-  return toPerson(await db.prisma.user.update({ where: { id: person.id }, data: { deactivatedAt: null }, select: personSelect }));
+export async function reactivatePerson(db: Database, scope: AdminScope, userId: string): Promise<PersonRow> {
+  return db.prisma.$transaction(async (tx) => {
+    const person = await findPerson(tx, scope.workspaceId, userId);
+    const updated = await tx.user.update({ where: { id: person.id }, data: { deactivatedAt: null }, select: personSelect });
+    if (!person.active) await recordAudit(tx, scope, { action: "person.reactivated", ...personTarget(person) });
+    return toPerson(updated);
+  });
 }
+
+const personTarget = (person: PersonRow) => ({ targetType: "person", targetId: person.id, targetLabel: person.email }) as const;
 
 const personSelect = { id: true, email: true, name: true, role: true, deactivatedAt: true, createdAt: true } as const;
 
