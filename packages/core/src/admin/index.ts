@@ -51,6 +51,7 @@ export {
   AUDIT_ACTION_NAMES,
   AUDIT_ACTIONS,
   AUDIT_GROUPS,
+  AUDIT_TARGET_LABELS,
   AUDIT_TARGET_TYPES,
   type AuditAction,
   type AuditGroup,
