@@ -312,8 +312,15 @@ export const peopleOutput = z.object({
   invitations: z.array(z.object({ id, email: z.string(), role, createdAt: moment, expiresAt: moment })),
 });
 
-/** The invitation link: shown once (only its hash is stored). */
-export const createdInvitationOutput = z.object({ id, email: z.string(), role, link: z.string(), expiresAt: moment });
+/** The invitation link: shown once (only its hash is stored); whether it also went out by email. */
+export const createdInvitationOutput = z.object({
+  id,
+  email: z.string(),
+  role,
+  link: z.string(),
+  expiresAt: moment,
+  emailed: z.enum(["sent", "failed", "off"]),
+});
 
 export const revokedInvitationOutput = z.object({ revoked: z.boolean() });
 

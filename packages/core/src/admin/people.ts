@@ -7,6 +7,8 @@ import { type Database, hashPassword, type Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATIONS_PER_WORKSPACE_PER_HOUR } from "../limits.ts";
+import { describeError, logger } from "../logger.ts";
+import type { Mailer, MailMessage } from "../mail.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiters } from "../ratelimit/types.ts";
 import { newPasswordInput } from "./account.ts";
@@ -70,16 +72,21 @@ export async function listPeople(db: Database, workspaceId: string, now: Date) {
   return { people, invitations };
 }
 
+/** Whether the link went out by email: `sent`, `failed` (copy it by hand) or `off` (no SMTP_URL). */
+export type InvitationEmail = "sent" | "failed" | "off";
+
 /**
  * Creates an invitation and returns its link (shown once: only the token's hash is kept). An email
  * that already has an account is refused; inviting the same email again leaves both links valid.
+ * With a mailer the link is also emailed, after the invitation is stored; a failed send never
+ * undoes the invitation (the panel then shows the link to copy).
  */
 export async function inviteTeamMember(
-  deps: { db: Database; limiters: RateLimiters; appUrl: string },
+  deps: { db: Database; limiters: RateLimiters; appUrl: string; mailer?: Mailer },
   scope: AdminScope,
   input: z.infer<typeof inviteInput>,
   now: Date,
-): Promise<{ id: string; email: string; role: Role; link: string; expiresAt: Date }> {
+): Promise<{ id: string; email: string; role: Role; link: string; expiresAt: Date; emailed: InvitationEmail }> {
   await enforceRateLimit(deps.limiters.configured(INVITATIONS_POLICY), scope.workspaceId);
   const existing = await deps.db.prisma.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing) throw new AppError("PERSON_EXISTS");
@@ -101,8 +108,55 @@ export async function inviteTeamMember(
     await recordAudit(tx, scope, { action: "person.invited", ...target, detail: { role: created.role } });
     return created;
   });
-  return { ...invitation, link: `${deps.appUrl}/invite/${token}` };
+  const link = `${deps.appUrl}/invite/${token}`;
+  const emailed = deps.mailer ? await sendInvitation(deps.db, deps.mailer, scope, { ...invitation, link }) : "off";
+  return { ...invitation, link, emailed };
 }
+
+async function sendInvitation(
+  db: Database,
+  mailer: Mailer,
+  scope: AdminScope,
+  invitation: { id: string; email: string; role: Role; link: string },
+): Promise<InvitationEmail> {
+  try {
+    const [workspace, inviter] = await Promise.all([
+      db.prisma.workspace.findUniqueOrThrow({ where: { id: scope.workspaceId }, select: { name: true } }),
+      db.prisma.user.findUniqueOrThrow({ where: { id: scope.userId }, select: { name: true, email: true } }),
+    ]);
+    await mailer.send(invitationEmail({ ...invitation, workspaceName: workspace.name, inviter: inviter.name || inviter.email }));
+    return "sent";
+  } catch (error) {
+    // The link itself stays out of the log: it is the invitation.
+    logger.warn("invitation email not sent", { invitationId: invitation.id, error: describeError(error) });
+    return "failed";
+  }
+}
+
+/** The invitation as an email: who invites, to which workspace and role, the link and its expiry. */
+export function invitationEmail(invitation: {
+  email: string;
+  role: Role;
+  link: string;
+  workspaceName: string;
+  inviter: string;
+}): MailMessage {
+  const days = INVITATION_TTL_SECONDS / 86_400;
+  return {
+    to: invitation.email,
+    subject: `${invitation.inviter} invited you to ${invitation.workspaceName} on Parley`,
+    text: [
+      `${invitation.inviter} invited you to join ${invitation.workspaceName} on Parley as ${ROLE_NAMES[invitation.role]}.`,
+      "",
+      "Open this link to choose your name and password:",
+      invitation.link,
+      "",
+      `The link works once and expires in ${days} days. If you did not expect this invitation, ignore this email.`,
+    ].join("\n"),
+  };
+}
+
+const ROLE_NAMES: Record<Role, string> = { owner: "an owner", admin: "an admin", editor: "an editor", support: "a support agent" };
 
 /** Withdraws an unused invitation of the workspace (its link stops working). */
 export async function revokeInvitation(db: Database, scope: AdminScope, id: string): Promise<{ revoked: boolean }> {
