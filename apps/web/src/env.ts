@@ -46,6 +46,8 @@ const appEnvSchema = dbEnvSchema
     /** Semantic retrieval: an OpenAI-compatible embeddings endpoint (EMBEDDINGS_BASE_URL, _API_KEY, _MODEL). */
     ...embeddingsSettingsSchema.shape,
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+    /** Email out (invitations): smtp://user:pass@host:587, or smtps:// for TLS from the start. Unset: no email. */
+    SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
     /**
      * Tests and local development only: webhook endpoints may use http:// and private, loopback or
      * link-local addresses (the SSRF guard is off). Never set it in production.

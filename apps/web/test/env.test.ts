@@ -40,6 +40,7 @@ describe("parseAppEnv", () => {
       "EMBEDDINGS_API_KEY",
       "EMBEDDINGS_MODEL",
       "EMBEDDINGS_DIMENSIONS",
+      "SMTP_URL",
     ] as const) {
       expect(parsed[name], name).toBeUndefined();
     }
@@ -55,8 +56,10 @@ describe("parseAppEnv", () => {
         REDIS_URL: "redis://127.0.0.1:6379",
         TRUST_PROXY: "1",
         ADMIN_PASSWORD: "long enough",
+        SMTP_URL: "smtp://mailer:s3cret@mail.example.com:587",
       }),
     ).toMatchObject({
+      SMTP_URL: "smtp://mailer:s3cret@mail.example.com:587",
       DATABASE_URL: "postgresql://user:pw@db.internal:5432/parley",
       PORT: 8080,
       REDIS_URL: "redis://127.0.0.1:6379",
@@ -83,6 +86,8 @@ describe("parseAppEnv", () => {
     ["EMBEDDINGS_BASE_URL", "not a url", ""],
     ["EMBEDDINGS_DIMENSIONS", "4", ""],
     ["EMBEDDINGS_DIMENSIONS", "many", ""],
+    ["SMTP_URL", "https://mail.example.com", "must be an smtp:// or smtps:// URL"],
+    ["SMTP_URL", "mail.example.com:587", "must be an smtp:// or smtps:// URL"],
   ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
     const error = errorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid environment variables:\\n  ${name}: .*${reason}`));

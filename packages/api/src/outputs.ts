@@ -312,8 +312,15 @@ export const peopleOutput = z.object({
   invitations: z.array(z.object({ id, email: z.string(), role, createdAt: moment, expiresAt: moment })),
 });
 
-/** The invitation link: shown once (only its hash is stored). */
-export const createdInvitationOutput = z.object({ id, email: z.string(), role, link: z.string(), expiresAt: moment });
+/** The invitation link: shown once (only its hash is stored); whether it also went out by email. */
+export const createdInvitationOutput = z.object({
+  id,
+  email: z.string(),
+  role,
+  link: z.string(),
+  expiresAt: moment,
+  emailed: z.enum(["sent", "failed", "off"]),
+});
 
 export const revokedInvitationOutput = z.object({ revoked: z.boolean() });
 
@@ -332,3 +339,28 @@ export const ownSessionsOutput = z.array(
 
 export const passwordChangedOutput = z.object({ endedSessions: count });
 export const endedSessionOutput = z.object({ ended: z.boolean() });
+
+// ---------------------------------------------------------------------------------------------
+// The audit log (read only)
+
+const auditDetailValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
+
+export const auditEventOutput = z.object({
+  id,
+  createdAt: moment,
+  actorUserId: id.nullable(),
+  actorEmail: z.string(),
+  action: z.string(),
+  group: z.string().nullable(),
+  summary: z.string(),
+  targetType: z.string(),
+  targetId: id,
+  targetLabel: z.string(),
+  detail: z.record(z.string(), auditDetailValue),
+  ip: z.string(),
+  userAgent: z.string(),
+});
+
+export const auditPageOutput = page(auditEventOutput);
+
+export const auditActorsOutput = z.array(z.object({ userId: id, email: z.string() }));

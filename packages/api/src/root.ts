@@ -2,6 +2,7 @@
 import { accountRouter } from "./routers/account.ts";
 import { agentsRouter } from "./routers/agents.ts";
 import { articlesRouter } from "./routers/articles.ts";
+import { auditRouter } from "./routers/audit.ts";
 import { conversationsRouter } from "./routers/conversations.ts";
 import { homeRouter } from "./routers/home.ts";
 import { keysRouter } from "./routers/keys.ts";
@@ -26,6 +27,7 @@ export const appRouter = createTRPCRouter({
   webhooks: webhooksRouter,
   people: peopleRouter,
   account: accountRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

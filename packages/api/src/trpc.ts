@@ -3,7 +3,7 @@
 
 import type { AppContext } from "@parley/core";
 import { ERRORS, fieldMessage, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
-import { type AdminScope, roleMayCall } from "@parley/core/admin";
+import { type AdminScope, NO_CLIENT, type RequestClient, roleMayCall } from "@parley/core/admin";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 
@@ -16,12 +16,19 @@ export interface TRPCContext {
    * riding on the admin's cookie. Such requests may not change anything.
    */
   sameOrigin: boolean;
+  /** The request's client IP and User-Agent: every procedure's scope carries them into the audit log. */
+  client: RequestClient;
 }
 
 export type PanelSession = AdminScope & { sessionId?: string };
 
-export function createTRPCContext(options: { ctx: AppContext; session: PanelSession | null; sameOrigin: boolean }): TRPCContext {
-  return { app: options.ctx, session: options.session, sameOrigin: options.sameOrigin };
+export function createTRPCContext(options: {
+  ctx: AppContext;
+  session: PanelSession | null;
+  sameOrigin: boolean;
+  client?: RequestClient;
+}): TRPCContext {
+  return { app: options.ctx, session: options.session, sameOrigin: options.sameOrigin, client: options.client ?? NO_CLIENT };
 }
 
 const t = initTRPC.context<TRPCContext>().create({
@@ -79,5 +86,5 @@ export const protectedProcedure = publicProcedure.use(async ({ ctx, path, type, 
   if (type === "mutation" && !ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
   const unstorable = pathOfUnstorableText(await getRawInput(), "input");
   if (unstorable !== null) throw new TRPCError({ code: "BAD_REQUEST", message: `${unstorable}: ${UNSTORABLE_TEXT_RULE}` });
-  return next({ ctx: { ...ctx, session: ctx.session } });
+  return next({ ctx: { ...ctx, session: { ...ctx.session, client: ctx.client } } });
 });

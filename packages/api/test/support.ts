@@ -1,6 +1,6 @@
 // Fixtures for procedure tests: two workspaces, each with an admin, an agent, a source and an
 // article, and a caller acting as either admin (or as nobody) through createCaller.
-import type { AdminScope } from "@parley/core/admin";
+import type { AdminScope, RequestClient } from "@parley/core/admin";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { createCaller, createTRPCContext, type PanelSession } from "../src/index.ts";
 
@@ -35,9 +35,9 @@ export async function createWorkspace(ctx: TestContext, prefix: string): Promise
   };
 }
 
-/** A caller with this session (null: signed out); `sameOrigin: false` plays a cross-site request. */
-export function callerFor(ctx: TestContext, session: PanelSession | null, options: { sameOrigin?: boolean } = {}) {
-  return createCaller(createTRPCContext({ ctx, session, sameOrigin: options.sameOrigin ?? true }));
+/** A caller with this session (null: signed out); `sameOrigin: false` plays a cross-site request; `client` the request's IP and User-Agent. */
+export function callerFor(ctx: TestContext, session: PanelSession | null, options: { sameOrigin?: boolean; client?: RequestClient } = {}) {
+  return createCaller(createTRPCContext({ ctx, session, sameOrigin: options.sameOrigin ?? true, client: options.client }));
 }
 
 export async function setup(): Promise<{ ctx: TestContext; a: Workspace; b: Workspace }> {

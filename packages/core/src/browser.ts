@@ -1,6 +1,15 @@
 // What the panel's client components may import: plain values and pure functions with no
 // Node.js module, database or secret behind them (the other entries pull those in).
 
+export {
+  AUDIT_ACTION_NAMES,
+  AUDIT_ACTIONS,
+  AUDIT_GROUPS,
+  AUDIT_TARGET_LABELS,
+  AUDIT_TARGET_TYPES,
+  type AuditAction,
+  auditActionsOf,
+} from "./admin/audit-actions.ts";
 export { SAVED_REPLY_PLACEHOLDERS } from "./admin/saved-reply-placeholders.ts";
 export { helpArticleUrl, helpPaths } from "./help/urls.ts";
 export { safeLinkUrl } from "./safe-url.ts";

@@ -2,6 +2,7 @@
 // tests build one over a throwaway database and the app builds one from the environment.
 import type { Database } from "@parley/db";
 import type { Engine, EngineAgent } from "./engine/types.ts";
+import type { Mailer } from "./mail.ts";
 import type { RateLimiters } from "./ratelimit/types.ts";
 import type { TrustProxy } from "./trust-proxy.ts";
 import type { Resolver } from "./webhooks/url-guard.ts";
@@ -24,4 +25,6 @@ export interface AppContext {
   webhooks?: { allowLocal: boolean; resolve?: Resolver };
   /** Live events to connected widget visitors (admin replies, status changes). Absent: none. */
   live?: LiveBus;
+  /** Email out (SMTP_URL): invitations are sent by it. Absent: no email, links are copied by hand. */
+  mailer?: Mailer;
 }

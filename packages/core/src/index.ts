@@ -21,6 +21,7 @@ export { fieldMessage } from "./field-messages.ts";
 export { databaseIsHealthy } from "./health.ts";
 export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys.ts";
 export { configureLogging, describeError, LOG_LEVELS, type LogLevel, logger } from "./logger.ts";
+export { type Mailer, type MailMessage, senderFor, smtpMailer } from "./mail.ts";
 export { errorResult, type HttpResult, jsonResult, methodNotAllowedResult } from "./results.ts";
 export { safeLinkUrl } from "./safe-url.ts";
 export { isUnstorableText, pathOfUnstorableText, storableString, UNSTORABLE_TEXT_RULE } from "./text.ts";

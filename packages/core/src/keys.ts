@@ -2,7 +2,7 @@
 // the last 4 characters and the creation time are stored; the key is shown once and never logged.
 // Generating replaces the hash in one UPDATE, so the previous key stops working at once.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Database } from "@parley/db";
+import type { Database, Prisma } from "@parley/db";
 import { AppError } from "./errors.ts";
 
 export const AGENT_KEY_PREFIX = "pk_";
@@ -48,10 +48,18 @@ interface KeyScope {
  * another workspace when `workspaceId` is given).
  */
 export async function generateAgentKey(db: Database, agentId: string, scope: KeyScope = {}): Promise<GeneratedAgentKey> {
+  return storeAgentKey(db.prisma, agentId, scope);
+}
+
+/** The agents table of a client or of a transaction (the panel records the change in the same one). */
+export type AgentKeyClient = Pick<Prisma.TransactionClient, "agent">;
+
+/** generateAgentKey within a caller's transaction. */
+export async function storeAgentKey(client: AgentKeyClient, agentId: string, scope: KeyScope = {}): Promise<GeneratedAgentKey> {
   const key = createAgentKeyValue();
   const last4 = key.slice(-4);
   const createdAt = scope.now ?? new Date();
-  const { count } = await db.prisma.agent.updateMany({
+  const { count } = await client.agent.updateMany({
     where: { id: agentId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
     data: { keyHash: hashAgentKey(key), keyLast4: last4, keyCreatedAt: createdAt },
   });
@@ -64,12 +72,17 @@ export async function generateAgentKey(db: Database, agentId: string, scope: Key
  * new key is generated. Returns whether a key existed. Throws AGENT_NOT_FOUND like generateAgentKey.
  */
 export async function revokeAgentKey(db: Database, agentId: string, scope: KeyScope = {}): Promise<{ revoked: boolean }> {
+  return clearAgentKey(db.prisma, agentId, scope);
+}
+
+/** revokeAgentKey within a caller's transaction. */
+export async function clearAgentKey(client: AgentKeyClient, agentId: string, scope: KeyScope = {}): Promise<{ revoked: boolean }> {
   const where = { id: agentId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) };
-  const revoked = await db.prisma.agent.updateMany({
+  const revoked = await client.agent.updateMany({
     where: { ...where, keyHash: { not: null } },
     data: { keyHash: null, keyLast4: null, keyCreatedAt: null },
   });
   if (revoked.count > 0) return { revoked: true };
-  if ((await db.prisma.agent.count({ where })) === 0) throw new AppError("AGENT_NOT_FOUND");
+  if ((await client.agent.count({ where })) === 0) throw new AppError("AGENT_NOT_FOUND");
   return { revoked: false };
 }

@@ -233,3 +233,9 @@ export const PASSWORD_CHANGES_PER_WINDOW = 5;
 /** The shortest password a person may set (the seed's ADMIN_PASSWORD follows the same rule). */
 export const PASSWORD_MIN_CHARS = 8;
 export const PASSWORD_MAX_CHARS = 1_000;
+
+/** The audit log's page in the panel ("Load more" fetches the next), and the most one request may ask for. */
+export const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_PAGE_MAX = 100;
+/** The longest an SMTP connection, greeting or send may take before the email counts as not sent. */
+export const MAIL_TIMEOUT_MS = 10_000;

@@ -417,6 +417,7 @@ describe("webhooks", () => {
 
   describe("payloads really recorded by the outbox validate against their documented schema (ajv)", () => {
     const WORKSPACE = "ws-demo";
+    const ADMIN = { userId: "user-admin", workspaceId: WORKSPACE, role: "owner" } as const;
     let ctx: TestContext;
 
     beforeAll(async () => {
@@ -433,7 +434,7 @@ describe("webhooks", () => {
       const now = new Date();
       const { endpoint, secret } = await createEndpoint(
         ctx.db,
-        WORKSPACE,
+        ADMIN,
         {
           url: "https://hooks.example.com/parley",
           description: "",
@@ -460,8 +461,8 @@ describe("webhooks", () => {
       await changeConversation(ctx.db, admin, first.conversationId, { kind: "assign", assigneeId: null });
       await changeConversation(ctx.db, admin, first.conversationId, { kind: "resolve" });
       const article = await ctx.db.prisma.article.findFirstOrThrow({ where: { sourceId: "src-start", published: true } });
-      await setArticlePublished(ctx.db, WORKSPACE, { id: article.id, published: false }, now);
-      await setArticlePublished(ctx.db, WORKSPACE, { id: article.id, published: true }, now);
+      await setArticlePublished(ctx.db, ADMIN, { id: article.id, published: false }, now);
+      await setArticlePublished(ctx.db, ADMIN, { id: article.id, published: true }, now);
       await sendTestEvent(ctx.db, WORKSPACE, endpoint.id, now);
 
       const rows = await ctx.db.prisma.webhookEvent.findMany({ orderBy: { id: "asc" } });

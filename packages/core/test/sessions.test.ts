@@ -106,9 +106,9 @@ describe("sessions", () => {
       ip: "198.51.100.7",
       userAgent: "Firefox",
     });
-    expect(await endOwnSession(db, "ada", bobs.id, at(31))).toBe(false);
+    expect(await endOwnSession(db.prisma, "ada", bobs.id, at(31))).toBe(false);
     expect(await checkSession(db, { sessionId: bobs.id, userId: "bob" }, at(31))).not.toBeNull();
-    expect(await endOwnSession(db, "ada", older.id, at(31))).toBe(true);
+    expect(await endOwnSession(db.prisma, "ada", older.id, at(31))).toBe(true);
     expect((await listSessions(db, "ada", at(32))).map((session) => session.id)).toEqual([newer.id]);
   });
 

@@ -16,6 +16,8 @@ import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
 import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 
 const WORKSPACE = "ws-demo";
+/** The seeded admin, as the panel calls core (their changes are audited). */
+const ADMIN = { userId: "user-admin", workspaceId: WORKSPACE, role: "owner" } as const;
 let ctx: TestContext;
 let agent: TestAgent;
 let messaging: MessagingAgent;
@@ -38,7 +40,7 @@ afterEach(async () => {
 async function endpoint(fields: { agentIds?: string[]; eventTypes?: (typeof WEBHOOK_EVENT_TYPES)[number][]; enabled?: boolean } = {}) {
   const { endpoint: created } = await createEndpoint(
     ctx.db,
-    WORKSPACE,
+    ADMIN,
     {
       url: "https://hooks.example.com/parley",
       description: "",
@@ -249,13 +251,13 @@ describe("panel actions emit events", () => {
     await endpoint({ eventTypes: ["help.article.published", "help.article.unpublished"] });
     const other = await endpoint({ agentIds: [agent.id] }); // the test agent shows src-start and src-billing
     const now = new Date("2026-11-20T12:00:00.000Z");
-    const draft = await createArticle(ctx.db, WORKSPACE, { sourceId: "src-internal", title: "Internal", content: "Body" }, now);
+    const draft = await createArticle(ctx.db, ADMIN, { sourceId: "src-internal", title: "Internal", content: "Body" }, now);
     expect(await events()).toEqual([]);
 
-    await setArticlePublished(ctx.db, WORKSPACE, { id: draft.id, published: true }, now);
-    await setArticlePublished(ctx.db, WORKSPACE, { id: draft.id, published: true }, now);
-    await setArticlePublished(ctx.db, WORKSPACE, { id: draft.id, published: false }, now);
-    await setArticlePublished(ctx.db, WORKSPACE, { id: draft.id, published: false }, now);
+    await setArticlePublished(ctx.db, ADMIN, { id: draft.id, published: true }, now);
+    await setArticlePublished(ctx.db, ADMIN, { id: draft.id, published: true }, now);
+    await setArticlePublished(ctx.db, ADMIN, { id: draft.id, published: false }, now);
+    await setArticlePublished(ctx.db, ADMIN, { id: draft.id, published: false }, now);
     const recorded = await events();
     expect(recorded.map((event) => event.type)).toEqual(["help.article.published", "help.article.unpublished"]);
     expect(recorded[0]!.data).toEqual({
@@ -266,12 +268,7 @@ describe("panel actions emit events", () => {
     expect(await ctx.db.prisma.webhookDelivery.count({ where: { endpointId: other.id } })).toBe(0);
 
     await ctx.db.prisma.webhookEvent.deleteMany({});
-    const published = await createArticle(
-      ctx.db,
-      WORKSPACE,
-      { sourceId: "src-start", title: "New", content: "Body", published: true },
-      now,
-    );
+    const published = await createArticle(ctx.db, ADMIN, { sourceId: "src-start", title: "New", content: "Body", published: true }, now);
     const [event] = await events();
     expect(event).toMatchObject({ type: "help.article.published", data: { article: { id: published.id } } });
     expect((event!.data.article as { agentIds: string[] }).agentIds).toContain(agent.id);

@@ -28,6 +28,7 @@ import { type ReceivedRequest, type Receiver, startReceiver } from "./support/we
 
 let ctx: TestContext;
 const WORKSPACE = "wh-ws";
+const ADMIN = { userId: "wh-admin", workspaceId: WORKSPACE, role: "owner" } as const;
 const AGENT = "wh-agent";
 const OTHER_AGENT = "wh-agent-2";
 const local = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
@@ -35,6 +36,9 @@ const local = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
 beforeAll(async () => {
   ctx = await createTestContext();
   await ctx.db.prisma.workspace.create({ data: { id: WORKSPACE, name: "Webhooks" } });
+  await ctx.db.prisma.user.create({
+    data: { id: ADMIN.userId, workspaceId: WORKSPACE, email: "wh-admin@example.com", passwordHash: "unused" },
+  });
   await ctx.db.prisma.agent.createMany({
     data: [
       { id: AGENT, workspaceId: WORKSPACE, name: "Webhook agent" },
@@ -82,7 +86,7 @@ function worker(options: Partial<WebhookWorkerOptions> = {}): WebhookWorker {
 async function endpoint(url: string, fields: { agentIds?: string[]; eventTypes?: string[] } = {}) {
   return createEndpoint(
     ctx.db,
-    WORKSPACE,
+    ADMIN,
     {
       url,
       description: "",
@@ -304,7 +308,7 @@ describe("delivery", () => {
   it("sends a roll's two signatures, each valid for its own secret, for 24 hours", async () => {
     const hooks = await receiver();
     const { endpoint: created, secret: oldSecret } = await endpoint(hooks.url);
-    const { secret: newSecret, endpoint: rolled } = await rollEndpointSecret(ctx.db, WORKSPACE, created.id, new Date());
+    const { secret: newSecret, endpoint: rolled } = await rollEndpointSecret(ctx.db, ADMIN, created.id, new Date());
     expect(newSecret).not.toBe(oldSecret);
     expect(rolled.previousSecretValidUntil).not.toBeNull();
     await emit();
@@ -634,7 +638,7 @@ describe("SSRF guard", () => {
     const port = new URL(hooks.url).port;
     const { endpoint: created } = await createEndpoint(
       ctx.db,
-      WORKSPACE,
+      ADMIN,
       {
         url: `https://rebind.example:${port}/hooks`,
         description: "",

@@ -30,6 +30,26 @@ export function limitText(value: number | null | undefined): string {
   return value === null || value === undefined ? "" : String(value);
 }
 
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["second", 60],
+  ["minute", 60],
+  ["hour", 24],
+  ["day", 30],
+  ["month", 12],
+  ["year", Number.POSITIVE_INFINITY],
+];
+
+/** "5 minutes ago", "yesterday", "3 months ago": when something happened, in words. */
+export function formatRelative(value: string | Date, now: number = Date.now()): string {
+  let amount = (new Date(value).getTime() - now) / 1000;
+  for (const [unit, size] of RELATIVE_STEPS) {
+    if (Math.abs(amount) < size) return unit === "second" && Math.abs(amount) < 45 ? "just now" : relative.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return formatDateTime(value);
+}
+
 /** How long since `since`, short: "just now", "4 min", "2 h 5 min", "3 d". */
 export function formatWaited(since: string | Date, now: number = Date.now()): string {
   const minutes = Math.max(0, Math.floor((now - new Date(since).getTime()) / 60_000));

@@ -1,6 +1,6 @@
 // The process-wide AppContext, built once from the app's settings (src/env.ts) and shared by every route handler,
 // tRPC procedure and the server entry.
-import type { AppContext } from "@parley/core";
+import { type AppContext, senderFor, smtpMailer } from "@parley/core";
 import { createEngineSelector, llmConfigFrom } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
 import { createLiveBus } from "@parley/core/widget";
@@ -34,6 +34,7 @@ async function build(): Promise<AppContext> {
     live: createLiveBus({ redisUrl: config.REDIS_URL }),
     trustProxy: config.TRUST_PROXY,
     webhooks: { allowLocal: config.WEBHOOKS_ALLOW_LOCAL },
+    mailer: config.SMTP_URL ? smtpMailer(config.SMTP_URL, senderFor(appUrl)) : undefined,
     now: () => new Date(),
   };
 }

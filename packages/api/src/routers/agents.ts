@@ -11,9 +11,9 @@ export const agentsRouter = createTRPCRouter({
   create: protectedProcedure
     .input(createAgentInput)
     .output(agentDetailOutput)
-    .mutation(({ ctx, input }) => createAgent(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => createAgent(ctx.app.db, ctx.session, input)),
   update: protectedProcedure
     .input(updateAgentInput)
     .output(agentDetailOutput)
-    .mutation(({ ctx, input }) => updateAgent(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => updateAgent(ctx.app.db, ctx.session, input)),
 });

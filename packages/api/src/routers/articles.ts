@@ -29,15 +29,15 @@ export const articlesRouter = createTRPCRouter({
   create: protectedProcedure
     .input(createArticleInput)
     .output(articleDetailOutput)
-    .mutation(({ ctx, input }) => createArticle(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+    .mutation(({ ctx, input }) => createArticle(ctx.app.db, ctx.session, input, ctx.app.now())),
   update: protectedProcedure
     .input(updateArticleInput)
     .output(articleDetailOutput)
-    .mutation(({ ctx, input }) => updateArticle(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => updateArticle(ctx.app.db, ctx.session, input)),
   setPublished: protectedProcedure
     .input(setArticlePublishedInput)
     .output(articleDetailOutput)
-    .mutation(({ ctx, input }) => setArticlePublished(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+    .mutation(({ ctx, input }) => setArticlePublished(ctx.app.db, ctx.session, input, ctx.app.now())),
   // A mutation: the draft travels in the request body (a query would put it in the URL).
   preview: protectedProcedure
     .input(previewArticleInput)
@@ -46,5 +46,5 @@ export const articlesRouter = createTRPCRouter({
   setActive: protectedProcedure
     .input(setArticleActiveInput)
     .output(articleDetailOutput)
-    .mutation(({ ctx, input }) => setArticleActive(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => setArticleActive(ctx.app.db, ctx.session, input)),
 });

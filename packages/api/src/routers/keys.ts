@@ -6,9 +6,9 @@ export const keysRouter = createTRPCRouter({
   generate: protectedProcedure
     .input(agentKeyInput)
     .output(issuedAgentKeyOutput)
-    .mutation(({ ctx, input }) => issueAgentKey(ctx.app.db, ctx.session.workspaceId, input.agentId, ctx.app.now())),
+    .mutation(({ ctx, input }) => issueAgentKey(ctx.app.db, ctx.session, input.agentId, ctx.app.now())),
   revoke: protectedProcedure
     .input(agentKeyInput)
     .output(revokedAgentKeyOutput)
-    .mutation(({ ctx, input }) => revokeWorkspaceAgentKey(ctx.app.db, ctx.session.workspaceId, input.agentId)),
+    .mutation(({ ctx, input }) => revokeWorkspaceAgentKey(ctx.app.db, ctx.session, input.agentId)),
 });

@@ -23,17 +23,17 @@ export const peopleRouter = createTRPCRouter({
   revokeInvitation: protectedProcedure
     .input(invitationIdInput)
     .output(revokedInvitationOutput)
-    .mutation(({ ctx, input }) => revokeInvitation(ctx.app.db, ctx.session.workspaceId, input.id)),
+    .mutation(({ ctx, input }) => revokeInvitation(ctx.app.db, ctx.session, input.id)),
   setRole: protectedProcedure
     .input(setRoleInput)
     .output(personOutput)
-    .mutation(({ ctx, input }) => setRole(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => setRole(ctx.app.db, ctx.session, input)),
   deactivate: protectedProcedure
     .input(personIdInput)
     .output(personOutput)
-    .mutation(({ ctx, input }) => deactivatePerson(ctx.app.db, ctx.session.workspaceId, input.userId, ctx.app.now())),
+    .mutation(({ ctx, input }) => deactivatePerson(ctx.app.db, ctx.session, input.userId, ctx.app.now())),
   reactivate: protectedProcedure
     .input(personIdInput)
     .output(personOutput)
-    .mutation(({ ctx, input }) => reactivatePerson(ctx.app.db, ctx.session.workspaceId, input.userId)),
+    .mutation(({ ctx, input }) => reactivatePerson(ctx.app.db, ctx.session, input.userId)),
 });

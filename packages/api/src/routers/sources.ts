@@ -15,13 +15,13 @@ export const sourcesRouter = createTRPCRouter({
   create: protectedProcedure
     .input(createSourceInput)
     .output(sourceOutput)
-    .mutation(({ ctx, input }) => createSource(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => createSource(ctx.app.db, ctx.session, input)),
   update: protectedProcedure
     .input(updateSourceInput)
     .output(sourceOutput)
-    .mutation(({ ctx, input }) => updateSource(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => updateSource(ctx.app.db, ctx.session, input)),
   setAgents: protectedProcedure
     .input(setSourceAgentsInput)
     .output(sourceOutput)
-    .mutation(({ ctx, input }) => setSourceAgents(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => setSourceAgents(ctx.app.db, ctx.session, input)),
 });

@@ -41,26 +41,26 @@ export const webhooksRouter = createTRPCRouter({
     .input(createEndpointInput)
     .output(webhookEndpointWithSecretOutput)
     .mutation(({ ctx, input }) =>
-      createEndpoint(ctx.app.db, ctx.session.workspaceId, input, { policy: webhookUrlPolicy(ctx.app), now: ctx.app.now() }),
+      createEndpoint(ctx.app.db, ctx.session, input, { policy: webhookUrlPolicy(ctx.app), now: ctx.app.now() }),
     ),
   update: protectedProcedure
     .input(updateEndpointInput)
     .output(webhookEndpointOutput)
     .mutation(({ ctx, input }) =>
-      updateEndpoint(ctx.app.db, ctx.session.workspaceId, input, { policy: webhookUrlPolicy(ctx.app), now: ctx.app.now() }),
+      updateEndpoint(ctx.app.db, ctx.session, input, { policy: webhookUrlPolicy(ctx.app), now: ctx.app.now() }),
     ),
   delete: protectedProcedure
     .input(endpointIdInput)
     .output(deletedWebhookEndpointOutput)
-    .mutation(({ ctx, input }) => deleteEndpoint(ctx.app.db, ctx.session.workspaceId, input.id)),
+    .mutation(({ ctx, input }) => deleteEndpoint(ctx.app.db, ctx.session, input.id)),
   setEnabled: protectedProcedure
     .input(setEndpointEnabledInput)
     .output(webhookEndpointOutput)
-    .mutation(({ ctx, input }) => setEndpointEnabled(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+    .mutation(({ ctx, input }) => setEndpointEnabled(ctx.app.db, ctx.session, input, ctx.app.now())),
   rollSecret: protectedProcedure
     .input(endpointIdInput)
     .output(webhookEndpointWithSecretOutput)
-    .mutation(({ ctx, input }) => rollEndpointSecret(ctx.app.db, ctx.session.workspaceId, input.id, ctx.app.now())),
+    .mutation(({ ctx, input }) => rollEndpointSecret(ctx.app.db, ctx.session, input.id, ctx.app.now())),
   deliveries: protectedProcedure
     .input(listDeliveriesInput)
     .output(webhookDeliveryListOutput)

@@ -8,6 +8,7 @@ import { AppError } from "../errors.ts";
 import { PASSWORD_CHANGES_PER_WINDOW, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiters } from "../ratelimit/types.ts";
+import { CLI_ACTOR, recordAudit } from "./audit.ts";
 import type { AdminScope } from "./scope.ts";
 import { endAllSessions, endOwnSession, listSessions } from "./sessions.ts";
 import { passwordWork } from "./sign-in.ts";
@@ -45,16 +46,22 @@ export async function changePassword(
   now: Date,
 ): Promise<{ endedSessions: number }> {
   await enforceRateLimit(deps.limiters.configured(PASSWORD_CHANGES_POLICY), scope.userId);
-  const user = await deps.db.prisma.user.findUniqueOrThrow({ where: { id: scope.userId }, select: { passwordHash: true } });
+  const user = await deps.db.prisma.user.findUniqueOrThrow({
+    where: { id: scope.userId },
+    select: { id: true, email: true, passwordHash: true },
+  });
   const valid = await passwordWork(() => verifyPassword(input.currentPassword, user.passwordHash));
   if (!valid) throw new AppError("WRONG_CURRENT_PASSWORD");
   const passwordHash = await passwordWork(() => hashPassword(input.newPassword));
   // Conditional: a concurrent change of the same password wins, this one is refused.
-  const { count } = await deps.db.prisma.user.updateMany({
-    where: { id: scope.userId, passwordHash: user.passwordHash },
-    data: { passwordHash },
+  await deps.db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({
+      where: { id: scope.userId, passwordHash: user.passwordHash },
+      data: { passwordHash },
+    });
+    if (count !== 1) throw new AppError("WRONG_CURRENT_PASSWORD");
+    await recordAudit(tx, scope, { action: "account.password.changed", ...ownTarget(user) });
   });
-  if (count !== 1) throw new AppError("WRONG_CURRENT_PASSWORD");
   return { endedSessions: await endAllSessions(deps.db, scope.userId, now, scope.sessionId) };
 }
 
@@ -66,8 +73,17 @@ export async function ownSessions(db: Database, scope: AdminScope & { sessionId?
 
 /** Ends one of the person's own sessions (a session of someone else is not found). */
 export async function endOwnSessionById(db: Database, scope: AdminScope, id: string, now: Date): Promise<{ ended: boolean }> {
-  return { ended: await endOwnSession(db, scope.userId, id, now) };
+  return db.prisma.$transaction(async (tx) => {
+    const ended = await endOwnSession(tx, scope.userId, id, now);
+    if (ended) {
+      const user = await tx.user.findUniqueOrThrow({ where: { id: scope.userId }, select: { id: true, email: true } });
+      await recordAudit(tx, scope, { action: "account.session.ended", targetType: "session", targetId: id, targetLabel: user.email });
+    }
+    return { ended };
+  });
 }
+
+const ownTarget = (user: { id: string; email: string }) => ({ targetType: "person", targetId: user.id, targetLabel: user.email }) as const;
 
 /**
  * For an operator who lost access (the command line): sets a new password, the given one or a
@@ -79,12 +95,19 @@ export async function resetPassword(
   now: Date,
   password?: string,
 ): Promise<{ email: string; generatedPassword?: string; endedSessions: number }> {
-  const user = await db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true, email: true } });
+  const user = await db.prisma.user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    select: { id: true, email: true, workspaceId: true },
+  });
   if (!user) throw new AppError("TEAM_MEMBER_NOT_FOUND");
   const generatedPassword = password === undefined ? randomBytes(18).toString("base64url") : undefined;
   const plain = newPasswordInput.parse(password ?? generatedPassword);
   const passwordHash = await passwordWork(() => hashPassword(plain));
-  await db.prisma.user.update({ where: { id: user.id }, data: { passwordHash } });
+  await db.prisma.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
+    const operator = { workspaceId: user.workspaceId, userId: null, email: CLI_ACTOR };
+    await recordAudit(tx, operator, { action: "account.password.reset", ...ownTarget(user) });
+  });
   const endedSessions = await endAllSessions(db, user.id, now);
   return { email: user.email, generatedPassword, endedSessions };
 }

@@ -1,5 +1,6 @@
 // Agents of a workspace, as the control panel reads and edits them. The key hash never leaves
 // this module: the panel sees whether a key is configured, its last 4 characters and its age.
+import { isDeepStrictEqual } from "node:util";
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
@@ -11,7 +12,8 @@ import {
   NAME_MAX_CHARS,
   WIDGET_LIMIT_SETTINGS,
 } from "../limits.ts";
-import { rowId } from "./scope.ts";
+import { recordAudit } from "./audit.ts";
+import { type AdminScope, rowId } from "./scope.ts";
 
 /** Agent ids chosen by an admin appear in URLs: lower-case letters, digits and dashes. */
 const AGENT_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
@@ -188,9 +190,16 @@ export async function getAgent(db: Database, workspaceId: string, id: string): P
   return toDetail(row);
 }
 
-export async function createAgent(db: Database, workspaceId: string, input: z.infer<typeof createAgentInput>): Promise<AgentDetail> {
+export async function createAgent(db: Database, scope: AdminScope, input: z.infer<typeof createAgentInput>): Promise<AgentDetail> {
   try {
-    const row = await db.prisma.agent.create({ data: { id: input.id, workspaceId, name: input.name }, select: detailSelect });
+    const row = await db.prisma.$transaction(async (tx) => {
+      const created = await tx.agent.create({
+        data: { id: input.id, workspaceId: scope.workspaceId, name: input.name },
+        select: detailSelect,
+      });
+      await recordAudit(tx, scope, { action: "agent.created", targetType: "agent", targetId: created.id, targetLabel: created.name });
+      return created;
+    });
     return toDetail(row);
   } catch (error) {
     // Agent ids are global (they appear in public URLs), so the id may be taken by any workspace.
@@ -199,9 +208,24 @@ export async function createAgent(db: Database, workspaceId: string, input: z.in
   }
 }
 
-export async function updateAgent(db: Database, workspaceId: string, input: z.infer<typeof updateAgentInput>): Promise<AgentDetail> {
+/**
+ * Changes an agent's settings. The audit log names the fields that changed (never their values); a
+ * change of the synonyms alone reads as such.
+ */
+export async function updateAgent(db: Database, scope: AdminScope, input: z.infer<typeof updateAgentInput>): Promise<AgentDetail> {
   const { id, ...fields } = input;
-  const { count } = await db.prisma.agent.updateMany({ where: { id, workspaceId }, data: fields });
-  if (count === 0) throw new AppError("AGENT_NOT_FOUND");
-  return getAgent(db, workspaceId, id);
+  await db.prisma.$transaction(async (tx) => {
+    const current = await tx.agent.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: detailSelect });
+    if (!current) throw new AppError("AGENT_NOT_FOUND");
+    const changed = Object.entries(fields)
+      .filter(([name, value]) => value !== undefined && !isDeepStrictEqual(value, current[name as keyof typeof current]))
+      .map(([name]) => name)
+      .sort();
+    await tx.agent.update({ where: { id }, data: fields });
+    if (changed.length === 0) return;
+    const action = changed.length === 1 && changed[0] === "knowledgeSynonyms" ? "agent.synonyms.updated" : "agent.updated";
+    const targetLabel = fields.name ?? current.name;
+    await recordAudit(tx, scope, { action, targetType: "agent", targetId: id, targetLabel, detail: { fields: changed } });
+  });
+  return getAgent(db, scope.workspaceId, id);
 }

@@ -6,7 +6,8 @@ import { AppError } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
 import { renderArticleHtml } from "../markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
-import { assertSourceInWorkspace, rowId } from "./scope.ts";
+import { type AuditEntry, recordAudit } from "./audit.ts";
+import { type AdminScope, assertSourceInWorkspace, rowId } from "./scope.ts";
 
 /** The editor's source: a choice the person must make (an id, like rowId). */
 const sourceChoice = z.string().trim().min(1, "Choose a source").max(200);
@@ -84,10 +85,11 @@ export type ArticleDetail = Awaited<ReturnType<typeof getArticle>>;
 
 export async function createArticle(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   input: z.infer<typeof createArticleInput>,
   now: Date,
 ): Promise<ArticleDetail> {
+  const { workspaceId } = scope;
   await assertSourceInWorkspace(db, workspaceId, input.sourceId);
   const published = input.published ?? false;
   const article = await db.prisma.$transaction(async (tx) => {
@@ -96,6 +98,13 @@ export async function createArticle(
       select: { id: true },
     });
     if (published) await recordPublication(tx, workspaceId, created.id, true, now);
+    await recordAudit(tx, scope, {
+      action: "article.created",
+      targetType: "article",
+      targetId: created.id,
+      targetLabel: input.title,
+      detail: { published },
+    });
     return created;
   });
   return getArticle(db, workspaceId, article.id);
@@ -121,34 +130,45 @@ async function recordPublication(tx: Prisma.TransactionClient, workspaceId: stri
   );
 }
 
-/** Updates an article of the workspace; NOT_FOUND when it is another workspace's (or missing). */
+/**
+ * Updates an article of the workspace and records `action` with it; NOT_FOUND when it is another
+ * workspace's (or missing).
+ */
 async function updateInWorkspace(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   id: string,
   data: Prisma.ArticleUncheckedUpdateManyInput,
+  audit: Omit<AuditEntry, "targetType" | "targetId" | "targetLabel">,
 ): Promise<ArticleDetail> {
-  const { count } = await db.prisma.article.updateMany({ where: { id, source: { workspaceId } }, data });
-  if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
-  return getArticle(db, workspaceId, id);
+  await db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId: scope.workspaceId } }, data });
+    if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+    const { title } = await tx.article.findUniqueOrThrow({ where: { id }, select: { title: true } });
+    await recordAudit(tx, scope, { ...audit, targetType: "article", targetId: id, targetLabel: title });
+  });
+  return getArticle(db, scope.workspaceId, id);
 }
 
-export async function updateArticle(db: Database, workspaceId: string, input: z.infer<typeof updateArticleInput>): Promise<ArticleDetail> {
+export async function updateArticle(db: Database, scope: AdminScope, input: z.infer<typeof updateArticleInput>): Promise<ArticleDetail> {
   const { id, ...fields } = input;
-  if (fields.sourceId !== undefined) await assertSourceInWorkspace(db, workspaceId, fields.sourceId);
-  return updateInWorkspace(db, workspaceId, id, fields);
+  if (fields.sourceId !== undefined) await assertSourceInWorkspace(db, scope.workspaceId, fields.sourceId);
+  const changed = Object.keys(fields).filter((name) => fields[name as keyof typeof fields] !== undefined);
+  return updateInWorkspace(db, scope, id, fields, { action: "article.updated", detail: { fields: changed.sort() } });
 }
 
 /**
  * Publishing stamps publishedAt; unpublishing clears it (the article is a draft again). A real
- * change emits help.article.published or help.article.unpublished in the same transaction.
+ * change emits help.article.published or help.article.unpublished in the same transaction, and is
+ * recorded in the audit log.
  */
 export async function setArticlePublished(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   input: z.infer<typeof setArticlePublishedInput>,
   now: Date,
 ): Promise<ArticleDetail> {
+  const { workspaceId } = scope;
   await db.prisma.$transaction(async (tx) => {
     // Publishing an already published article keeps its first publication time.
     const { count } = await tx.article.updateMany({
@@ -157,6 +177,9 @@ export async function setArticlePublished(
     });
     if (count > 0) {
       await recordPublication(tx, workspaceId, input.id, input.published, now);
+      const { title } = await tx.article.findUniqueOrThrow({ where: { id: input.id }, select: { title: true } });
+      const action = input.published ? "article.published" : "article.unpublished";
+      await recordAudit(tx, scope, { action, targetType: "article", targetId: input.id, targetLabel: title });
       return;
     }
     // No change: the article is missing (NOT_FOUND) or already in that state (its updatedAt moves, as before).
@@ -171,10 +194,11 @@ export async function setArticlePublished(
 
 export async function setArticleActive(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   input: z.infer<typeof setArticleActiveInput>,
 ): Promise<ArticleDetail> {
-  return updateInWorkspace(db, workspaceId, input.id, { active: input.active });
+  const action = input.active ? "article.activated" : "article.deactivated";
+  return updateInWorkspace(db, scope, input.id, { active: input.active }, { action });
 }
 
 /** The editor's preview: the draft's HTML exactly as the help page will render the article. */

@@ -11,6 +11,7 @@ import { AppError } from "../errors.ts";
 import { INBOX_EXPORT_MAX_CONVERSATIONS, INBOX_EXPORT_PAGE, INBOX_EXPORTS_PER_HOUR } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { HttpResult } from "../results.ts";
+import { recordAudit } from "./audit.ts";
 import { conversationSelect } from "./conversation-rows.ts";
 import { assigneeIdOf, filterWhere, listConversationsInput } from "./conversations.ts";
 import { searchConversationIds } from "./inbox-search.ts";
@@ -63,6 +64,7 @@ export async function exportConversations(ctx: AppContext, scope: AdminScope, in
   assertMayCall(scope, "GET /api/panel/conversations/export");
   const limitHeaders = await enforceRateLimit(ctx.limiters.configured(EXPORT_POLICY), scope.userId);
   const { db } = ctx;
+  await recordExport(db, scope, input);
   const day = ctx.now().toISOString().slice(0, 10);
   const csv = input.format === "csv";
   return {
@@ -75,6 +77,21 @@ export async function exportConversations(ctx: AppContext, scope: AdminScope, in
     },
     stream: csv ? csvPieces(db, scope, input) : jsonPieces(db, scope, input),
   };
+}
+
+/** The audit log's record of a download: its format and which filters were set (not their values: a search may name a visitor). */
+async function recordExport(db: Database, scope: AdminScope, input: ExportConversationsInput): Promise<void> {
+  const filters = Object.entries(input)
+    .filter(([name, value]) => name !== "format" && value !== undefined && value !== null)
+    .map(([name]) => name)
+    .sort();
+  await recordAudit(db.prisma, scope, {
+    action: "conversations.exported",
+    targetType: "conversations",
+    targetId: scope.workspaceId,
+    targetLabel: `${input.format.toUpperCase()} export`,
+    detail: { format: input.format, filters },
+  });
 }
 
 async function* csvPieces(db: Database, scope: AdminScope, input: ExportConversationsInput): AsyncGenerator<string> {

@@ -37,6 +37,29 @@ export {
   updateArticleInput,
 } from "./articles.ts";
 export {
+  type AuditActor,
+  type AuditEntry,
+  type AuditEventView,
+  type ListAuditInput,
+  listAudit,
+  listAuditActors,
+  listAuditInput,
+  NO_CLIENT,
+  recordAudit,
+} from "./audit.ts";
+export {
+  AUDIT_ACTION_NAMES,
+  AUDIT_ACTIONS,
+  AUDIT_GROUPS,
+  AUDIT_TARGET_LABELS,
+  AUDIT_TARGET_TYPES,
+  type AuditAction,
+  type AuditGroup,
+  type AuditTargetType,
+  auditActionsOf,
+  describeAuditEvent,
+} from "./audit-actions.ts";
+export {
   assigneeFilterInput,
   conversationStatusInput,
   getConversation,
@@ -116,7 +139,7 @@ export {
   updateSavedReplyInput,
 } from "./saved-replies.ts";
 export { fillPlaceholders, SAVED_REPLY_PLACEHOLDERS } from "./saved-reply-placeholders.ts";
-export type { AdminScope } from "./scope.ts";
+export type { AdminScope, RequestClient } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
 export { passwordWork, signInAdmin } from "./sign-in.ts";
 export {

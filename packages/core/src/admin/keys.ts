@@ -4,8 +4,9 @@ import type { Database } from "@parley/db";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { generateAgentKey, revokeAgentKey } from "../keys.ts";
+import { clearAgentKey, storeAgentKey } from "../keys.ts";
 import { errorResult, type HttpResult, jsonResult } from "../results.ts";
+import { recordAudit } from "./audit.ts";
 import { assertMayCall, type PanelOperation } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 
@@ -19,15 +20,31 @@ export interface IssuedAgentKey {
   createdAt: string;
 }
 
-/** Generates or rotates the key of an agent of the workspace (AGENT_NOT_FOUND otherwise). */
-export async function issueAgentKey(db: Database, workspaceId: string, agentId: string, now: Date): Promise<IssuedAgentKey> {
-  const { key, last4, createdAt } = await generateAgentKey(db, agentId, { workspaceId, now });
+/** Generates or rotates the key of an agent of the workspace (AGENT_NOT_FOUND otherwise), recorded in the audit log. */
+export async function issueAgentKey(db: Database, scope: AdminScope, agentId: string, now: Date): Promise<IssuedAgentKey> {
+  const { workspaceId } = scope;
+  const { key, last4, createdAt } = await db.prisma.$transaction(async (tx) => {
+    const agent = await tx.agent.findFirst({ where: { id: agentId, workspaceId }, select: { name: true, keyHash: true } });
+    if (!agent) throw new AppError("AGENT_NOT_FOUND");
+    const issued = await storeAgentKey(tx, agentId, { workspaceId, now });
+    const action = agent.keyHash === null ? "agent.key.generated" : "agent.key.rotated";
+    await recordAudit(tx, scope, { action, targetType: "agent", targetId: agentId, targetLabel: agent.name });
+    return issued;
+  });
   return { key, last4, createdAt: createdAt.toISOString() };
 }
 
-/** Revokes the key of an agent of the workspace; `revoked` is false when it had none. */
-export function revokeWorkspaceAgentKey(db: Database, workspaceId: string, agentId: string): Promise<{ revoked: boolean }> {
-  return revokeAgentKey(db, agentId, { workspaceId });
+/** Revokes the key of an agent of the workspace; `revoked` is false when it had none (nothing is recorded then). */
+export function revokeWorkspaceAgentKey(db: Database, scope: AdminScope, agentId: string): Promise<{ revoked: boolean }> {
+  const { workspaceId } = scope;
+  return db.prisma.$transaction(async (tx) => {
+    const result = await clearAgentKey(tx, agentId, { workspaceId });
+    if (result.revoked) {
+      const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, select: { name: true } });
+      await recordAudit(tx, scope, { action: "agent.key.revoked", targetType: "agent", targetId: agentId, targetLabel: agent.name });
+    }
+    return result;
+  });
 }
 
 /** Who calls a key route: the panel session (null without one) and whether Origin is the app's own. */
@@ -42,8 +59,8 @@ const NO_STORE = { "cache-control": "no-store" };
 /** POST /api/agents/{agent_id}/http-api-key (spec 4.6): 201 {"data":{"key","last4","createdAt"}}, shown once. */
 export async function generateHttpApiKey(ctx: AppContext, caller: KeyRouteCaller, agentId: string): Promise<HttpResult> {
   try {
-    const { workspaceId } = authorizeKeyRoute(caller, "POST /api/agents/{agent_id}/http-api-key");
-    return jsonResult({ data: await issueAgentKey(ctx.db, workspaceId, agentId, ctx.now()) }, 201, NO_STORE);
+    const scope = authorizeKeyRoute(caller, "POST /api/agents/{agent_id}/http-api-key");
+    return jsonResult({ data: await issueAgentKey(ctx.db, scope, agentId, ctx.now()) }, 201, NO_STORE);
   } catch (error) {
     return errorResult(error, NO_STORE);
   }
@@ -52,8 +69,8 @@ export async function generateHttpApiKey(ctx: AppContext, caller: KeyRouteCaller
 /** DELETE /api/agents/{agent_id}/http-api-key: 204, also when the agent had no key. */
 export async function revokeHttpApiKey(ctx: AppContext, caller: KeyRouteCaller, agentId: string): Promise<HttpResult> {
   try {
-    const { workspaceId } = authorizeKeyRoute(caller, "DELETE /api/agents/{agent_id}/http-api-key");
-    await revokeWorkspaceAgentKey(ctx.db, workspaceId, agentId);
+    const scope = authorizeKeyRoute(caller, "DELETE /api/agents/{agent_id}/http-api-key");
+    await revokeWorkspaceAgentKey(ctx.db, scope, agentId);
     return { status: 204, headers: NO_STORE };
   } catch (error) {
     return errorResult(error, NO_STORE);

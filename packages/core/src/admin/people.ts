@@ -7,9 +7,12 @@ import { type Database, hashPassword, type Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATIONS_PER_WORKSPACE_PER_HOUR } from "../limits.ts";
+import { describeError, logger } from "../logger.ts";
+import type { Mailer, MailMessage } from "../mail.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiters } from "../ratelimit/types.ts";
 import { newPasswordInput } from "./account.ts";
+import { recordAudit } from "./audit.ts";
 import { ROLES, type Role } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 import { endAllSessions } from "./sessions.ts";
@@ -69,39 +72,103 @@ export async function listPeople(db: Database, workspaceId: string, now: Date) {
   return { people, invitations };
 }
 
+/** Whether the link went out by email: `sent`, `failed` (copy it by hand) or `off` (no SMTP_URL). */
+export type InvitationEmail = "sent" | "failed" | "off";
+
 /**
  * Creates an invitation and returns its link (shown once: only the token's hash is kept). An email
  * that already has an account is refused; inviting the same email again leaves both links valid.
+ * With a mailer the link is also emailed, after the invitation is stored; a failed send never
+ * undoes the invitation (the panel then shows the link to copy).
  */
 export async function inviteTeamMember(
-  deps: { db: Database; limiters: RateLimiters; appUrl: string },
+  deps: { db: Database; limiters: RateLimiters; appUrl: string; mailer?: Mailer },
   scope: AdminScope,
   input: z.infer<typeof inviteInput>,
   now: Date,
-): Promise<{ id: string; email: string; role: Role; link: string; expiresAt: Date }> {
+): Promise<{ id: string; email: string; role: Role; link: string; expiresAt: Date; emailed: InvitationEmail }> {
   await enforceRateLimit(deps.limiters.configured(INVITATIONS_POLICY), scope.workspaceId);
   const existing = await deps.db.prisma.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing) throw new AppError("PERSON_EXISTS");
   const token = randomBytes(32).toString("base64url");
-  const invitation = await deps.db.prisma.invitation.create({
-    data: {
-      workspaceId: scope.workspaceId,
-      email: input.email,
-      role: input.role,
-      tokenHash: hashToken(token),
-      invitedById: scope.userId,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
-    },
-    select: { id: true, email: true, role: true, expiresAt: true },
+  const invitation = await deps.db.prisma.$transaction(async (tx) => {
+    const created = await tx.invitation.create({
+      data: {
+        workspaceId: scope.workspaceId,
+        email: input.email,
+        role: input.role,
+        tokenHash: hashToken(token),
+        invitedById: scope.userId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
+      },
+      select: { id: true, email: true, role: true, expiresAt: true },
+    });
+    const target = { targetType: "invitation", targetId: created.id, targetLabel: created.email } as const;
+    await recordAudit(tx, scope, { action: "person.invited", ...target, detail: { role: created.role } });
+    return created;
   });
-  return { ...invitation, link: `${deps.appUrl}/invite/${token}` };
+  const link = `${deps.appUrl}/invite/${token}`;
+  const emailed = deps.mailer ? await sendInvitation(deps.db, deps.mailer, scope, { ...invitation, link }) : "off";
+  return { ...invitation, link, emailed };
 }
 
+async function sendInvitation(
+  db: Database,
+  mailer: Mailer,
+  scope: AdminScope,
+  invitation: { id: string; email: string; role: Role; link: string },
+): Promise<InvitationEmail> {
+  try {
+    const [workspace, inviter] = await Promise.all([
+      db.prisma.workspace.findUniqueOrThrow({ where: { id: scope.workspaceId }, select: { name: true } }),
+      db.prisma.user.findUniqueOrThrow({ where: { id: scope.userId }, select: { name: true, email: true } }),
+    ]);
+    await mailer.send(invitationEmail({ ...invitation, workspaceName: workspace.name, inviter: inviter.name || inviter.email }));
+    return "sent";
+  } catch (error) {
+    // The link itself stays out of the log: it is the invitation.
+    logger.warn("invitation email not sent", { invitationId: invitation.id, error: describeError(error) });
+    return "failed";
+  }
+}
+
+/** The invitation as an email: who invites, to which workspace and role, the link and its expiry. */
+export function invitationEmail(invitation: {
+  email: string;
+  role: Role;
+  link: string;
+  workspaceName: string;
+  inviter: string;
+}): MailMessage {
+  const days = INVITATION_TTL_SECONDS / 86_400;
+  return {
+    to: invitation.email,
+    subject: `${invitation.inviter} invited you to ${invitation.workspaceName} on Parley`,
+    text: [
+      `${invitation.inviter} invited you to join ${invitation.workspaceName} on Parley as ${ROLE_NAMES[invitation.role]}.`,
+      "",
+      "Open this link to choose your name and password:",
+      invitation.link,
+      "",
+      `The link works once and expires in ${days} days. If you did not expect this invitation, ignore this email.`,
+    ].join("\n"),
+  };
+}
+
+const ROLE_NAMES: Record<Role, string> = { owner: "an owner", admin: "an admin", editor: "an editor", support: "a support agent" };
+
 /** Withdraws an unused invitation of the workspace (its link stops working). */
-export async function revokeInvitation(db: Database, workspaceId: string, id: string): Promise<{ revoked: boolean }> {
-  const { count } = await db.prisma.invitation.deleteMany({ where: { id, workspaceId, acceptedAt: null } });
-  return { revoked: count === 1 };
+export async function revokeInvitation(db: Database, scope: AdminScope, id: string): Promise<{ revoked: boolean }> {
+  return db.prisma.$transaction(async (tx) => {
+    const where = { id, workspaceId: scope.workspaceId, acceptedAt: null };
+    const invitation = await tx.invitation.findFirst({ where, select: { email: true, role: true } });
+    const { count } = await tx.invitation.deleteMany({ where });
+    if (count !== 1 || !invitation) return { revoked: false };
+    const target = { targetType: "invitation", targetId: id, targetLabel: invitation.email } as const;
+    await recordAudit(tx, scope, { action: "invitation.revoked", ...target, detail: { role: invitation.role } });
+    return { revoked: true };
+  });
 }
 
 /** What the accept page shows for a link: the invited email and workspace, or INVITATION_NOT_VALID. */
@@ -148,18 +215,27 @@ export async function acceptInvitation(db: Database, input: z.infer<typeof accep
 }
 
 /** Changes a person's role; the last active owner keeps theirs (LAST_OWNER). */
-export async function setRole(db: Database, workspaceId: string, input: z.infer<typeof setRoleInput>): Promise<PersonRow> {
+export async function setRole(db: Database, scope: AdminScope, input: z.infer<typeof setRoleInput>): Promise<PersonRow> {
+  const { workspaceId } = scope;
   return db.prisma.$transaction(async (tx) => {
     await lockOwners(tx, workspaceId);
     const person = await findPerson(tx, workspaceId, input.userId);
     if (person.role === "owner" && input.role !== "owner" && person.active) await assertAnotherOwner(tx, workspaceId, person.id);
     const updated = await tx.user.update({ where: { id: person.id }, data: { role: input.role }, select: personSelect });
+    if (person.role !== input.role) {
+      await recordAudit(tx, scope, {
+        action: "person.role.changed",
+        ...personTarget(person),
+        detail: { from: person.role, to: input.role },
+      });
+    }
     return toPerson(updated);
   });
 }
 
 /** Deactivates a person and ends all of their sessions at once; the last active owner stays (LAST_OWNER). */
-export async function deactivatePerson(db: Database, workspaceId: string, userId: string, now: Date): Promise<PersonRow> {
+export async function deactivatePerson(db: Database, scope: AdminScope, userId: string, now: Date): Promise<PersonRow> {
+  const { workspaceId } = scope;
   const person = await db.prisma.$transaction(async (tx) => {
     await lockOwners(tx, workspaceId);
     const found = await findPerson(tx, workspaceId, userId);
@@ -169,6 +245,7 @@ export async function deactivatePerson(db: Database, workspaceId: string, userId
       data: { deactivatedAt: found.active ? now : undefined },
       select: personSelect,
     });
+    if (found.active) await recordAudit(tx, scope, { action: "person.deactivated", ...personTarget(found) });
     return toPerson(updated);
   });
   // checkSession already refuses a deactivated person's sessions; ending them makes it final.
@@ -176,10 +253,16 @@ export async function deactivatePerson(db: Database, workspaceId: string, userId
   return person;
 }
 
-export async function reactivatePerson(db: Database, workspaceId: string, userId: string): Promise<PersonRow> {
-  const person = await findPerson(db.prisma, workspaceId, userId);
-  return toPerson(await db.prisma.user.update({ where: { id: person.id }, data: { deactivatedAt: null }, select: personSelect }));
+export async function reactivatePerson(db: Database, scope: AdminScope, userId: string): Promise<PersonRow> {
+  return db.prisma.$transaction(async (tx) => {
+    const person = await findPerson(tx, scope.workspaceId, userId);
+    const updated = await tx.user.update({ where: { id: person.id }, data: { deactivatedAt: null }, select: personSelect });
+    if (!person.active) await recordAudit(tx, scope, { action: "person.reactivated", ...personTarget(person) });
+    return toPerson(updated);
+  });
 }
+
+const personTarget = (person: PersonRow) => ({ targetType: "person", targetId: person.id, targetLabel: person.email }) as const;
 
 const personSelect = { id: true, email: true, name: true, role: true, deactivatedAt: true, createdAt: true } as const;
 

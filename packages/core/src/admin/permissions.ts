@@ -48,6 +48,8 @@ export const PERMISSIONS = {
   "usage.read": MANAGERS,
   /** Invite people, change roles, deactivate and reactivate. */
   "people.manage": ["owner"],
+  /** Read the audit log (nobody may edit or delete it). */
+  "audit.read": MANAGERS,
   /** One's own password and sessions. */
   "account.own": EVERYONE,
 } as const satisfies Record<string, readonly Role[]>;
@@ -111,6 +113,8 @@ export const OPERATION_PERMISSIONS = {
   "people.setRole": "people.manage",
   "people.deactivate": "people.manage",
   "people.reactivate": "people.manage",
+  "audit.list": "audit.read",
+  "audit.actors": "audit.read",
   "account.get": "account.own",
   "account.changePassword": "account.own",
   "account.sessions": "account.own",
@@ -131,6 +135,7 @@ export const PANEL_SECTIONS = [
   { path: "/panel/usage", label: "Usage", permission: "usage.read" },
   { path: "/panel/webhooks", label: "Webhooks", permission: "webhooks.manage" },
   { path: "/panel/people", label: "People", permission: "people.manage" },
+  { path: "/panel/audit", label: "Audit log", permission: "audit.read" },
   // Linked from the header's account corner, not the navigation.
   { path: "/panel/account", label: "Account", permission: "account.own", nav: false },
 ] as const satisfies ReadonlyArray<{ path: string; label: string; permission: Permission; nav?: false }>;

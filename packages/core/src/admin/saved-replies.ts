@@ -4,6 +4,7 @@ import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { MESSAGE_MAX_CHARS, SAVED_REPLIES_MAX, SAVED_REPLY_TITLE_MAX_CHARS } from "../limits.ts";
+import { recordAudit } from "./audit.ts";
 import { assertCan } from "./permissions.ts";
 import { fillPlaceholders, type Placeholder, SAVED_REPLY_PLACEHOLDERS, unknownPlaceholders } from "./saved-reply-placeholders.ts";
 import { type AdminScope, rowId } from "./scope.ts";
@@ -47,7 +48,11 @@ export async function createSavedReply(db: Database, scope: AdminScope, input: z
   return uniqueTitle(async () => {
     const count = await db.prisma.savedReply.count({ where: { workspaceId: scope.workspaceId } });
     if (count >= SAVED_REPLIES_MAX) throw new AppError("SAVED_REPLIES_LIMIT");
-    return db.prisma.savedReply.create({ data: { workspaceId: scope.workspaceId, ...input }, select: savedReplySelect });
+    return db.prisma.$transaction(async (tx) => {
+      const created = await tx.savedReply.create({ data: { workspaceId: scope.workspaceId, ...input }, select: savedReplySelect });
+      await recordAudit(tx, scope, { action: "savedReply.created", ...replyTarget(created) });
+      return created;
+    });
   });
 }
 
@@ -55,18 +60,30 @@ export async function updateSavedReply(db: Database, scope: AdminScope, input: z
   assertCan(scope, "inbox.savedReplies");
   const { id, ...fields } = input;
   return uniqueTitle(async () => {
-    const { count } = await db.prisma.savedReply.updateMany({ where: { id, workspaceId: scope.workspaceId }, data: fields });
-    if (count === 0) throw new AppError("SAVED_REPLY_NOT_FOUND");
-    return db.prisma.savedReply.findUniqueOrThrow({ where: { id }, select: savedReplySelect });
+    return db.prisma.$transaction(async (tx) => {
+      const { count } = await tx.savedReply.updateMany({ where: { id, workspaceId: scope.workspaceId }, data: fields });
+      if (count === 0) throw new AppError("SAVED_REPLY_NOT_FOUND");
+      const updated = await tx.savedReply.findUniqueOrThrow({ where: { id }, select: savedReplySelect });
+      const changed = Object.keys(fields).filter((name) => fields[name as keyof typeof fields] !== undefined);
+      await recordAudit(tx, scope, { action: "savedReply.updated", ...replyTarget(updated), detail: { fields: changed.sort() } });
+      return updated;
+    });
   });
 }
 
 export async function deleteSavedReply(db: Database, scope: AdminScope, id: string): Promise<{ ok: true }> {
   assertCan(scope, "inbox.savedReplies");
-  const { count } = await db.prisma.savedReply.deleteMany({ where: { id, workspaceId: scope.workspaceId } });
-  if (count === 0) throw new AppError("SAVED_REPLY_NOT_FOUND");
+  await db.prisma.$transaction(async (tx) => {
+    const reply = await tx.savedReply.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { id: true, title: true } });
+    const { count } = await tx.savedReply.deleteMany({ where: { id, workspaceId: scope.workspaceId } });
+    if (count === 0 || !reply) throw new AppError("SAVED_REPLY_NOT_FOUND");
+    await recordAudit(tx, scope, { action: "savedReply.deleted", ...replyTarget(reply) });
+  });
   return { ok: true };
 }
+
+const replyTarget = (reply: { id: string; title: string }) =>
+  ({ targetType: "savedReply", targetId: reply.id, targetLabel: reply.title }) as const;
 
 /** The saved reply's text with its placeholders filled in for the conversation, to edit and send. */
 export async function fillSavedReply(

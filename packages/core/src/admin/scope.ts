@@ -11,6 +11,14 @@ export interface AdminScope {
   workspaceId: string;
   /** As the database has it at this request (a changed role applies at once). */
   role: Role;
+  /** Where the request came from, for the audit log (the panel's tRPC context and the session routes set it). */
+  client?: RequestClient;
+}
+
+/** The request's client IP (core's clientIp, trust-proxy applied) and User-Agent. */
+export interface RequestClient {
+  ip: string;
+  userAgent: string;
 }
 
 /** Ids arrive from the browser: any short non-empty string, looked up inside the workspace. */

@@ -3,7 +3,7 @@
 // so ending a session, or all of a user's, takes effect at once on every instance. A session ends
 // at sign-out, when ended with all of its user's (password change, deactivation), or after
 // SESSION_IDLE_SECONDS without a request.
-import type { Database } from "@parley/db";
+import type { Database, Prisma } from "@parley/db";
 import { SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, SESSION_USER_AGENT_MAX_CHARS } from "../limits.ts";
 import type { AdminScope } from "./scope.ts";
 
@@ -106,9 +106,14 @@ export async function listSessions(db: Database, userId: string, now: Date): Pro
   });
 }
 
-/** Ends one of the user's own sessions; false when it is not theirs or not live. */
-export async function endOwnSession(db: Database, userId: string, sessionId: string, now: Date): Promise<boolean> {
-  const { count } = await db.prisma.session.updateMany({
+/** Ends one of the user's own sessions (in the caller's transaction); false when it is not theirs or not live. */
+export async function endOwnSession(
+  client: Pick<Prisma.TransactionClient, "session">,
+  userId: string,
+  sessionId: string,
+  now: Date,
+): Promise<boolean> {
+  const { count } = await client.session.updateMany({
     where: { id: sessionId, userId, revokedAt: null, expiresAt: { gt: now } },
     data: { revokedAt: now },
   });

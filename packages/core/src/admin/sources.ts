@@ -3,7 +3,8 @@ import type { Database } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { nameInput } from "./agents.ts";
-import { assertAgentsInWorkspace, assertSourceInWorkspace, rowId } from "./scope.ts";
+import { recordAudit } from "./audit.ts";
+import { type AdminScope, assertAgentsInWorkspace, assertSourceInWorkspace, rowId } from "./scope.ts";
 
 export const createSourceInput = z.object({ name: nameInput });
 export const updateSourceInput = z.object({ id: rowId, name: nameInput.optional(), active: z.boolean().optional() });
@@ -59,30 +60,55 @@ async function getSource(db: Database, workspaceId: string, id: string): Promise
   return source;
 }
 
-export async function createSource(db: Database, workspaceId: string, input: z.infer<typeof createSourceInput>): Promise<SourceSummary> {
-  const source = await db.prisma.source.create({ data: { workspaceId, name: input.name }, select: { id: true } });
-  return getSource(db, workspaceId, source.id);
+export async function createSource(db: Database, scope: AdminScope, input: z.infer<typeof createSourceInput>): Promise<SourceSummary> {
+  const source = await db.prisma.$transaction(async (tx) => {
+    const created = await tx.source.create({ data: { workspaceId: scope.workspaceId, name: input.name }, select: { id: true } });
+    await recordAudit(tx, scope, { action: "source.created", targetType: "source", targetId: created.id, targetLabel: input.name });
+    return created;
+  });
+  return getSource(db, scope.workspaceId, source.id);
 }
 
-export async function updateSource(db: Database, workspaceId: string, input: z.infer<typeof updateSourceInput>): Promise<SourceSummary> {
+export async function updateSource(db: Database, scope: AdminScope, input: z.infer<typeof updateSourceInput>): Promise<SourceSummary> {
   const { id, ...fields } = input;
-  const { count } = await db.prisma.source.updateMany({ where: { id, workspaceId }, data: fields });
-  if (count === 0) throw new AppError("SOURCE_NOT_FOUND");
-  return getSource(db, workspaceId, id);
+  await db.prisma.$transaction(async (tx) => {
+    const current = await tx.source.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { name: true, active: true } });
+    if (!current) throw new AppError("SOURCE_NOT_FOUND");
+    await tx.source.update({ where: { id }, data: fields });
+    const changed = (["name", "active"] as const).filter((name) => fields[name] !== undefined && fields[name] !== current[name]);
+    if (changed.length === 0) return;
+    await recordAudit(tx, scope, {
+      action: "source.updated",
+      targetType: "source",
+      targetId: id,
+      targetLabel: fields.name ?? current.name,
+      detail: { fields: changed, ...(changed.includes("name") ? { previousName: current.name } : {}) },
+    });
+  });
+  return getSource(db, scope.workspaceId, id);
 }
 
 /** Makes the source's agents exactly `agentIds` (all of the workspace). */
 export async function setSourceAgents(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   input: z.infer<typeof setSourceAgentsInput>,
 ): Promise<SourceSummary> {
+  const { workspaceId } = scope;
   await assertSourceInWorkspace(db, workspaceId, input.id);
   await assertAgentsInWorkspace(db, workspaceId, input.agentIds);
   const agentIds = [...new Set(input.agentIds)];
-  await db.prisma.$transaction([
-    db.prisma.agentSource.deleteMany({ where: { sourceId: input.id, agentId: { notIn: agentIds } } }),
-    db.prisma.agentSource.createMany({ data: agentIds.map((agentId) => ({ agentId, sourceId: input.id })), skipDuplicates: true }),
-  ]);
+  await db.prisma.$transaction(async (tx) => {
+    await tx.agentSource.deleteMany({ where: { sourceId: input.id, agentId: { notIn: agentIds } } });
+    await tx.agentSource.createMany({ data: agentIds.map((agentId) => ({ agentId, sourceId: input.id })), skipDuplicates: true });
+    const { name } = await tx.source.findUniqueOrThrow({ where: { id: input.id }, select: { name: true } });
+    await recordAudit(tx, scope, {
+      action: "source.agents.linked",
+      targetType: "source",
+      targetId: input.id,
+      targetLabel: name,
+      detail: { agentIds: [...agentIds].sort() },
+    });
+  });
   return getSource(db, workspaceId, input.id);
 }

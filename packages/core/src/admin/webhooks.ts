@@ -16,7 +16,8 @@ import { eventBody, newDeliveryId, newEventId } from "../webhooks/events.ts";
 import { generateWebhookSecret } from "../webhooks/signing.ts";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../webhooks/types.ts";
 import { BlockedUrlError, checkWebhookUrl, systemResolver, type UrlPolicy } from "../webhooks/url-guard.ts";
-import { assertAgentsInWorkspace, rowId } from "./scope.ts";
+import { type AuditEntry, recordAudit } from "./audit.ts";
+import { type AdminScope, assertAgentsInWorkspace, rowId } from "./scope.ts";
 
 /** The URL policy of the panel: the context's (the guard is on unless it says otherwise). */
 export function webhookUrlPolicy(ctx: Pick<AppContext, "webhooks">): UrlPolicy {
@@ -137,39 +138,45 @@ export async function getEndpoint(db: Database, workspaceId: string, id: string,
 /** Creates an endpoint; the only time (with rollSecret) its secret is returned. */
 export async function createEndpoint(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   input: z.infer<typeof createEndpointInput>,
   options: { policy: UrlPolicy; now: Date },
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const { workspaceId } = scope;
   const url = await urlOrThrow(input.url, options.policy);
   const agentIds = input.allAgents ? [] : [...new Set(input.agentIds)];
   await assertAgentsInWorkspace(db, workspaceId, agentIds);
   const count = await db.prisma.webhookEndpoint.count({ where: { workspaceId } });
   if (count >= WEBHOOK_ENDPOINTS_MAX) throw new AppError("WEBHOOK_ENDPOINTS_LIMIT");
   const secret = generateWebhookSecret();
-  const row = await db.prisma.webhookEndpoint.create({
-    data: {
-      workspaceId,
-      url,
-      description: input.description,
-      allAgents: input.allAgents,
-      agentIds,
-      eventTypes: input.eventTypes,
-      enabled: input.enabled,
-      disabledAt: input.enabled ? null : options.now,
-      secret,
-    },
-    select: endpointSelect,
+  const row = await db.prisma.$transaction(async (tx) => {
+    const created = await tx.webhookEndpoint.create({
+      data: {
+        workspaceId,
+        url,
+        description: input.description,
+        allAgents: input.allAgents,
+        agentIds,
+        eventTypes: input.eventTypes,
+        enabled: input.enabled,
+        disabledAt: input.enabled ? null : options.now,
+        secret,
+      },
+      select: endpointSelect,
+    });
+    await recordEndpointAudit(tx, scope, created, { action: "webhook.created", detail: { eventTypes: input.eventTypes } });
+    return created;
   });
   return { endpoint: toEndpoint(row, options.now), secret };
 }
 
 export async function updateEndpoint(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   input: z.infer<typeof updateEndpointInput>,
   options: { policy: UrlPolicy; now: Date },
 ) {
+  const { workspaceId } = scope;
   const current = await findEndpoint(db, workspaceId, input.id);
   const data: Prisma.WebhookEndpointUpdateManyMutationInput = {};
   if (input.url !== undefined && input.url !== current.url) data.url = await urlOrThrow(input.url, options.policy);
@@ -186,15 +193,24 @@ export async function updateEndpoint(
   } else if (current.agentIds.length === 0) {
     throw new AppError("INVALID_REQUEST", { details: "agentIds: Choose at least one agent" });
   }
-  const { count } = await db.prisma.webhookEndpoint.updateMany({ where: { id: input.id, workspaceId }, data });
-  if (count === 0) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+  await db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.updateMany({ where: { id: input.id, workspaceId }, data });
+    if (count === 0) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+    const updated = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: input.id }, select: labelSelect });
+    await recordEndpointAudit(tx, scope, updated, { action: "webhook.updated", detail: { fields: Object.keys(data).sort() } });
+  });
   return getEndpoint(db, workspaceId, input.id, options.now);
 }
 
 /** Deletes the endpoint and its delivery log. */
-export async function deleteEndpoint(db: Database, workspaceId: string, id: string): Promise<{ id: string }> {
-  const { count } = await db.prisma.webhookEndpoint.deleteMany({ where: { id, workspaceId } });
-  if (count === 0) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+export async function deleteEndpoint(db: Database, scope: AdminScope, id: string): Promise<{ id: string }> {
+  await db.prisma.$transaction(async (tx) => {
+    const endpoint = await tx.webhookEndpoint.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: labelSelect });
+    if (!endpoint) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+    const { count } = await tx.webhookEndpoint.deleteMany({ where: { id, workspaceId: scope.workspaceId } });
+    if (count === 0) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+    await recordEndpointAudit(tx, scope, endpoint, { action: "webhook.deleted" });
+  });
   return { id };
 }
 
@@ -202,13 +218,20 @@ export async function deleteEndpoint(db: Database, workspaceId: string, id: stri
  * Enabling clears the automatic flags (gone, failing); pending deliveries then resume. Disabling
  * pauses the endpoint: no new event is queued for it and nothing is sent until it is enabled.
  */
-export async function setEndpointEnabled(db: Database, workspaceId: string, input: z.infer<typeof setEndpointEnabledInput>, now: Date) {
+export async function setEndpointEnabled(db: Database, scope: AdminScope, input: z.infer<typeof setEndpointEnabledInput>, now: Date) {
+  const { workspaceId } = scope;
   const data: Prisma.WebhookEndpointUpdateManyMutationInput = input.enabled
     ? { enabled: true, disabledReason: null, disabledAt: null, failingSince: null }
     : { enabled: false, disabledReason: null, disabledAt: now };
   const where: Prisma.WebhookEndpointWhereInput = { id: input.id, workspaceId };
   // Enabling an enabled endpoint changes nothing (its failing flag stays).
-  const { count } = await db.prisma.webhookEndpoint.updateMany({ where: { ...where, enabled: !input.enabled }, data });
+  const count = await db.prisma.$transaction(async (tx) => {
+    const changed = await tx.webhookEndpoint.updateMany({ where: { ...where, enabled: !input.enabled }, data });
+    if (changed.count === 0) return 0;
+    const endpoint = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: input.id }, select: labelSelect });
+    await recordEndpointAudit(tx, scope, endpoint, { action: input.enabled ? "webhook.enabled" : "webhook.disabled" });
+    return changed.count;
+  });
   if (count === 0) await findEndpoint(db, workspaceId, input.id);
   return getEndpoint(db, workspaceId, input.id, now);
 }
@@ -219,24 +242,47 @@ export async function setEndpointEnabled(db: Database, workspaceId: string, inpu
  */
 export async function rollEndpointSecret(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   id: string,
   now: Date,
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const { workspaceId } = scope;
   const secret = generateWebhookSecret();
   const expires = new Date(now.getTime() + WEBHOOK_SECRET_ROLL_HOURS * 3_600_000);
   const updated = await db.prisma.$transaction(async (tx) => {
-    const current = await tx.webhookEndpoint.findFirst({ where: { id, workspaceId }, select: { secret: true } });
+    const current = await tx.webhookEndpoint.findFirst({ where: { id, workspaceId }, select: { secret: true, ...labelSelect } });
     if (!current) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
     const { count } = await tx.webhookEndpoint.updateMany({
       where: { id, workspaceId, secret: current.secret },
       data: { secret, previousSecret: current.secret, previousSecretExpiresAt: expires },
     });
+    if (count > 0) await recordEndpointAudit(tx, scope, current, { action: "webhook.secret.rolled" });
     return count;
   });
   // A concurrent roll won: its secret is the current one and ours was never stored.
   if (updated === 0) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
   return { endpoint: await getEndpoint(db, workspaceId, id, now), secret };
+}
+
+/** What the audit log names an endpoint by: its description, else its host (a URL's path or query may hold a token). */
+const labelSelect = { id: true, url: true, description: true } as const;
+
+function endpointLabel(endpoint: { url: string; description: string | null }): string {
+  if (endpoint.description) return endpoint.description;
+  try {
+    return new URL(endpoint.url).host;
+  } catch {
+    return "endpoint";
+  }
+}
+
+async function recordEndpointAudit(
+  tx: Prisma.TransactionClient,
+  scope: AdminScope,
+  endpoint: { id: string; url: string; description: string | null },
+  entry: Pick<AuditEntry, "action" | "detail">,
+): Promise<void> {
+  await recordAudit(tx, scope, { ...entry, targetType: "webhook", targetId: endpoint.id, targetLabel: endpointLabel(endpoint) });
 }
 
 const deliverySelect = {

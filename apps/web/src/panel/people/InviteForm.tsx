@@ -10,7 +10,25 @@ import { OneTimeSecretDialog } from "../ui/OneTimeSecretDialog.tsx";
 import { ActionStatus } from "../ui/status.tsx";
 import { ROLE_OPTIONS } from "./roles.ts";
 
-/** Invites a person by email with a role; the one-time link is shown once, to copy and send. */
+type Emailed = "sent" | "failed" | "off";
+
+/** What the panel says about the email once the invitation exists. */
+const EMAILED_STATUS: Record<Emailed, (email: string) => string> = {
+  sent: (email) => `Invitation sent to ${email}.`,
+  failed: (email) => `Invitation created, but the email to ${email} could not be sent: copy the link and send it yourself.`,
+  off: () => "Invitation created.",
+};
+
+const EMAILED_WARNING: Record<Emailed, string> = {
+  sent: "The link was emailed to the person. It is shown here once, in case you want to send it another way.",
+  failed: "The email could not be sent. Copy this link now and send it to the person. It won't be shown again.",
+  off: "Copy this link now and send it to the person. It won't be shown again.",
+};
+
+/**
+ * Invites a person by email with a role. The one-time link is shown once, to copy; when SMTP is
+ * configured it is also emailed, and the panel says whether that worked.
+ */
 export function InviteForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -49,7 +67,7 @@ export function InviteForm() {
             Create invitation
           </ActionButton>
         </div>
-        <ActionStatus error={invite.error} success={invite.isSuccess ? "Invitation created." : undefined} />
+        <ActionStatus error={invite.error} success={invite.data ? EMAILED_STATUS[invite.data.emailed](invite.data.email) : undefined} />
       </form>
       <OneTimeSecretDialog
         value={link}
@@ -57,7 +75,7 @@ export function InviteForm() {
         label="Invitation link"
         fieldId="invitation-link"
         noun="link"
-        warning="Copy this link now and send it to the person. It won't be shown again."
+        warning={EMAILED_WARNING[invite.data?.emailed ?? "off"]}
         footer="The link works once and expires in 7 days. Anyone with the link can join with this role."
         onClose={() => setLink(null)}
       />

@@ -3,7 +3,7 @@
 // when the client leaves. Also what every route takes from a request the same way.
 import { randomUUID } from "node:crypto";
 import { clientIp, type TrustProxy } from "@parley/core";
-import type { HeaderReader } from "@parley/core/admin";
+import type { HeaderReader, RequestClient } from "@parley/core/admin";
 
 /** Header the server entry sets from the socket; any incoming copy is replaced there. */
 export const CLIENT_IP_HEADER = "x-parley-client-ip";
@@ -34,6 +34,11 @@ export function requestClientIp(request: { headers: HeaderReader }, trustProxy: 
     socketAddress: request.headers.get(CLIENT_IP_HEADER),
     forwardedFor: request.headers.get("x-forwarded-for"),
   });
+}
+
+/** Where a panel request came from, for the audit log: the client IP as above and the User-Agent. */
+export function requestClient(request: { headers: HeaderReader }, trustProxy: TrustProxy): RequestClient {
+  return { ip: requestClientIp(request, trustProxy), userAgent: request.headers.get("user-agent") ?? "" };
 }
 
 /** The caller's X-Request-Id (at most 128 characters), else a new one. */

@@ -9,7 +9,7 @@ import { type AdminScope, generateHttpApiKey, isSameOrigin, revokeHttpApiKey } f
 import { helpArticle, helpArticles, helpCollections, helpSitemap } from "@parley/core/help";
 import { sendMessage } from "@parley/core/messages";
 import { readJsonBody } from "./json-body.ts";
-import { bearerToken, type HttpRequest, requestClientIp } from "./request.ts";
+import { bearerToken, type HttpRequest, requestClient, requestClientIp } from "./request.ts";
 
 /** What a route may need beyond the request: the panel session (read only where a route asks). */
 export interface RouteExtras {
@@ -77,7 +77,9 @@ export const ROUTES = {
     pattern: /^\/api\/agents\/([^/]+)\/http-api-key$/,
     direct: false,
     handle: async (ctx, request, [agentId], extras) => {
-      const caller = { session: await extras.session(), sameOrigin: isSameOrigin(request, ctx.appUrl, ctx.trustProxy) };
+      const session = await extras.session();
+      const client = requestClient(request, ctx.trustProxy);
+      const caller = { session: session && { ...session, client }, sameOrigin: isSameOrigin(request, ctx.appUrl, ctx.trustProxy) };
       return request.method === "POST" ? generateHttpApiKey(ctx, caller, agentId!) : revokeHttpApiKey(ctx, caller, agentId!);
     },
   },

@@ -6,6 +6,7 @@ import { logger } from "@parley/core";
 import type { AdminScope } from "@parley/core/admin";
 import { isSameOrigin } from "@parley/core/admin";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { requestClient } from "~/server/http/request.ts";
 
 export const TRPC_ENDPOINT = "/api/trpc";
 
@@ -14,7 +15,13 @@ export function trpcResponse(ctx: AppContext, request: Request, session: AdminSc
     endpoint: TRPC_ENDPOINT,
     req: request,
     router: appRouter,
-    createContext: () => createTRPCContext({ ctx, session, sameOrigin: isSameOrigin(request, ctx.appUrl, ctx.trustProxy) }),
+    createContext: () =>
+      createTRPCContext({
+        ctx,
+        session,
+        sameOrigin: isSameOrigin(request, ctx.appUrl, ctx.trustProxy),
+        client: requestClient(request, ctx.trustProxy),
+      }),
     // Panel data is per admin and changes under their hands: never cached.
     responseMeta: () => ({ headers: new Headers({ "cache-control": "no-store" }) }),
     onError({ error, path }) {

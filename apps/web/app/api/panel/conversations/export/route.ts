@@ -4,6 +4,7 @@ import { AppError, errorResult } from "@parley/core";
 import { exportConversations, parseExportQuery } from "@parley/core/admin";
 import { sessionFromRequest } from "~/server/auth.ts";
 import { getAppContext } from "~/server/context.ts";
+import { requestClient } from "~/server/http/request.ts";
 import { respond } from "~/server/http/write.ts";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +14,8 @@ export async function GET(request: Request): Promise<Response> {
     const session = await sessionFromRequest(request);
     if (!session) throw new AppError("UNAUTHORIZED");
     const ctx = await getAppContext();
-    return respond(request, await exportConversations(ctx, session, parseExportQuery(new URL(request.url).searchParams)));
+    const scope = { ...session, client: requestClient(request, ctx.trustProxy) };
+    return respond(request, await exportConversations(ctx, scope, parseExportQuery(new URL(request.url).searchParams)));
   } catch (error) {
     return respond(request, errorResult(error, { "cache-control": "no-store" }));
   }
