@@ -46,6 +46,8 @@ export const agentDetailOutput = z.object({
   widgetConversationsPerIpPerHour: optionalLimit,
   widgetMonthlyConversationLimit: optionalLimit,
   widgetMonthlyTokenLimit: optionalLimit,
+  /** Conversations are erased after this many days; null keeps them. */
+  retentionDays: optionalLimit,
   sourceIds: z.array(id),
 });
 
@@ -121,6 +123,8 @@ export const conversationOutput = z.object({
   /** When it last became escalated (waiting time); null when never. */
   escalatedAt: moment.nullable(),
   resolvedAt: moment.nullable(),
+  /** When the visitor's data was erased; null when it was not. */
+  erasedAt: moment.nullable(),
   createdAt: moment,
   updatedAt: moment,
 });
@@ -332,3 +336,10 @@ export const ownSessionsOutput = z.array(
 
 export const passwordChangedOutput = z.object({ endedSessions: count });
 export const endedSessionOutput = z.object({ ended: z.boolean() });
+
+// ---------------------------------------------------------------------------------------------
+// The visitor's data and deletions
+
+export const erasedVisitorOutput = z.object({ conversations: count });
+export const deletedSourceOutput = z.object({ articles: count });
+export const deletedAgentOutput = z.object({ conversations: count });

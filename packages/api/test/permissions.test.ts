@@ -43,9 +43,23 @@ const EXPECTED_SECTIONS: Record<Role, string[]> = {
     "sources",
     "team",
     "usage",
+    "visitorData",
     "webhooks",
   ],
-  admin: ["account", "agents", "articles", "conversations", "home", "keys", "savedReplies", "sources", "team", "usage", "webhooks"],
+  admin: [
+    "account",
+    "agents",
+    "articles",
+    "conversations",
+    "home",
+    "keys",
+    "savedReplies",
+    "sources",
+    "team",
+    "usage",
+    "visitorData",
+    "webhooks",
+  ],
   // agents: the list only (names to filter the inbox by and to link sources to).
   editor: ["account", "agents", "articles", "sources"],
   support: ["account", "agents", "conversations", "savedReplies", "team"],
@@ -96,6 +110,13 @@ describe("the permission table", () => {
     // Exporting takes every visitor's data out: owners and admins only.
     expect([...PERMISSIONS["inbox.export"]]).toEqual(["owner", "admin"]);
     expect(roleMayCall("support", "GET /api/panel/conversations/export")).toBe(false);
+    // A visitor's data, exported or erased: owners and admins; deleting an agent: owners only.
+    expect([...PERMISSIONS["visitorData.manage"]]).toEqual(["owner", "admin"]);
+    expect(roleMayCall("support", "GET /api/panel/visitor-data/export")).toBe(false);
+    expect(roleMayCall("editor", "visitorData.erase")).toBe(false);
+    expect(roleMayCall("admin", "agents.delete")).toBe(false);
+    expect(roleMayCall("editor", "articles.delete")).toBe(true);
+    expect(roleMayCall("support", "sources.delete")).toBe(false);
   });
 
   it("an operation the table does not name is refused for every role", () => {

@@ -44,6 +44,7 @@ export {
   listConversationsInput,
   waitingEscalations,
 } from "./conversations.ts";
+export { deleteAgent, deleteArticle, deleteByIdInput, deleteSource } from "./deletion.ts";
 export {
   type AgentActivity,
   type GettingStarted,
@@ -104,6 +105,7 @@ export {
   roleMayCall,
   roleOf,
 } from "./permissions.ts";
+export { claimJobLease, eraseExpiredConversations, RetentionTask, type RetentionTaskOptions } from "./retention.ts";
 export {
   createSavedReply,
   createSavedReplyInput,
@@ -130,6 +132,17 @@ export {
 } from "./sources.ts";
 export { listTeamMembers, publicName, teamMemberName, UNNAMED_TEAM_MEMBER } from "./team.ts";
 export { dailyUsage, dailyUsageInput, usageSummary } from "./usage.ts";
+export {
+  ERASE_CONFIRMATION_WORD,
+  eraseConversations,
+  eraseVisitorData,
+  eraseVisitorInput,
+  erasureConfirmed,
+  exportVisitorData,
+  parseVisitorTargetQuery,
+  type VisitorTarget,
+  visitorTargetInput,
+} from "./visitor-data.ts";
 export {
   createEndpoint,
   createEndpointInput,
