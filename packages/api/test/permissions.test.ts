@@ -2,6 +2,7 @@
 // (403 "Forbidden") exactly when the one table in core says the role may not call it; a
 // procedure without an entry in the table fails this test. The session routes are checked too.
 import {
+  exportVisitorData,
   generateHttpApiKey,
   inboxEventStream,
   OPERATION_PERMISSIONS,
@@ -156,6 +157,18 @@ describe("the HTTP API key route (panel session)", () => {
       const expected = role === "owner" || role === "admin" ? [201, 204] : [403, 403];
       expect([created.status, revoked.status], role).toEqual(expected);
       if (created.status === 403) expect(created.json).toMatchObject({ error: "Forbidden" });
+    }
+  });
+});
+
+describe("the visitor's data export route (panel session)", () => {
+  it("is refused with 403 for editors and support, served for owners and admins", async () => {
+    for (const role of ROLES) {
+      const status = await exportVisitorData(ctx, { ...a.scope, role }, { email: "nobody@example.com" }).then(
+        (result) => result.status,
+        (error: { status: number }) => error.status,
+      );
+      expect(status, role).toBe(role === "owner" || role === "admin" ? 200 : 403);
     }
   });
 });

@@ -4,6 +4,7 @@
 import type { Database } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { updateAgentInput } from "../src/admin/agents.ts";
 import { claimJobLease, eraseExpiredConversations, RetentionTask } from "../src/admin/retention.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 
@@ -48,6 +49,13 @@ async function resetLease() {
 }
 
 describe("retention", () => {
+  it("the agent setting takes 1 to 3650 days, or none (keep forever)", () => {
+    const parse = (retentionDays: unknown) => updateAgentInput.safeParse({ id: "agent-30", retentionDays });
+    for (const good of [1, 30, 3650, null]) expect(parse(good).success, String(good)).toBe(true);
+    for (const bad of [0, 3651, 1.5, -1, "30"]) expect(parse(bad).success, String(bad)).toBe(false);
+    expect(parse(0).error?.issues[0]?.message).toBe("Enter a whole number of days from 1 to 3650, or leave empty to keep conversations");
+  });
+
   it("erases an agent's conversations inactive longer than its days; keeps newer ones and agents without the setting", async () => {
     await conversation("old-30", "agent-30", daysAgo(31));
     await conversation("new-30", "agent-30", daysAgo(29));
