@@ -46,6 +46,8 @@ export const agentDetailOutput = z.object({
   widgetConversationsPerIpPerHour: optionalLimit,
   widgetMonthlyConversationLimit: optionalLimit,
   widgetMonthlyTokenLimit: optionalLimit,
+  /** Conversations are erased after this many days; null keeps them. */
+  retentionDays: optionalLimit,
   sourceIds: z.array(id),
 });
 
@@ -121,6 +123,8 @@ export const conversationOutput = z.object({
   /** When it last became escalated (waiting time); null when never. */
   escalatedAt: moment.nullable(),
   resolvedAt: moment.nullable(),
+  /** When the visitor's data was erased; null when it was not. */
+  erasedAt: moment.nullable(),
   createdAt: moment,
   updatedAt: moment,
 });
@@ -364,3 +368,8 @@ export const auditEventOutput = z.object({
 export const auditPageOutput = page(auditEventOutput);
 
 export const auditActorsOutput = z.array(z.object({ userId: id, email: z.string() }));
+// The visitor's data and deletions
+
+export const erasedVisitorOutput = z.object({ conversations: count });
+export const deletedSourceOutput = z.object({ articles: count });
+export const deletedAgentOutput = z.object({ conversations: count });

@@ -11,6 +11,7 @@ import { savedRepliesRouter } from "./routers/saved-replies.ts";
 import { sourcesRouter } from "./routers/sources.ts";
 import { teamRouter } from "./routers/team.ts";
 import { usageRouter } from "./routers/usage.ts";
+import { visitorDataRouter } from "./routers/visitor-data.ts";
 import { webhooksRouter } from "./routers/webhooks.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
@@ -28,6 +29,7 @@ export const appRouter = createTRPCRouter({
   people: peopleRouter,
   account: accountRouter,
   audit: auditRouter,
+  visitorData: visitorDataRouter,
 });
 
 export type AppRouter = typeof appRouter;

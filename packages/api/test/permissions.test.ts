@@ -2,6 +2,7 @@
 // (403 "Forbidden") exactly when the one table in core says the role may not call it; a
 // procedure without an entry in the table fails this test. The session routes are checked too.
 import {
+  exportVisitorData,
   generateHttpApiKey,
   inboxEventStream,
   OPERATION_PERMISSIONS,
@@ -44,6 +45,7 @@ const EXPECTED_SECTIONS: Record<Role, string[]> = {
     "sources",
     "team",
     "usage",
+    "visitorData",
     "webhooks",
   ],
   admin: [
@@ -58,6 +60,7 @@ const EXPECTED_SECTIONS: Record<Role, string[]> = {
     "sources",
     "team",
     "usage",
+    "visitorData",
     "webhooks",
   ],
   // agents: the list only (names to filter the inbox by and to link sources to).
@@ -110,6 +113,13 @@ describe("the permission table", () => {
     // Exporting takes every visitor's data out: owners and admins only.
     expect([...PERMISSIONS["inbox.export"]]).toEqual(["owner", "admin"]);
     expect(roleMayCall("support", "GET /api/panel/conversations/export")).toBe(false);
+    // A visitor's data, exported or erased: owners and admins; deleting an agent: owners only.
+    expect([...PERMISSIONS["visitorData.manage"]]).toEqual(["owner", "admin"]);
+    expect(roleMayCall("support", "GET /api/panel/visitor-data/export")).toBe(false);
+    expect(roleMayCall("editor", "visitorData.erase")).toBe(false);
+    expect(roleMayCall("admin", "agents.delete")).toBe(false);
+    expect(roleMayCall("editor", "articles.delete")).toBe(true);
+    expect(roleMayCall("support", "sources.delete")).toBe(false);
   });
 
   it("an operation the table does not name is refused for every role", () => {
@@ -149,6 +159,18 @@ describe("the HTTP API key route (panel session)", () => {
       const expected = role === "owner" || role === "admin" ? [201, 204] : [403, 403];
       expect([created.status, revoked.status], role).toEqual(expected);
       if (created.status === 403) expect(created.json).toMatchObject({ error: "Forbidden" });
+    }
+  });
+});
+
+describe("the visitor's data export route (panel session)", () => {
+  it("is refused with 403 for editors and support, served for owners and admins", async () => {
+    for (const role of ROLES) {
+      const status = await exportVisitorData(ctx, { ...a.scope, role }, { email: "nobody@example.com" }).then(
+        (result) => result.status,
+        (error: { status: number }) => error.status,
+      );
+      expect(status, role).toBe(role === "owner" || role === "admin" ? 200 : 403);
     }
   });
 });

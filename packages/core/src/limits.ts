@@ -239,3 +239,14 @@ export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_PAGE_MAX = 100;
 /** The longest an SMTP connection, greeting or send may take before the email counts as not sent. */
 export const MAIL_TIMEOUT_MS = 10_000;
+/** The visitor's data: exports a person may download per hour, and erasures a person may run per hour. */
+export const VISITOR_DATA_EXPORTS_PER_HOUR = 30;
+export const VISITOR_ERASURES_PER_HOUR = 60;
+/** Conversations read or erased per step (an email address may have many). */
+export const VISITOR_DATA_PAGE = 100;
+/** An agent's retention setting: erase conversations inactive for this many days (bounds). */
+export const RETENTION_DAYS_MIN = 1;
+export const RETENTION_DAYS_MAX = 3650;
+/** How often the retention pass runs across all instances, and the most conversations one pass erases. */
+export const RETENTION_INTERVAL_MS = 3_600_000;
+export const RETENTION_MAX_PER_PASS = 5_000;

@@ -61,6 +61,7 @@ const agent = {
   widgetConversationsPerIpPerHour: 3,
   widgetMonthlyConversationLimit: 0,
   widgetMonthlyTokenLimit: MAX_INT,
+  retentionDays: 3650,
   createdAt: t("2026-02-01T00:00:00.001Z"),
   updatedAt: t("2026-02-02T00:00:00.002Z"),
 };
@@ -151,6 +152,7 @@ describe("every model round-trips every field", () => {
         escalatedAt: t("2026-05-01T00:01:00.001Z"),
         resolvedAt: status === "resolved" ? t("2026-05-01T00:04:00.002Z") : null,
         firstPageUrl: "https://shop.example.com/pricing?plan=pro&ref=ä",
+        erasedAt: t("2026-05-01T00:06:00.003Z"),
         createdAt: t("2026-05-01T00:00:00.000Z"),
         updatedAt: t("2026-05-01T00:05:00.000Z"),
       })),
@@ -172,6 +174,7 @@ describe("every model round-trips every field", () => {
       escalatedAt: null,
       resolvedAt: null,
       firstPageUrl: null,
+      erasedAt: null,
     };
     await db.prisma.conversation.create({ data: anonymous });
     expectAllFields("Conversation", anonymous, await db.prisma.conversation.findUniqueOrThrow({ where: { id: anonymous.id } }));
@@ -296,6 +299,7 @@ describe("every model round-trips every field", () => {
       widgetConversationsPerIpPerHour: null,
       widgetMonthlyConversationLimit: null,
       widgetMonthlyTokenLimit: null,
+      retentionDays: null,
     });
     const conversation = await db.prisma.conversation.create({ data: { id: "conv-defaults", agentId: agentRow.id } });
     expect(conversation).toMatchObject({ status: "active", channel: "api", clientVariables: {}, pageVariables: {}, messageCount: 0 });

@@ -1,5 +1,15 @@
-import { agentIdInput, createAgent, createAgentInput, getAgent, listAgents, updateAgent, updateAgentInput } from "@parley/core/admin";
-import { agentDetailOutput, agentListOutput } from "../outputs.ts";
+import {
+  agentIdInput,
+  createAgent,
+  createAgentInput,
+  deleteAgent,
+  deleteByIdInput,
+  getAgent,
+  listAgents,
+  updateAgent,
+  updateAgentInput,
+} from "@parley/core/admin";
+import { agentDetailOutput, agentListOutput, deletedAgentOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const agentsRouter = createTRPCRouter({
@@ -16,4 +26,9 @@ export const agentsRouter = createTRPCRouter({
     .input(updateAgentInput)
     .output(agentDetailOutput)
     .mutation(({ ctx, input }) => updateAgent(ctx.app.db, ctx.session, input)),
+  /** Deletes the agent with its key, conversations and usage (owners only). */
+  delete: protectedProcedure
+    .input(deleteByIdInput)
+    .output(deletedAgentOutput)
+    .mutation(({ ctx, input }) => deleteAgent(ctx.app.db, ctx.session, input.id)),
 });

@@ -2,6 +2,8 @@ import {
   articleIdInput,
   createArticle,
   createArticleInput,
+  deleteArticle,
+  deleteByIdInput,
   getArticle,
   listArticles,
   listArticlesInput,
@@ -14,7 +16,7 @@ import {
   updateArticle,
   updateArticleInput,
 } from "@parley/core/admin";
-import { articleDetailOutput, articleListOutput, articlePreviewOutput } from "../outputs.ts";
+import { articleDetailOutput, articleListOutput, articlePreviewOutput, okOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const articlesRouter = createTRPCRouter({
@@ -47,4 +49,9 @@ export const articlesRouter = createTRPCRouter({
     .input(setArticleActiveInput)
     .output(articleDetailOutput)
     .mutation(({ ctx, input }) => setArticleActive(ctx.app.db, ctx.session, input)),
+  /** Deletes the article (its passages and vectors go with it; its help page answers 404). */
+  delete: protectedProcedure
+    .input(deleteByIdInput)
+    .output(okOutput)
+    .mutation(({ ctx, input }) => deleteArticle(ctx.app.db, ctx.session, input.id, ctx.app.now())),
 });

@@ -1,13 +1,15 @@
 import {
   createSource,
   createSourceInput,
+  deleteByIdInput,
+  deleteSource,
   listSources,
   setSourceAgents,
   setSourceAgentsInput,
   updateSource,
   updateSourceInput,
 } from "@parley/core/admin";
-import { sourceListOutput, sourceOutput } from "../outputs.ts";
+import { deletedSourceOutput, sourceListOutput, sourceOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const sourcesRouter = createTRPCRouter({
@@ -24,4 +26,9 @@ export const sourcesRouter = createTRPCRouter({
     .input(setSourceAgentsInput)
     .output(sourceOutput)
     .mutation(({ ctx, input }) => setSourceAgents(ctx.app.db, ctx.session, input)),
+  /** Deletes the source with its articles; linked agents lose it. */
+  delete: protectedProcedure
+    .input(deleteByIdInput)
+    .output(deletedSourceOutput)
+    .mutation(({ ctx, input }) => deleteSource(ctx.app.db, ctx.session, input.id, ctx.app.now())),
 });

@@ -10,6 +10,8 @@ import {
   KNOWLEDGE_SYNONYM_GROUPS_MAX,
   KNOWLEDGE_SYNONYMS_MAX_CHARS,
   NAME_MAX_CHARS,
+  RETENTION_DAYS_MAX,
+  RETENTION_DAYS_MIN,
   WIDGET_LIMIT_SETTINGS,
 } from "../limits.ts";
 import { recordAudit } from "./audit.ts";
@@ -26,6 +28,15 @@ function widgetLimit(name: keyof typeof WIDGET_LIMIT_SETTINGS) {
   const message = `Enter a whole number from ${min} to ${max}, or leave empty for the default (${fallback})`;
   return z.number(message).int(message).min(min, message).max(max, message).nullable();
 }
+
+const retentionMessage = `Enter a whole number of days from ${RETENTION_DAYS_MIN} to ${RETENTION_DAYS_MAX}, or leave empty to keep conversations`;
+/** Days after which the agent's conversations are erased; null keeps them. */
+const retentionDaysInput = z
+  .number(retentionMessage)
+  .int(retentionMessage)
+  .min(RETENTION_DAYS_MIN, retentionMessage)
+  .max(RETENTION_DAYS_MAX, retentionMessage)
+  .nullable();
 
 export const nameInput = z.string().trim().min(1, "Enter a name").max(NAME_MAX_CHARS);
 
@@ -101,6 +112,7 @@ export const updateAgentInput = z.object({
   widgetConversationsPerIpPerHour: widgetLimit("widgetConversationsPerIpPerHour").optional(),
   widgetMonthlyConversationLimit: monthlyLimit.optional(),
   widgetMonthlyTokenLimit: monthlyLimit.optional(),
+  retentionDays: retentionDaysInput.optional(),
 });
 
 const summarySelect = {
@@ -131,6 +143,7 @@ const detailSelect = {
   widgetConversationsPerIpPerHour: true,
   widgetMonthlyConversationLimit: true,
   widgetMonthlyTokenLimit: true,
+  retentionDays: true,
   sources: { select: { sourceId: true }, orderBy: { createdAt: "asc" } },
 } satisfies Prisma.AgentSelect;
 
@@ -168,6 +181,7 @@ function toDetail(row: DetailRow) {
     widgetConversationsPerIpPerHour: row.widgetConversationsPerIpPerHour,
     widgetMonthlyConversationLimit: row.widgetMonthlyConversationLimit,
     widgetMonthlyTokenLimit: row.widgetMonthlyTokenLimit,
+    retentionDays: row.retentionDays,
     sourceIds: row.sources.map((link) => link.sourceId),
   };
 }

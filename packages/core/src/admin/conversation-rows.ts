@@ -15,6 +15,7 @@ export const conversationSelect = {
   messageCount: true,
   escalatedAt: true,
   resolvedAt: true,
+  erasedAt: true,
   createdAt: true,
   updatedAt: true,
   agent: { select: { name: true } },

@@ -67,6 +67,7 @@ export {
   listConversationsInput,
   waitingEscalations,
 } from "./conversations.ts";
+export { deleteAgent, deleteArticle, deleteByIdInput, deleteSource } from "./deletion.ts";
 export {
   type AgentActivity,
   type GettingStarted,
@@ -127,6 +128,7 @@ export {
   roleMayCall,
   roleOf,
 } from "./permissions.ts";
+export { claimJobLease, eraseExpiredConversations, RetentionTask, type RetentionTaskOptions } from "./retention.ts";
 export {
   createSavedReply,
   createSavedReplyInput,
@@ -153,6 +155,17 @@ export {
 } from "./sources.ts";
 export { listTeamMembers, publicName, teamMemberName, UNNAMED_TEAM_MEMBER } from "./team.ts";
 export { dailyUsage, dailyUsageInput, usageSummary } from "./usage.ts";
+export {
+  ERASE_CONFIRMATION_WORD,
+  eraseConversations,
+  eraseVisitorData,
+  eraseVisitorInput,
+  erasureConfirmed,
+  exportVisitorData,
+  parseVisitorTargetQuery,
+  type VisitorTarget,
+  visitorTargetInput,
+} from "./visitor-data.ts";
 export {
   createEndpoint,
   createEndpointInput,

@@ -26,6 +26,8 @@ export const PERMISSIONS = {
   "inbox.assign": INBOX,
   /** Download conversations (filtered) as CSV or JSON transcripts: the whole inbox's visitor data. */
   "inbox.export": MANAGERS,
+  /** Export or erase everything held about one visitor (a conversation, or an email address). */
+  "visitorData.manage": MANAGERS,
   /** Write an internal note (seen by the team only). */
   "inbox.note": INBOX,
   /** Add, change and remove the team's saved replies (everyone who may reply may use them). */
@@ -42,6 +44,8 @@ export const PERMISSIONS = {
   /** An agent's page: its settings and key. */
   "agents.read": MANAGERS,
   "agents.write": MANAGERS,
+  /** Delete an agent with its conversations and usage: the owner's call. */
+  "agents.delete": ["owner"],
   /** Generate, rotate and revoke an agent's HTTP API key. */
   "keys.manage": MANAGERS,
   "webhooks.manage": MANAGERS,
@@ -64,12 +68,14 @@ export const OPERATION_PERMISSIONS = {
   "agents.get": "agents.read",
   "agents.create": "agents.write",
   "agents.update": "agents.write",
+  "agents.delete": "agents.delete",
   "keys.generate": "keys.manage",
   "keys.revoke": "keys.manage",
   "sources.list": "knowledge.read",
   "sources.create": "knowledge.write",
   "sources.update": "knowledge.write",
   "sources.setAgents": "knowledge.write",
+  "sources.delete": "knowledge.write",
   "articles.list": "knowledge.read",
   "articles.get": "knowledge.read",
   "articles.create": "knowledge.write",
@@ -77,6 +83,7 @@ export const OPERATION_PERMISSIONS = {
   "articles.setPublished": "knowledge.write",
   "articles.preview": "knowledge.read",
   "articles.setActive": "knowledge.write",
+  "articles.delete": "knowledge.write",
   "conversations.list": "inbox.read",
   "conversations.waiting": "inbox.read",
   "conversations.get": "inbox.read",
@@ -87,6 +94,7 @@ export const OPERATION_PERMISSIONS = {
   "conversations.resolve": "inbox.resolve",
   "conversations.assign": "inbox.assign",
   "conversations.addNote": "inbox.note",
+  "visitorData.erase": "visitorData.manage",
   "savedReplies.list": "inbox.reply",
   "savedReplies.fill": "inbox.reply",
   "savedReplies.create": "inbox.savedReplies",
@@ -123,6 +131,7 @@ export const OPERATION_PERMISSIONS = {
   "DELETE /api/agents/{agent_id}/http-api-key": "keys.manage",
   "GET /api/panel/events": "inbox.read",
   "GET /api/panel/conversations/export": "inbox.export",
+  "GET /api/panel/visitor-data/export": "visitorData.manage",
 } as const satisfies Record<string, Permission>;
 
 export type PanelOperation = keyof typeof OPERATION_PERMISSIONS;

@@ -1,19 +1,32 @@
 "use client";
 
 import { helpPaths } from "@parley/core/browser";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { isNotFound } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
+import { DeleteCard } from "../ui/DeleteCard.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { AgentSettingsForm } from "./AgentSettingsForm.tsx";
 import { AgentStatusBadges } from "./AgentStatusBadges.tsx";
 import { ApiKeyCard } from "./ApiKeyCard.tsx";
 import { LinkedSources } from "./LinkedSources.tsx";
 
-export function AgentScreen({ agentId }: { agentId: string }) {
+/** `mayDelete`: the person may delete the agent (owners). */
+export function AgentScreen({ agentId, mayDelete }: { agentId: string; mayDelete: boolean }) {
   const trpc = useTRPC();
   const agent = useQuery(trpc.agents.get.queryOptions({ id: agentId }));
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const remove = useMutation(
+    trpc.agents.delete.mutationOptions({
+      onSuccess: async () => {
+        router.push("/panel/agents");
+        await queryClient.invalidateQueries(trpc.agents.list.queryFilter());
+      },
+    }),
+  );
 
   const back = (
     <p className="breadcrumb">
@@ -63,6 +76,21 @@ export function AgentScreen({ agentId }: { agentId: string }) {
           <LinkedSources agentId={data.id} />
         </div>
       </div>
+      {mayDelete ? (
+        <DeleteCard
+          thing="agent"
+          consequences={
+            <p>
+              Its API key stops working, its help centre answers 404, and its conversations are deleted with their messages, tracking events
+              and usage (stored webhook events about them lose their data). Its sources and articles stay.
+            </p>
+          }
+          pending={remove.isPending}
+          error={remove.error}
+          onDelete={() => remove.mutate({ id: data.id })}
+          onCancel={() => remove.reset()}
+        />
+      ) : null}
     </>
   );
 }

@@ -81,6 +81,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
   const [answerBeyondArticles, setAnswerBeyondArticles] = useState(agent.answerBeyondArticles);
   const [synonyms, setSynonyms] = useState(agent.knowledgeSynonyms);
   const [origins, setOrigins] = useState(agent.allowedOrigins.join("\n"));
+  const [retentionDays, setRetentionDays] = useState(limitText(agent.retentionDays));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
 
   const update = useMutation(
@@ -115,8 +116,10 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
       if ("error" in result) problems[field] = result.error;
       else parsedWidget[field] = result.value;
     }
+    const retention = parseLimit(retentionDays, "keep forever");
+    if ("error" in retention) problems.retentionDays = retention.error;
     setLocalErrors(problems);
-    if (Object.keys(problems).length > 0) {
+    if (Object.keys(problems).length > 0 || "error" in retention) {
       update.reset();
       return;
     }
@@ -138,6 +141,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
       instructions,
       answerBeyondArticles,
       knowledgeSynonyms: synonyms,
+      retentionDays: retention.value,
       allowedOrigins: origins
         .split("\n")
         .map((line) => line.trim())
@@ -164,7 +168,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
           checked={active}
           onChange={(event) => setActive(event.target.checked)}
           error={errors.active}
-          hint="Inactive agents answer nothing: the API and help centre return 404. Deactivated, not deleted: agents cannot be deleted yet, so make one inactive (and revoke its key) to retire it."
+          hint="Inactive agents answer nothing: the API and help centre return 404. Deactivated, not deleted: its conversations stay (an owner can delete the agent below the settings)."
         />
         <CheckboxField
           label="HTTP API enabled"
@@ -189,6 +193,18 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
             onChange={(value) => setLimits((current) => ({ ...current, [field]: value }))}
           />
         ))}
+      </fieldset>
+      <fieldset>
+        <legend>Retention</legend>
+        <TextField
+          label="Erase conversations older than (days)"
+          name="retentionDays"
+          inputMode="numeric"
+          value={retentionDays}
+          onChange={(event) => setRetentionDays(event.target.value)}
+          error={errors.retentionDays}
+          hint="Conversations with no activity for this many days (1 to 3650) have their visitor's data erased automatically, within an hour. Counts and usage stay. Empty = keep forever."
+        />
       </fieldset>
       <fieldset aria-describedby={errors.engine ? "agent-engine-error" : undefined}>
         <legend>Engine</legend>

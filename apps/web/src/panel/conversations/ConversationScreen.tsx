@@ -11,8 +11,10 @@ import { visitorIdentity } from "./identity.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { Transcript } from "./Transcript.tsx";
 import { VisitorCard } from "./VisitorCard.tsx";
+import { VisitorDataCard } from "./VisitorDataCard.tsx";
 
-export function ConversationScreen({ conversationId }: { conversationId: string }) {
+/** `mayManageVisitorData`: the person may export and erase the visitor's data (owners and admins). */
+export function ConversationScreen({ conversationId, mayManageVisitorData }: { conversationId: string; mayManageVisitorData: boolean }) {
   const trpc = useTRPC();
   // The live stream refetches it on every change; the slow poll only covers a dropped stream.
   const conversation = useQuery(trpc.conversations.get.queryOptions({ id: conversationId }, { refetchInterval: 60_000 }));
@@ -59,11 +61,26 @@ export function ConversationScreen({ conversationId }: { conversationId: string 
         <div className="stack">
           <section aria-labelledby="transcript-heading" className="card">
             <h2 id="transcript-heading">Transcript</h2>
-            <Transcript messages={data.messages} events={data.trackingEvents} activity={data.activity} notes={data.notes} />
+            {data.erasedAt ? (
+              <p className="erased-banner" role="status">
+                The visitor's data was erased {formatDateTime(data.erasedAt)}. The messages are kept without their text, so counts and usage
+                stay right.
+              </p>
+            ) : null}
+            <Transcript
+              erased={data.erasedAt !== null}
+              messages={data.messages}
+              events={data.trackingEvents}
+              activity={data.activity}
+              notes={data.notes}
+            />
           </section>
           <HandlingPanel conversation={data} />
         </div>
-        <VisitorCard conversation={data} />
+        <div className="stack">
+          <VisitorCard conversation={data} />
+          {mayManageVisitorData ? <VisitorDataCard conversation={data} /> : null}
+        </div>
       </div>
     </>
   );

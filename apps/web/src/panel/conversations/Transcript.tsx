@@ -39,7 +39,10 @@ export function Transcript({
   events = [],
   activity = [],
   notes = [],
+  erased = false,
 }: {
+  /** The visitor's data was erased: blank texts read "Erased". */
+  erased?: boolean;
   messages: Message[];
   events?: TrackingEvent[];
   activity?: Activity[];
@@ -71,7 +74,7 @@ export function Transcript({
                 {item.note.authorName ?? "A former team member"} · {formatDateTime(item.note.createdAt)} · only your team sees this
               </span>
             </p>
-            <p className="message-text">{item.note.text}</p>
+            {erased && item.note.text === "" ? <ErasedText /> : <p className="message-text">{item.note.text}</p>}
           </li>
         ) : item.kind === "event" ? (
           <li key={`event-${item.event.id}`} className="message message-event">
@@ -84,14 +87,18 @@ export function Transcript({
             </p>
           </li>
         ) : (
-          <MessageItem key={item.message.id} message={item.message} />
+          <MessageItem key={item.message.id} message={item.message} erased={erased} />
         ),
       )}
     </ol>
   );
 }
 
-function MessageItem({ message }: { message: Message }) {
+function ErasedText() {
+  return <p className="message-text message-erased muted">Erased</p>;
+}
+
+function MessageItem({ message, erased }: { message: Message; erased: boolean }) {
   return (
     <li className={`message message-${message.role}`}>
       <p className="message-meta">
@@ -101,7 +108,9 @@ function MessageItem({ message }: { message: Message }) {
           {message.role === "agent" && message.tokens > 0 ? ` · ${message.tokens} tokens` : ""}
         </span>
       </p>
-      {message.html === null ? (
+      {erased && message.text === "" ? (
+        <ErasedText />
+      ) : message.html === null ? (
         <p className="message-text">{message.text}</p>
       ) : (
         // biome-ignore lint/security/noDangerouslySetInnerHtml: HTML from the server's one Markdown sanitiser (@parley/core/markdown).

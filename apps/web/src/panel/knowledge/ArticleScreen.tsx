@@ -2,9 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { isNotFound } from "../errors.ts";
 import { formatDateTime } from "../format.ts";
 import { useTRPC } from "../trpc.ts";
+import { DeleteCard } from "../ui/DeleteCard.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { ArticleBadges } from "./ArticleBadges.tsx";
 import { ArticleForm } from "./ArticleForm.tsx";
@@ -23,6 +25,21 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
           queryClient.invalidateQueries(trpc.articles.list.queryFilter()),
           queryClient.invalidateQueries(trpc.sources.list.queryFilter()),
         ]),
+    }),
+  );
+
+  const router = useRouter();
+  const remove = useMutation(
+    trpc.articles.delete.mutationOptions({
+      onSuccess: async () => {
+        const sourceId = article.data?.sourceId;
+        queryClient.removeQueries(trpc.articles.get.queryFilter({ id: articleId }));
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.articles.list.queryFilter()),
+          queryClient.invalidateQueries(trpc.sources.list.queryFilter()),
+        ]);
+        router.push(sourceId ? `/panel/knowledge/sources/${encodeURIComponent(sourceId)}` : "/panel/knowledge");
+      },
     }),
   );
 
@@ -82,6 +99,19 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
         <div className="stack">
           <ArticleStatusActions article={data} />
           <HelpLinks article={data} />
+          <DeleteCard
+            thing="article"
+            consequences={
+              <p>
+                The article leaves the help centre and the agents' knowledge at once (its page answers 404) and its search index entries go
+                with it.
+              </p>
+            }
+            pending={remove.isPending}
+            error={remove.error}
+            onDelete={() => remove.mutate({ id: data.id })}
+            onCancel={() => remove.reset()}
+          />
         </div>
       </div>
     </>

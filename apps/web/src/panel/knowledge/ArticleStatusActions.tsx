@@ -61,8 +61,8 @@ export function ArticleStatusActions({ article }: { article: Article }) {
         </ActionButton>
       </div>
       <p className="field-hint">
-        Archived, not deleted: articles cannot be deleted yet. An archived article stays in the knowledge base, hidden, and Restore brings
-        it back.
+        Archived, not deleted: an archived article stays in the knowledge base, hidden, and Restore brings it back. To remove it for good,
+        delete it below.
       </p>
       <ActionStatus error={setPublished.error ?? setActive.error} success={success} />
     </section>

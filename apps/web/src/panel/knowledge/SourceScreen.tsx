@@ -1,8 +1,10 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useTRPC } from "../trpc.ts";
+import { DeleteCard } from "../ui/DeleteCard.tsx";
 import { Badge, EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { ArticleBrowser } from "./ArticleBrowser.tsx";
 import { SourceAgentsForm } from "./SourceAgentsForm.tsx";
@@ -11,6 +13,19 @@ import { SourceSettingsForm } from "./SourceSettingsForm.tsx";
 export function SourceScreen({ sourceId }: { sourceId: string }) {
   const trpc = useTRPC();
   const sources = useQuery(trpc.sources.list.queryOptions());
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const remove = useMutation(
+    trpc.sources.delete.mutationOptions({
+      onSuccess: async () => {
+        router.push("/panel/knowledge");
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.sources.list.queryFilter()),
+          queryClient.invalidateQueries(trpc.articles.list.queryFilter()),
+        ]);
+      },
+    }),
+  );
   const back = (
     <p className="breadcrumb">
       <Link href="/panel/knowledge">← Knowledge base</Link>
@@ -64,6 +79,19 @@ export function SourceScreen({ sourceId }: { sourceId: string }) {
         <h2 id="source-articles-heading">Articles</h2>
         <ArticleBrowser sourceId={source.id} />
       </section>
+      <DeleteCard
+        thing="source"
+        consequences={
+          <p>
+            Its {source.articleCount} article{source.articleCount === 1 ? "" : "s"} are deleted with it: they leave the help centre (their
+            pages answer 404) and the agents' knowledge at once. Agents using the source keep running without it.
+          </p>
+        }
+        pending={remove.isPending}
+        error={remove.error}
+        onDelete={() => remove.mutate({ id: source.id })}
+        onCancel={() => remove.reset()}
+      />
     </>
   );
 }

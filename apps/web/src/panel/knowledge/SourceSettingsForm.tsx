@@ -48,7 +48,7 @@ export function SourceSettingsForm({ source }: { source: Source }) {
         checked={active}
         onChange={(event) => setActive(event.target.checked)}
         error={errors.active}
-        hint="Articles of an inactive source are hidden from help centres and agents. Deactivated, not deleted: sources cannot be deleted yet, so turn off one you no longer use."
+        hint="Articles of an inactive source are hidden from help centres and agents. Deactivated, not deleted: the articles stay, and turning it on brings them back. Delete the source at the bottom of this page to remove it for good."
       />
       <div className="form-actions">
         <ActionButton type="submit" variant="primary" pending={update.isPending}>

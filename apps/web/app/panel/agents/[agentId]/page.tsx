@@ -1,11 +1,14 @@
+import { roleMay } from "@parley/core/admin";
 import type { Metadata } from "next";
 import { AgentScreen } from "~/panel/agents/AgentScreen.tsx";
 import { segmentId } from "~/panel/params.ts";
+import { pageSession } from "~/server/auth.ts";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Agent" };
 
 export default async function AgentPage({ params }: { params: Promise<{ agentId: string }> }) {
   const { agentId } = await params;
-  return <AgentScreen agentId={segmentId(agentId)} />;
+  const admin = await pageSession();
+  return <AgentScreen agentId={segmentId(agentId)} mayDelete={admin !== null && roleMay(admin.role, "agents.delete")} />;
 }
