@@ -62,6 +62,9 @@ describe("deleting an article", () => {
     expect(await helpStatus(agent.id, "art-api-keys")).toBe(200);
 
     expect(await deleteArticle(ctx.db, owner, "art-api-keys", NOW)).toEqual({ ok: true });
+    expect(
+      await ctx.db.prisma.auditEvent.findMany({ where: { action: "article.deleted" }, select: { targetId: true, actorUserId: true } }),
+    ).toEqual([{ targetId: "art-api-keys", actorUserId: owner.userId }]);
 
     const answer = await helpArticle(ctx, { agentId: agent.id, itemId: "art-api-keys", clientIp: "203.0.113.9" });
     expect(answer.status).toBe(404);

@@ -28,6 +28,7 @@ beforeAll(async () => {
   ctx = await createMessagingContext();
   agent = await createAgentWithKey(ctx);
   await ctx.db.prisma.workspace.create({ data: { id: "ws-other", name: "Other" } });
+  await ctx.db.prisma.user.create({ data: { id: "user-other", workspaceId: "ws-other", email: "other@example.com", passwordHash: "unused" } });
   await createEndpoint(
     ctx.db,
     owner,
@@ -221,6 +222,10 @@ describe("erasure", () => {
     });
 
     expect(await columnsHolding(marker)).toEqual([]);
+    // The audit log records the erasure without the address it erased.
+    expect(await columnsHolding("erase.two@example.com")).toEqual([]);
+    const logged = await ctx.db.prisma.auditEvent.findFirstOrThrow({ where: { action: "visitor.erased" }, orderBy: { createdAt: "desc" } });
+    expect(logged).toMatchObject({ targetType: "visitor", targetLabel: "a visitor found by email address", detail: { conversations: 2 } });
     expect(await counts()).toEqual(before);
     const erased = await ctx.db.prisma.conversation.findMany({ where: { id: { in: ids } } });
     expect(erased.every((row) => row.erasedAt !== null)).toBe(true);

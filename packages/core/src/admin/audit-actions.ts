@@ -12,6 +12,7 @@ export const AUDIT_TARGET_TYPES = [
   "session",
   "conversations",
   "savedReply",
+  "visitor",
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
@@ -26,9 +27,10 @@ export const AUDIT_TARGET_LABELS: Record<AuditTargetType, string> = {
   session: "Sessions",
   conversations: "Conversation exports",
   savedReply: "Saved replies",
+  visitor: "Visitors' data",
 };
 
-export const AUDIT_GROUPS = ["Keys", "Agents", "Knowledge", "Webhooks", "People", "Account", "Inbox"] as const;
+export const AUDIT_GROUPS = ["Keys", "Agents", "Knowledge", "Webhooks", "People", "Account", "Inbox", "Visitors' data"] as const;
 export type AuditGroup = (typeof AUDIT_GROUPS)[number];
 
 interface ActionDefinition {
@@ -45,6 +47,7 @@ export const AUDIT_ACTIONS = {
   "agent.key.revoked": { group: "Keys", label: "Key revoked", words: "Revoked the HTTP API key of {target}" },
   "agent.created": { group: "Agents", label: "Agent created", words: "Created the agent {target}" },
   "agent.updated": { group: "Agents", label: "Agent settings changed", words: "Changed the settings of {target}" },
+  "agent.deleted": { group: "Agents", label: "Agent deleted", words: "Deleted the agent {target}" },
   "agent.synonyms.updated": { group: "Agents", label: "Synonyms changed", words: "Changed the synonyms of {target}" },
   "article.created": { group: "Knowledge", label: "Article created", words: "Created the article {target}" },
   "article.updated": { group: "Knowledge", label: "Article edited", words: "Edited the article {target}" },
@@ -52,9 +55,11 @@ export const AUDIT_ACTIONS = {
   "article.unpublished": { group: "Knowledge", label: "Article unpublished", words: "Unpublished the article {target}" },
   "article.activated": { group: "Knowledge", label: "Article activated", words: "Activated the article {target}" },
   "article.deactivated": { group: "Knowledge", label: "Article deactivated", words: "Deactivated the article {target}" },
+  "article.deleted": { group: "Knowledge", label: "Article deleted", words: "Deleted the article {target}" },
   "source.created": { group: "Knowledge", label: "Source created", words: "Created the source {target}" },
   "source.updated": { group: "Knowledge", label: "Source changed", words: "Changed the source {target}" },
   "source.agents.linked": { group: "Knowledge", label: "Source's agents changed", words: "Changed which agents use the source {target}" },
+  "source.deleted": { group: "Knowledge", label: "Source deleted", words: "Deleted the source {target} with its articles" },
   "webhook.created": { group: "Webhooks", label: "Endpoint added", words: "Added the webhook endpoint {target}" },
   "webhook.updated": { group: "Webhooks", label: "Endpoint changed", words: "Changed the webhook endpoint {target}" },
   "webhook.deleted": { group: "Webhooks", label: "Endpoint deleted", words: "Deleted the webhook endpoint {target}" },
@@ -77,6 +82,10 @@ export const AUDIT_ACTIONS = {
   "savedReply.created": { group: "Inbox", label: "Saved reply added", words: "Added the saved reply {target}" },
   "savedReply.updated": { group: "Inbox", label: "Saved reply changed", words: "Changed the saved reply {target}" },
   "savedReply.deleted": { group: "Inbox", label: "Saved reply deleted", words: "Deleted the saved reply {target}" },
+  // A visitor's identity never goes into the log (an erasure would leave it behind): the target is
+  // the conversation, or "a visitor by email address".
+  "visitor.exported": { group: "Visitors' data", label: "Visitor's data exported", words: "Exported the data of {target}" },
+  "visitor.erased": { group: "Visitors' data", label: "Visitor's data erased", words: "Erased the data of {target}" },
 } as const satisfies Record<string, ActionDefinition>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

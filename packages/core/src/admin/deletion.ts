@@ -8,6 +8,7 @@ import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/index.ts";
+import { recordAudit } from "./audit.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 import { scrubStoredResponses } from "./visitor-data.ts";
 
@@ -28,10 +29,14 @@ async function announceRemoval(tx: Prisma.TransactionClient, workspaceId: string
 
 export async function deleteArticle(db: Database, scope: AdminScope, id: string, now: Date): Promise<{ ok: true }> {
   await db.prisma.$transaction(async (tx) => {
-    const article = await tx.article.findFirst({ where: { id, source: { workspaceId: scope.workspaceId } }, select: { id: true } });
+    const article = await tx.article.findFirst({
+      where: { id, source: { workspaceId: scope.workspaceId } },
+      select: { id: true, title: true },
+    });
     if (!article) throw new AppError("ARTICLE_NOT_FOUND");
     await announceRemoval(tx, scope.workspaceId, [id], now);
     await tx.article.delete({ where: { id } });
+    await recordAudit(tx, scope, { action: "article.deleted", targetType: "article", targetId: id, targetLabel: article.title });
   });
   return { ok: true };
 }
@@ -39,7 +44,7 @@ export async function deleteArticle(db: Database, scope: AdminScope, id: string,
 /** Deletes the source with its articles; agents linked to it simply lose it. Returns the articles deleted. */
 export async function deleteSource(db: Database, scope: AdminScope, id: string, now: Date): Promise<{ articles: number }> {
   return db.prisma.$transaction(async (tx) => {
-    const source = await tx.source.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { id: true } });
+    const source = await tx.source.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { id: true, name: true } });
     if (!source) throw new AppError("SOURCE_NOT_FOUND");
     const articles = await tx.article.findMany({ where: { sourceId: id }, select: { id: true } });
     await announceRemoval(
@@ -49,6 +54,13 @@ export async function deleteSource(db: Database, scope: AdminScope, id: string, 
       now,
     );
     await tx.source.delete({ where: { id } });
+    await recordAudit(tx, scope, {
+      action: "source.deleted",
+      targetType: "source",
+      targetId: id,
+      targetLabel: source.name,
+      detail: { articles: articles.length },
+    });
     return { articles: articles.length };
   });
 }
@@ -61,7 +73,7 @@ export async function deleteSource(db: Database, scope: AdminScope, id: string, 
 export async function deleteAgent(db: Database, scope: AdminScope, id: string): Promise<{ conversations: number }> {
   return db.prisma.$transaction(
     async (tx) => {
-      const agent = await tx.agent.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { id: true } });
+      const agent = await tx.agent.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { id: true, name: true } });
       if (!agent) throw new AppError("AGENT_NOT_FOUND");
       const conversations = await tx.conversation.findMany({ where: { agentId: id }, select: { id: true } });
       await scrubStoredResponses(
@@ -69,6 +81,13 @@ export async function deleteAgent(db: Database, scope: AdminScope, id: string): 
         conversations.map((row) => row.id),
       );
       await tx.agent.delete({ where: { id } });
+      await recordAudit(tx, scope, {
+        action: "agent.deleted",
+        targetType: "agent",
+        targetId: id,
+        targetLabel: agent.name,
+        detail: { conversations: conversations.length },
+      });
       return { conversations: conversations.length };
     },
     { timeout: 120_000 },

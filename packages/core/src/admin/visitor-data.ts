@@ -12,6 +12,7 @@ import { AppError } from "../errors.ts";
 import { VISITOR_DATA_EXPORTS_PER_HOUR, VISITOR_DATA_PAGE, VISITOR_ERASURES_PER_HOUR } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { HttpResult } from "../results.ts";
+import { recordAudit } from "./audit.ts";
 import { assertMayCall } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 
@@ -110,6 +111,11 @@ export async function exportVisitorData(ctx: AppContext, scope: AdminScope, targ
   assertMayCall(scope, "GET /api/panel/visitor-data/export");
   const limitHeaders = await enforceRateLimit(ctx.limiters.configured(EXPORT_POLICY), scope.userId);
   const ids = await targetConversationIds(ctx.db, scope, target);
+  await recordAudit(ctx.db.prisma, scope, {
+    action: "visitor.exported",
+    ...visitorAuditTarget(scope, target),
+    detail: { conversations: ids.length },
+  });
   const exportedAt = ctx.now();
   const name = target.conversationId ? `conversation-${target.conversationId.replace(/[^A-Za-z0-9_-]/g, "")}` : "email";
   return {
@@ -139,6 +145,17 @@ async function* exportPieces(db: Database, target: VisitorTarget, ids: string[],
   yield "\n]}\n";
 }
 
+/** The audit log names the conversation, never the visitor's email address (an erasure would leave it behind). */
+function visitorAuditTarget(scope: AdminScope, target: VisitorTarget) {
+  return target.conversationId
+    ? {
+        targetType: "visitor" as const,
+        targetId: target.conversationId,
+        targetLabel: `the visitor of conversation ${target.conversationId}`,
+      }
+    : { targetType: "visitor" as const, targetId: scope.workspaceId, targetLabel: "a visitor found by email address" };
+}
+
 /** Whether the typed confirmation allows the erasure: ERASE, or the email address being erased. */
 export function erasureConfirmed(target: VisitorTarget, confirmation: string): boolean {
   const typed = confirmation.trim();
@@ -164,6 +181,11 @@ export async function eraseVisitorData(
     async (tx) => {
       const ids = await targetConversationIds(tx, scope, target);
       await eraseConversations(tx, ids, now);
+      await recordAudit(tx, scope, {
+        action: "visitor.erased",
+        ...visitorAuditTarget(scope, target),
+        detail: { conversations: ids.length },
+      });
       return { conversations: ids.length };
     },
     { timeout: 60_000 },
