@@ -38,7 +38,13 @@ describe("knowledge history round-trips every field", () => {
   });
 
   it("ArticleFeedback", async () => {
-    const vote = { id: "vote-rt", articleId: "art-hist", helpful: false, voterHash: "a".repeat(64), createdAt: t("2026-11-28T11:00:00.001Z") };
+    const vote = {
+      id: "vote-rt",
+      articleId: "art-hist",
+      helpful: false,
+      voterHash: "a".repeat(64),
+      createdAt: t("2026-11-28T11:00:00.001Z"),
+    };
     await db.prisma.articleFeedback.create({ data: vote });
     expectAllFields("ArticleFeedback", vote, await db.prisma.articleFeedback.findUniqueOrThrow({ where: { id: vote.id } }));
   });

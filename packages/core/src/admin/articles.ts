@@ -6,6 +6,8 @@ import { AppError } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
 import { renderArticleHtml } from "../markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
+import { recordRevision } from "./article-history.ts";
+import { articleScores } from "./knowledge-gaps.ts";
 import { assertSourceInWorkspace, rowId } from "./scope.ts";
 
 /** The editor's source: a choice the person must make (an id, like rowId). */
@@ -55,6 +57,7 @@ const detailSelect = {
   content: true,
   createdAt: true,
   publishedAt: true,
+  publishAt: true,
   source: { select: { name: true, agents: { select: { agentId: true }, orderBy: { createdAt: "asc" } } } },
 } satisfies Prisma.ArticleSelect;
 
@@ -69,7 +72,11 @@ export async function listArticles(db: Database, workspaceId: string, input: z.i
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: PANEL_ARTICLES_MAX_PER_LIST,
   });
-  return rows.map(({ source, ...row }) => ({ ...row, sourceName: source.name }));
+  const scores = await articleScores(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map(({ source, ...row }) => ({ ...row, sourceName: source.name, ...(scores.get(row.id) ?? { helpful: 0, votes: 0 }) }));
 }
 
 export async function getArticle(db: Database, workspaceId: string, id: string) {
@@ -87,6 +94,7 @@ export async function createArticle(
   workspaceId: string,
   input: z.infer<typeof createArticleInput>,
   now: Date,
+  authorId: string | null = null,
 ): Promise<ArticleDetail> {
   await assertSourceInWorkspace(db, workspaceId, input.sourceId);
   const published = input.published ?? false;
@@ -96,13 +104,14 @@ export async function createArticle(
       select: { id: true },
     });
     if (published) await recordPublication(tx, workspaceId, created.id, true, now);
+    await recordRevision(tx, created.id, authorId, now);
     return created;
   });
   return getArticle(db, workspaceId, article.id);
 }
 
 /** help.article.published / unpublished, in the transaction that changed the article. */
-async function recordPublication(tx: Prisma.TransactionClient, workspaceId: string, id: string, published: boolean, now: Date) {
+export async function recordPublication(tx: Prisma.TransactionClient, workspaceId: string, id: string, published: boolean, now: Date) {
   const article = await tx.article.findUniqueOrThrow({
     where: { id },
     select: { id: true, sourceId: true, title: true, publishedAt: true, source: { select: { agents: { select: { agentId: true } } } } },
@@ -133,10 +142,22 @@ async function updateInWorkspace(
   return getArticle(db, workspaceId, id);
 }
 
-export async function updateArticle(db: Database, workspaceId: string, input: z.infer<typeof updateArticleInput>): Promise<ArticleDetail> {
+/** A save of the editor: the change and its revision in one transaction. */
+export async function updateArticle(
+  db: Database,
+  workspaceId: string,
+  input: z.infer<typeof updateArticleInput>,
+  now: Date,
+  authorId: string | null = null,
+): Promise<ArticleDetail> {
   const { id, ...fields } = input;
   if (fields.sourceId !== undefined) await assertSourceInWorkspace(db, workspaceId, fields.sourceId);
-  return updateInWorkspace(db, workspaceId, id, fields);
+  await db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId } }, data: fields });
+    if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+    await recordRevision(tx, id, authorId, now);
+  });
+  return getArticle(db, workspaceId, id);
 }
 
 /**
@@ -148,15 +169,18 @@ export async function setArticlePublished(
   workspaceId: string,
   input: z.infer<typeof setArticlePublishedInput>,
   now: Date,
+  authorId: string | null = null,
 ): Promise<ArticleDetail> {
   await db.prisma.$transaction(async (tx) => {
-    // Publishing an already published article keeps its first publication time.
+    // Publishing an already published article keeps its first publication time. Publishing now
+    // replaces a scheduled publication.
     const { count } = await tx.article.updateMany({
       where: { id: input.id, source: { workspaceId }, published: !input.published },
-      data: input.published ? { published: true, publishedAt: now } : { published: false, publishedAt: null },
+      data: input.published ? { published: true, publishedAt: now, publishAt: null } : { published: false, publishedAt: null },
     });
     if (count > 0) {
       await recordPublication(tx, workspaceId, input.id, input.published, now);
+      await recordRevision(tx, input.id, authorId, now);
       return;
     }
     // No change: the article is missing (NOT_FOUND) or already in that state (its updatedAt moves, as before).
