@@ -1,12 +1,21 @@
 import {
   articleIdInput,
+  articleRevisionDiff,
+  articleRevisionInput,
+  articleRevisionsInput,
   createArticle,
   createArticleInput,
   getArticle,
+  listArticleRevisions,
   listArticles,
   listArticlesInput,
+  listKnowledgeGaps,
+  listKnowledgeGapsInput,
   previewArticle,
   previewArticleInput,
+  restoreArticleRevision,
+  scheduleArticle,
+  scheduleArticleInput,
   setArticleActive,
   setArticleActiveInput,
   setArticlePublished,
@@ -14,7 +23,16 @@ import {
   updateArticle,
   updateArticleInput,
 } from "@parley/core/admin";
-import { articleDetailOutput, articleListOutput, articlePreviewOutput } from "../outputs.ts";
+import {
+  articleDetailOutput,
+  articleListOutput,
+  articlePreviewOutput,
+  articleRestoredOutput,
+  articleRevisionDiffOutput,
+  articleRevisionsOutput,
+  articleScheduleOutput,
+  knowledgeGapsOutput,
+} from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const articlesRouter = createTRPCRouter({
@@ -29,15 +47,15 @@ export const articlesRouter = createTRPCRouter({
   create: protectedProcedure
     .input(createArticleInput)
     .output(articleDetailOutput)
-    .mutation(({ ctx, input }) => createArticle(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+    .mutation(({ ctx, input }) => createArticle(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now(), ctx.session.userId)),
   update: protectedProcedure
     .input(updateArticleInput)
     .output(articleDetailOutput)
-    .mutation(({ ctx, input }) => updateArticle(ctx.app.db, ctx.session.workspaceId, input)),
+    .mutation(({ ctx, input }) => updateArticle(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now(), ctx.session.userId)),
   setPublished: protectedProcedure
     .input(setArticlePublishedInput)
     .output(articleDetailOutput)
-    .mutation(({ ctx, input }) => setArticlePublished(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+    .mutation(({ ctx, input }) => setArticlePublished(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now(), ctx.session.userId)),
   // A mutation: the draft travels in the request body (a query would put it in the URL).
   preview: protectedProcedure
     .input(previewArticleInput)
@@ -47,4 +65,25 @@ export const articlesRouter = createTRPCRouter({
     .input(setArticleActiveInput)
     .output(articleDetailOutput)
     .mutation(({ ctx, input }) => setArticleActive(ctx.app.db, ctx.session.workspaceId, input)),
+  revisions: protectedProcedure
+    .input(articleRevisionsInput)
+    .output(articleRevisionsOutput)
+    .query(({ ctx, input }) => listArticleRevisions(ctx.app.db, ctx.session.workspaceId, input)),
+  revisionDiff: protectedProcedure
+    .input(articleRevisionInput)
+    .output(articleRevisionDiffOutput)
+    .query(({ ctx, input }) => articleRevisionDiff(ctx.app.db, ctx.session.workspaceId, input)),
+  restoreRevision: protectedProcedure
+    .input(articleRevisionInput)
+    .output(articleRestoredOutput)
+    .mutation(({ ctx, input }) => restoreArticleRevision(ctx.app.db, ctx.session.workspaceId, input, ctx.session.userId, ctx.app.now())),
+  schedule: protectedProcedure
+    .input(scheduleArticleInput)
+    .output(articleScheduleOutput)
+    .mutation(({ ctx, input }) => scheduleArticle(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+  // The questions nobody answered (the gaps page), grouped by wording.
+  gaps: protectedProcedure
+    .input(listKnowledgeGapsInput)
+    .output(knowledgeGapsOutput)
+    .query(({ ctx, input }) => listKnowledgeGaps(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
 });
