@@ -10,7 +10,7 @@ import { gapKey, gapQuestion } from "../src/engine/gaps.ts";
 import { loadLanguageDetector } from "../src/engine/retrieval/languages.ts";
 import { isAppError } from "../src/errors.ts";
 import { getVisibleArticle } from "../src/help/articles.ts";
-import { recordEmptySearch, voteOnArticle } from "../src/help/feedback.ts";
+import { recordEmptySearch, voteOnAnswer, voteOnArticle } from "../src/help/feedback.ts";
 import { ARTICLE_FEEDBACK_PER_MINUTE, KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../src/limits.ts";
 import { runTurn } from "../src/messages/turn.ts";
 import { messagingAgent, type TestContext } from "../src/testing.ts";
@@ -237,5 +237,28 @@ describe("was this helpful?", () => {
     // 198.51.100.1 voted twice above.
     for (let i = 2; i < ARTICLE_FEEDBACK_PER_MINUTE; i++) await vote("198.51.100.1", true);
     expect((await refusal(vote("198.51.100.1", true))).code).toBe("RATE_LIMITED");
+  });
+
+  it("a 'no' under a widget answer scores the articles it linked and is a gap with the question", async () => {
+    const agent = await createAgentWithKey(ctx);
+    const messaging = messagingAgent({ id: agent.id, workspaceId: WORKSPACE });
+    const { conversationId } = await runTurn(ctx, messaging, { message: "How can I request a refund?" }, { channel: "widget" });
+    const reply = await ctx.db.prisma.message.findFirstOrThrow({ where: { conversationId, role: "agent" } });
+    const linked = (reply.richContent as Array<{ type: string; articles?: Array<{ id: string }> }>)
+      .flatMap((item) => item.articles ?? [])
+      .map((article) => article.id);
+    expect(linked).toContain("art-refunds");
+
+    const vote = { agentId: agent.id, conversationId, messageId: reply.id, helpful: false, clientIp: "198.51.100.30" };
+    expect(await voteOnAnswer(ctx, vote)).toEqual({ messageId: reply.id, helpful: false });
+    const gaps = await ctx.db.prisma.knowledgeGap.findMany({ where: { agentId: agent.id } });
+    expect(gaps.map((gap) => [gap.kind, gap.question])).toEqual([["not_helpful", "How can I request a refund?"]]);
+    const votes = await ctx.db.prisma.articleFeedback.findMany({ where: { articleId: { in: linked } } });
+    expect(votes.filter((row) => !row.helpful)).toHaveLength(linked.length);
+
+    // Only an agent reply of that conversation.
+    const question = await ctx.db.prisma.message.findFirstOrThrow({ where: { conversationId, role: "user" } });
+    expect(await refusal(voteOnAnswer(ctx, { ...vote, messageId: question.id }))).toEqual({ code: "NOT_FOUND" });
+    expect(await refusal(voteOnAnswer(ctx, { ...vote, agentId: "demo" }))).toEqual({ code: "NOT_FOUND" });
   });
 });

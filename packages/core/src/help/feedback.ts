@@ -69,3 +69,58 @@ export async function recordEmptySearch(ctx: AppContext, request: { agentId: str
     select: { id: true },
   });
 }
+
+/**
+ * A visitor's answer to "Was this helpful?" under an agent reply in their own conversation: a vote
+ * on each article the reply linked, and a "no" is a gap with the question the reply answered.
+ * 404 `Not found` for a message that is not an agent reply of this conversation.
+ */
+export async function voteOnAnswer(
+  ctx: AppContext,
+  request: { agentId: string; conversationId: string; messageId: string; helpful: boolean; clientIp: string },
+): Promise<{ messageId: string; helpful: boolean }> {
+  await enforceRateLimit(ctx.limiters.configured(FEEDBACK_POLICY), request.clientIp);
+  const reply = await ctx.db.prisma.message.findFirst({
+    where: { id: request.messageId, conversationId: request.conversationId, role: "agent", conversation: { agentId: request.agentId } },
+    select: { sequence: true, richContent: true },
+  });
+  if (!reply) throw new AppError("NOT_FOUND");
+  const now = ctx.now();
+  const hash = voterHash(request.agentId, request.clientIp, now);
+  const question = request.helpful
+    ? null
+    : await ctx.db.prisma.message.findFirst({
+        where: { conversationId: request.conversationId, role: "user", sequence: { lt: reply.sequence } },
+        orderBy: { sequence: "desc" },
+        select: { text: true },
+      });
+  if (question) await loadLanguageDetector();
+  await ctx.db.prisma.$transaction(async (tx) => {
+    for (const articleId of linkedArticleIds(reply.richContent)) {
+      // Articles deleted since the reply are skipped (nothing to score).
+      const exists = await tx.article.findUnique({ where: { id: articleId }, select: { id: true } });
+      if (!exists) continue;
+      await tx.articleFeedback.upsert({
+        where: { articleId_voterHash: { articleId, voterHash: hash } },
+        create: { articleId, voterHash: hash, helpful: request.helpful, createdAt: now },
+        update: { helpful: request.helpful, createdAt: now },
+        select: { id: true },
+      });
+    }
+    if (question) {
+      await tx.knowledgeGap.create({ data: knowledgeGapRow(request.agentId, "not_helpful", question.text, now), select: { id: true } });
+    }
+  });
+  return { messageId: request.messageId, helpful: request.helpful };
+}
+
+/** The article ids an agent reply linked (its `articles` rich content), at most a handful. */
+function linkedArticleIds(richContent: unknown): string[] {
+  if (!Array.isArray(richContent)) return [];
+  const ids = new Set<string>();
+  for (const item of richContent as Array<{ type?: unknown; articles?: unknown }>) {
+    if (item?.type !== "articles" || !Array.isArray(item.articles)) continue;
+    for (const article of item.articles as Array<{ id?: unknown }>) if (typeof article?.id === "string") ids.add(article.id);
+  }
+  return [...ids].slice(0, 10);
+}
