@@ -118,7 +118,7 @@ export const articleScheduleOutput = z.object({ publishAt: moment.nullable() });
 
 export const knowledgeGapsOutput = z.array(
   z.object({
-    key: z.string(),
+    wording: z.string(),
     question: z.string(),
     last7Days: count,
     last30Days: count,

@@ -11,8 +11,8 @@ const DAY_MS = 86_400_000;
 export const listKnowledgeGapsInput = z.object({ agentId: rowId.optional() }).default({});
 
 export interface KnowledgeGapGroup {
-  /** The wording key shared by the group's questions. */
-  key: string;
+  /** The wording key shared by the group's questions (engine/gaps.ts gapKey). */
+  wording: string;
   /** The group's latest question, as the visitor wrote it. */
   question: string;
   last7Days: number;
@@ -22,7 +22,7 @@ export interface KnowledgeGapGroup {
 }
 
 interface GroupRow {
-  key: string;
+  wording: string;
   question: string;
   last7: number;
   last30: number;
@@ -49,7 +49,7 @@ export async function listKnowledgeGaps(
   const month = utcLiteral(new Date(now.getTime() - 30 * DAY_MS));
   const agentFilter = input.agentId ? Prisma.sql`AND g."agentId" = ${input.agentId}` : Prisma.empty;
   const rows = await db.rows<GroupRow>(Prisma.sql`
-    SELECT g."normalized" AS "key",
+    SELECT g."normalized" AS "wording",
            (array_agg(g."question" ORDER BY g."createdAt" DESC))[1] AS "question",
            count(*) FILTER (WHERE g."createdAt" >= ${week}::timestamp)::int AS "last7",
            count(*)::int AS "last30",
@@ -65,7 +65,7 @@ export async function listKnowledgeGaps(
     ORDER BY "last30" DESC, "lastAt" DESC
     LIMIT ${KNOWLEDGE_GAP_GROUPS_SHOWN}`);
   return rows.map((row) => ({
-    key: row.key,
+    wording: row.wording,
     question: row.question,
     last7Days: Number(row.last7),
     last30Days: Number(row.last30),

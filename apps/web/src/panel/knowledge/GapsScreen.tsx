@@ -55,7 +55,7 @@ export function GapsScreen() {
       ) : (
         <ul className="item-list" aria-label="Question groups" aria-busy={gaps.isFetching || undefined}>
           {gaps.data.map((group) => (
-            <GapItem key={group.key} group={group} />
+            <GapItem key={group.wording} group={group} />
           ))}
         </ul>
       )}
