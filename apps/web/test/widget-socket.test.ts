@@ -312,6 +312,25 @@ describe("a conversation over the socket", () => {
   });
 });
 
+describe("was this helpful? (the feedback frame)", () => {
+  it("stores a 'no' on an answer as votes on its articles and a gap, and refuses other messages", async () => {
+    const client = await hello("w-knowledge");
+    await client.next("ready");
+    client.send({ type: "feedback", messageId: "nothing-yet", helpful: false });
+    expect(await client.next("error")).toMatchObject({ error: "Not found", details: "messageId: no such reply in this conversation" });
+    client.send({ type: "message", text: "How do I reset my password?", clientMessageId: "f1" });
+    const reply = await client.next("message");
+    client.send({ type: "feedback", messageId: reply.id, helpful: false });
+    expect(await client.next("feedback")).toEqual({ type: "feedback", messageId: reply.id, helpful: false });
+    const gap = await ctx.db.prisma.knowledgeGap.findFirstOrThrow({ where: { agentId: "w-knowledge", kind: "not_helpful" } });
+    expect(gap.question).toBe("How do I reset my password?");
+    expect(await ctx.db.prisma.articleFeedback.count({ where: { articleId: "art-reset-password", helpful: false } })).toBeGreaterThan(0);
+    client.send({ type: "feedback", messageId: reply.id, helpful: "no" });
+    expect(await client.next("error")).toMatchObject({ error: "Invalid request" });
+    client.ws.close();
+  });
+});
+
 describe("streamed replies (message.delta)", () => {
   it("sends the reply's pieces as they arrive, then the message as stored", async () => {
     fake.enqueue(streamedText(["To reset it, ", "choose Forgot password ", "on the sign-in page [1]."], { pauseAfter: 2 }));

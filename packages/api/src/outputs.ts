@@ -87,15 +87,47 @@ export const articleSummaryOutput = z.object({
   sourceName: z.string(),
 });
 
-export const articleListOutput = z.array(articleSummaryOutput);
+/** The list adds visitors' "Was this helpful?" score: helpful votes of all votes. */
+export const articleListOutput = z.array(articleSummaryOutput.extend({ helpful: count, votes: count }));
 
 export const articleDetailOutput = z.object({
   ...articleSummaryOutput.shape,
   content: z.string(),
   createdAt: moment,
   publishedAt: moment.nullable(),
+  /** A scheduled publication not yet made. */
+  publishAt: moment.nullable(),
   agentIds: z.array(id),
 });
+
+export const articleRevisionsOutput = z.array(
+  z.object({ id, title: z.string(), published: z.boolean(), createdAt: moment, authorName: z.string().nullable() }),
+);
+
+const diffParts = z.array(z.object({ change: z.enum(["added", "removed", "same"]), text: z.string() }));
+
+export const articleRevisionDiffOutput = z.object({
+  revisionId: id,
+  articleId: id,
+  createdAt: moment,
+  title: diffParts,
+  content: diffParts,
+  differs: z.boolean(),
+});
+
+export const articleRestoredOutput = z.object({ articleId: id });
+export const articleScheduleOutput = z.object({ publishAt: moment.nullable() });
+
+export const knowledgeGapsOutput = z.array(
+  z.object({
+    wording: z.string(),
+    question: z.string(),
+    last7Days: count,
+    last30Days: count,
+    lastAskedAt: moment,
+    kinds: z.object({ unanswered: count, handoff: count, not_helpful: count, no_search_result: count }),
+  }),
+);
 
 export const articlePreviewOutput = z.object({ html: z.string() });
 

@@ -160,6 +160,8 @@ describe("articles", () => {
       published: false,
       active: true,
       updatedAt: expect.any(Date),
+      helpful: 0,
+      votes: 0,
     });
     expect((await caller.articles.list({ sourceId: source.id, query: "password" })).map((row) => row.id)).toEqual([second.id, first.id]);
     expect((await caller.articles.list({ query: "invoices" })).map((row) => row.id)).toEqual([second.id]);

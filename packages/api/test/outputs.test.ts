@@ -9,7 +9,7 @@ import type { z } from "zod";
 import {
   agentSummaryOutput,
   articleDetailOutput,
-  articleSummaryOutput,
+  articleListOutput,
   conversationDetailOutput,
   conversationListOutput,
   issuedAgentKeyOutput,
@@ -162,7 +162,7 @@ describe("results carry exactly the declared keys", () => {
   it("articles.list and articles.get", async () => {
     const caller = callerFor(ctx, a.scope);
     const [summary] = await caller.articles.list();
-    expect(Object.keys(summary!).sort()).toEqual(Object.keys(articleSummaryOutput.shape).sort());
+    expect(Object.keys(summary!).sort()).toEqual(Object.keys(articleListOutput.element.shape).sort());
     const detail = await caller.articles.get({ id: a.articleId });
     expect(Object.keys(detail).sort()).toEqual(Object.keys(articleDetailOutput.shape).sort());
   });

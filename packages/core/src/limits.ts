@@ -250,3 +250,15 @@ export const RETENTION_DAYS_MAX = 3650;
 /** How often the retention pass runs across all instances, and the most conversations one pass erases. */
 export const RETENTION_INTERVAL_MS = 3_600_000;
 export const RETENTION_MAX_PER_PASS = 5_000;
+/** Article history: revisions listed in the editor (the newest; older ones stay stored). */
+export const ARTICLE_REVISIONS_PER_LIST = 50;
+/** Scheduled publication: at most this far ahead. */
+export const ARTICLE_SCHEDULE_MAX_DAYS = 366;
+/** Scheduled publications the worker publishes per pass (the rest on the next pass). */
+export const SCHEDULED_PUBLICATIONS_PER_PASS = 100;
+/** Characters of a visitor's unanswered question that are kept (visitor data: bounded). */
+export const KNOWLEDGE_GAP_QUESTION_MAX_CHARS = 500;
+/** The gaps page: groups of similar questions shown (the most frequent of the last 30 days). */
+export const KNOWLEDGE_GAP_GROUPS_SHOWN = 100;
+/** "Was this helpful?" votes per minute per client IP (one vote per visitor, article and day is kept). */
+export const ARTICLE_FEEDBACK_PER_MINUTE = 10;

@@ -68,6 +68,8 @@ export interface ParleyEvents {
   personTyping: string;
   error: ErrorFrame;
   ready: ReadyFrame;
+  /** A "Was this helpful?" answer was stored. */
+  feedback: { messageId: string; helpful: boolean };
   /** The socket's state; `closed` with a fatal code (origin, agent) is final. */
   connection: { state: ConnectionState; code?: number; reason?: string };
 }
@@ -87,6 +89,8 @@ export interface ParleyConnection {
   /** Merged into the conversation's page variables (string values). */
   setPageVariables(variables: Record<string, string>): void;
   track(event: string, properties?: Record<string, unknown>): void;
+  /** "Was this helpful?" on an agent reply (its message id); a "no" tells the team what was not answered. */
+  feedback(messageId: string, helpful: boolean): void;
   /** A tool the agent may call in this page; returns a function that unregisters it. */
   registerTool(definition: ToolDefinition, handler: ToolHandler): () => void;
   /** Closes for good (no reconnect). */
@@ -144,6 +148,10 @@ class Connection implements ParleyConnection {
     const clientMessageId = `${Date.now().toString(36)}-${this.sequence}`;
     this.post({ type: "message", text, clientMessageId });
     return clientMessageId;
+  }
+
+  feedback(messageId: string, helpful: boolean): void {
+    this.post({ type: "feedback", messageId, helpful });
   }
 
   on<E extends keyof ParleyEvents>(event: E, listener: (payload: ParleyEvents[E]) => void): () => void {
@@ -286,6 +294,9 @@ class Connection implements ParleyConnection {
         // Who answers first, so a status listener knows whether a named person has joined.
         this.setPerson(frame.person ?? null);
         this.emit("status", frame.status);
+        return;
+      case "feedback":
+        this.emit("feedback", { messageId: frame.messageId, helpful: frame.helpful });
         return;
       case "tool_call":
         void this.runTool(frame.callId, frame.name, frame.args);

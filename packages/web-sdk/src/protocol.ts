@@ -58,7 +58,9 @@ export type ClientFrame =
   | { type: "page_variables"; variables: Record<string, string> }
   | { type: "track"; event: string; properties?: Record<string, unknown> }
   | { type: "tools"; tools: ToolDefinition[] }
-  | { type: "tool_result"; callId: string; result?: unknown; error?: string };
+  | { type: "tool_result"; callId: string; result?: unknown; error?: string }
+  /** "Was this helpful?" on an agent reply (a message id of this conversation). */
+  | { type: "feedback"; messageId: string; helpful: boolean };
 
 export interface ReadyFrame {
   type: "ready";
@@ -88,6 +90,8 @@ export type ServerFrame =
   | ({ type: "message" } & Message)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: ConversationStatus; person?: string | null }
+  /** The visitor's "Was this helpful?" answer was stored. */
+  | { type: "feedback"; messageId: string; helpful: boolean }
   | ErrorFrame;
 
 export const SUBPROTOCOL = "parley.v1";

@@ -38,6 +38,8 @@ header h2 { flex: 1; margin: 0; font-size: 16px; }
 .card:hover { text-decoration: underline; }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 8px; }
 .action { border: 1px solid var(--accent); color: var(--accent); background: transparent; border-radius: 16px; padding: 4px 12px; cursor: pointer; font: inherit; }
+.helpful { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin-top: 8px; font-size: 13px; color: var(--muted); }
+.helpful button { border: 1px solid var(--border); color: var(--fg); background: var(--bg); border-radius: 12px; padding: 2px 10px; cursor: pointer; font: inherit; }
 .typing { padding: 0 14px 8px; color: var(--muted); font-size: 13px; min-height: 1.45em; }
 form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--border); }
 textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 8px; height: 42px; }
@@ -199,8 +201,32 @@ function start(script: HTMLScriptElement): WidgetApi {
     if (message.role !== "user")
       item.append(element("span", { className: "who" }, message.role === "human" ? (person ?? "Team") : "Assistant"));
     item.append(document.createTextNode(message.text), ...richContent(message.richContent));
+    if (message.role === "agent" && message.richContent.some((content) => content.type === "articles" && content.articles.length > 0))
+      item.append(helpfulQuestion(message.id));
     log.append(item);
     scrollDown();
+  }
+
+  /** "Was this helpful?" under an answer: the visitor's answer goes to the team, then says thanks. */
+  function helpfulQuestion(messageId: string): HTMLElement {
+    const row = element("div", { className: "helpful" });
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", "Was this answer helpful?");
+    row.append(element("span", {}, "Helpful?"));
+    for (const [label, helpful] of [
+      ["Yes", true],
+      ["No", false],
+    ] as const) {
+      const button = element("button", { type: "button" }, label);
+      button.addEventListener("click", () => {
+        connection?.feedback(messageId, helpful);
+        const thanks = element("span", {}, "Thanks for your answer.");
+        thanks.setAttribute("role", "status");
+        row.replaceChildren(thanks);
+      });
+      row.append(button);
+    }
+    return row;
   }
 
   function ensureConnection(): ParleyConnection {

@@ -1,16 +1,20 @@
 // What the help pages read, through the same core functions as the JSON routes (one visibility
 // rule). Wrapped in React's per-request cache so generateMetadata and the page share one query.
+import { logger } from "@parley/core";
 import {
   findHelpAgent,
   getCollection,
   getVisibleArticle,
   listCollections,
+  recordEmptySearch,
   type SearchOptions,
   searchVisibleArticles,
 } from "@parley/core/help";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "~/server/context.ts";
+import { requestClientIp } from "~/server/http/request.ts";
 
 /** The agent of a help centre; renders the 404 page when it is unknown or inactive. */
 export const loadHelpAgent = cache(async (agentId: string) => {
@@ -37,4 +41,14 @@ export const loadArticles = cache(
 
 export async function appUrl(): Promise<string> {
   return (await getAppContext()).appUrl;
+}
+
+/** A search that found nothing is a knowledge gap (the page shows either way: a failure is only logged). */
+export async function recordSearchGap(agentId: string, query: string): Promise<void> {
+  const ctx = await getAppContext();
+  try {
+    await recordEmptySearch(ctx, { agentId, query, clientIp: requestClientIp({ headers: await headers() }, ctx.trustProxy) });
+  } catch (error) {
+    logger.error("recording an empty help search failed", { agentId, error: error instanceof Error ? error.message : String(error) });
+  }
 }

@@ -2,7 +2,7 @@
 // instrumentation hook (every instance runs one; they share the work through the database), and
 // stopped by the server entry on SIGTERM/SIGINT through the process's shutdown hooks.
 import { logger } from "@parley/core";
-import { RetentionTask } from "@parley/core/admin";
+import { RetentionTask, ScheduledPublisher } from "@parley/core/admin";
 import { EmbeddingIndexer } from "@parley/core/semantic";
 import { WebhookWorker } from "@parley/core/webhooks";
 import { getDb } from "@parley/db";
@@ -19,9 +19,13 @@ export async function startWebhookWorker(): Promise<WebhookWorker> {
   }
   const db = await getDb();
   const semantic = await getSemanticSearch();
-  // The embeddings worker runs on this loop: articles are embedded here, never on a request.
-  // Retention runs here too; a lease row lets one instance of the cluster run each pass.
-  const tasks = [new RetentionTask({ db }), ...(semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder })] : [])];
+  // The embeddings worker, scheduled publications and retention run on this loop, never on a
+  // request; a lease row lets one instance of the cluster run each retention pass.
+  const tasks = [
+    new ScheduledPublisher({ db }),
+    new RetentionTask({ db }),
+    ...(semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder })] : []),
+  ];
   const worker = new WebhookWorker({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL, tasks });
   registry.webhookWorker = worker;
   registry.shutdown.add(() => stopWebhookWorker());

@@ -1,14 +1,23 @@
 import {
   articleIdInput,
+  articleRevisionDiff,
+  articleRevisionInput,
+  articleRevisionsInput,
   createArticle,
   createArticleInput,
   deleteArticle,
   deleteByIdInput,
   getArticle,
+  listArticleRevisions,
   listArticles,
   listArticlesInput,
+  listKnowledgeGaps,
+  listKnowledgeGapsInput,
   previewArticle,
   previewArticleInput,
+  restoreArticleRevision,
+  scheduleArticle,
+  scheduleArticleInput,
   setArticleActive,
   setArticleActiveInput,
   setArticlePublished,
@@ -16,7 +25,17 @@ import {
   updateArticle,
   updateArticleInput,
 } from "@parley/core/admin";
-import { articleDetailOutput, articleListOutput, articlePreviewOutput, okOutput } from "../outputs.ts";
+import {
+  articleDetailOutput,
+  articleListOutput,
+  articlePreviewOutput,
+  articleRestoredOutput,
+  articleRevisionDiffOutput,
+  articleRevisionsOutput,
+  articleScheduleOutput,
+  knowledgeGapsOutput,
+  okOutput,
+} from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const articlesRouter = createTRPCRouter({
@@ -35,7 +54,7 @@ export const articlesRouter = createTRPCRouter({
   update: protectedProcedure
     .input(updateArticleInput)
     .output(articleDetailOutput)
-    .mutation(({ ctx, input }) => updateArticle(ctx.app.db, ctx.session, input)),
+    .mutation(({ ctx, input }) => updateArticle(ctx.app.db, ctx.session, input, ctx.app.now())),
   setPublished: protectedProcedure
     .input(setArticlePublishedInput)
     .output(articleDetailOutput)
@@ -54,4 +73,25 @@ export const articlesRouter = createTRPCRouter({
     .input(deleteByIdInput)
     .output(okOutput)
     .mutation(({ ctx, input }) => deleteArticle(ctx.app.db, ctx.session, input.id, ctx.app.now())),
+  revisions: protectedProcedure
+    .input(articleRevisionsInput)
+    .output(articleRevisionsOutput)
+    .query(({ ctx, input }) => listArticleRevisions(ctx.app.db, ctx.session.workspaceId, input)),
+  revisionDiff: protectedProcedure
+    .input(articleRevisionInput)
+    .output(articleRevisionDiffOutput)
+    .query(({ ctx, input }) => articleRevisionDiff(ctx.app.db, ctx.session.workspaceId, input)),
+  restoreRevision: protectedProcedure
+    .input(articleRevisionInput)
+    .output(articleRestoredOutput)
+    .mutation(({ ctx, input }) => restoreArticleRevision(ctx.app.db, ctx.session.workspaceId, input, ctx.session.userId, ctx.app.now())),
+  schedule: protectedProcedure
+    .input(scheduleArticleInput)
+    .output(articleScheduleOutput)
+    .mutation(({ ctx, input }) => scheduleArticle(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+  // The questions nobody answered (the gaps page), grouped by wording.
+  gaps: protectedProcedure
+    .input(listKnowledgeGapsInput)
+    .output(knowledgeGapsOutput)
+    .query(({ ctx, input }) => listKnowledgeGaps(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
 });

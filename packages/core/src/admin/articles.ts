@@ -6,7 +6,9 @@ import { AppError } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
 import { renderArticleHtml } from "../markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
+import { recordRevision } from "./article-history.ts";
 import { type AuditEntry, recordAudit } from "./audit.ts";
+import { articleScores } from "./knowledge-gaps.ts";
 import { type AdminScope, assertSourceInWorkspace, rowId } from "./scope.ts";
 
 /** The editor's source: a choice the person must make (an id, like rowId). */
@@ -56,6 +58,7 @@ const detailSelect = {
   content: true,
   createdAt: true,
   publishedAt: true,
+  publishAt: true,
   source: { select: { name: true, agents: { select: { agentId: true }, orderBy: { createdAt: "asc" } } } },
 } satisfies Prisma.ArticleSelect;
 
@@ -70,7 +73,11 @@ export async function listArticles(db: Database, workspaceId: string, input: z.i
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: PANEL_ARTICLES_MAX_PER_LIST,
   });
-  return rows.map(({ source, ...row }) => ({ ...row, sourceName: source.name }));
+  const scores = await articleScores(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map(({ source, ...row }) => ({ ...row, sourceName: source.name, ...(scores.get(row.id) ?? { helpful: 0, votes: 0 }) }));
 }
 
 export async function getArticle(db: Database, workspaceId: string, id: string) {
@@ -98,6 +105,7 @@ export async function createArticle(
       select: { id: true },
     });
     if (published) await recordPublication(tx, workspaceId, created.id, true, now);
+    await recordRevision(tx, created.id, scope.userId, now);
     await recordAudit(tx, scope, {
       action: "article.created",
       targetType: "article",
@@ -111,7 +119,7 @@ export async function createArticle(
 }
 
 /** help.article.published / unpublished, in the transaction that changed the article. */
-async function recordPublication(tx: Prisma.TransactionClient, workspaceId: string, id: string, published: boolean, now: Date) {
+export async function recordPublication(tx: Prisma.TransactionClient, workspaceId: string, id: string, published: boolean, now: Date) {
   const article = await tx.article.findUniqueOrThrow({
     where: { id },
     select: { id: true, sourceId: true, title: true, publishedAt: true, source: { select: { agents: { select: { agentId: true } } } } },
@@ -140,21 +148,30 @@ async function updateInWorkspace(
   id: string,
   data: Prisma.ArticleUncheckedUpdateManyInput,
   audit: Omit<AuditEntry, "targetType" | "targetId" | "targetLabel">,
+  /** Set for a change of the text (a new revision at that time); unset for a flag. */
+  revisionAt?: Date,
 ): Promise<ArticleDetail> {
   await db.prisma.$transaction(async (tx) => {
     const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId: scope.workspaceId } }, data });
     if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+    if (revisionAt) await recordRevision(tx, id, scope.userId, revisionAt);
     const { title } = await tx.article.findUniqueOrThrow({ where: { id }, select: { title: true } });
     await recordAudit(tx, scope, { ...audit, targetType: "article", targetId: id, targetLabel: title });
   });
   return getArticle(db, scope.workspaceId, id);
 }
 
-export async function updateArticle(db: Database, scope: AdminScope, input: z.infer<typeof updateArticleInput>): Promise<ArticleDetail> {
+/** A save of the editor: the change, its revision and its audit event in one transaction. */
+export async function updateArticle(
+  db: Database,
+  scope: AdminScope,
+  input: z.infer<typeof updateArticleInput>,
+  now: Date,
+): Promise<ArticleDetail> {
   const { id, ...fields } = input;
   if (fields.sourceId !== undefined) await assertSourceInWorkspace(db, scope.workspaceId, fields.sourceId);
   const changed = Object.keys(fields).filter((name) => fields[name as keyof typeof fields] !== undefined);
-  return updateInWorkspace(db, scope, id, fields, { action: "article.updated", detail: { fields: changed.sort() } });
+  return updateInWorkspace(db, scope, id, fields, { action: "article.updated", detail: { fields: changed.sort() } }, now);
 }
 
 /**
@@ -170,13 +187,15 @@ export async function setArticlePublished(
 ): Promise<ArticleDetail> {
   const { workspaceId } = scope;
   await db.prisma.$transaction(async (tx) => {
-    // Publishing an already published article keeps its first publication time.
+    // Publishing an already published article keeps its first publication time. Publishing now
+    // replaces a scheduled publication.
     const { count } = await tx.article.updateMany({
       where: { id: input.id, source: { workspaceId }, published: !input.published },
-      data: input.published ? { published: true, publishedAt: now } : { published: false, publishedAt: null },
+      data: input.published ? { published: true, publishedAt: now, publishAt: null } : { published: false, publishedAt: null },
     });
     if (count > 0) {
       await recordPublication(tx, workspaceId, input.id, input.published, now);
+      await recordRevision(tx, input.id, scope.userId, now);
       const { title } = await tx.article.findUniqueOrThrow({ where: { id: input.id }, select: { title: true } });
       const action = input.published ? "article.published" : "article.unpublished";
       await recordAudit(tx, scope, { action, targetType: "article", targetId: input.id, targetLabel: title });

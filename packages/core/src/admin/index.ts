@@ -21,6 +21,17 @@ export {
   updateAgentInput,
 } from "./agents.ts";
 export {
+  type ArticleRevisionDiff,
+  type ArticleRevisionSummary,
+  articleRevisionDiff,
+  articleRevisionInput,
+  articleRevisionsInput,
+  type DiffPart,
+  listArticleRevisions,
+  restoreArticleRevision,
+} from "./article-history.ts";
+export { publishDueArticles, ScheduledPublisher, scheduleArticle, scheduleArticleInput } from "./article-schedule.ts";
+export {
   articleIdInput,
   createArticle,
   createArticleInput,
@@ -90,6 +101,7 @@ export {
   revokeHttpApiKey,
   revokeWorkspaceAgentKey,
 } from "./keys.ts";
+export { type KnowledgeGapGroup, listKnowledgeGaps, listKnowledgeGapsInput } from "./knowledge-gaps.ts";
 export { type HeaderReader, isSameOrigin } from "./origin.ts";
 export {
   acceptInvitation,

@@ -5,6 +5,7 @@ export { HELP_CACHE_HEADERS, type HelpRequest, helpArticle, helpArticles, helpCo
 export { type ArticleSummary, getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
 export { excerpt, highlight } from "./excerpt.ts";
+export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";
 export { markdownToPlainText } from "./plain-text.ts";
 export { helpArticleSchema } from "./schemas.ts";
 export { type ArticleHit, listVisibleArticleDates, type SearchOptions, searchVisibleArticles } from "./search.ts";

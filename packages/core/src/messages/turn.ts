@@ -1,11 +1,12 @@
 // One conversation turn, for any channel: find the conversation (of this agent only), check the
 // quotas, answer (turn-answer.ts: the engine, no writes), then write everything in ONE transaction:
 // the conversation (created, or its counters, status, visitor and variables updated) and the user
-// and agent messages (turn-store.ts), the webhook events (widget channel only), the idempotency
-// record if any, and last the month's usage (atomically within the limits). Nothing is written
-// when the engine or the database fails.
+// and agent messages (turn-store.ts), the knowledge gap when the agent could not answer, the
+// webhook events (widget channel only), the idempotency record if any, and last the month's usage
+// (atomically within the limits). Nothing is written when the engine or the database fails.
 import type { Prisma } from "@parley/db";
 import type { AppContext } from "../context.ts";
+import { knowledgeGapRow, turnGapKind } from "../engine/gaps.ts";
 import type { ClientTool, EngineResult, EngineVisitor, RichContentItem, ToolCall } from "../engine/types.ts";
 import { AppError } from "../errors.ts";
 import { logger } from "../logger.ts";
@@ -114,6 +115,7 @@ export async function runTurn(
     const stored = await storeConversation(tx, turn);
     await storeMessages(tx, stored, { userText: request.message, result, now });
     await recordTurnActivity(tx, stored, now);
+    await recordKnowledgeGap(tx, turn);
     await emitTurnWebhooks(tx, turn, stored);
     const response = responseOf(result, stored);
     await rememberResponse(tx, turn, response);
@@ -201,6 +203,13 @@ function storeConversation(tx: Prisma.TransactionClient, turn: Turn): Promise<St
     clientVariables: request.clientVariables ?? {},
     now,
   });
+}
+
+/** A turn the agent could not answer (turnGapKind) is kept for the panel's gaps page: one insert. */
+async function recordKnowledgeGap(tx: Prisma.TransactionClient, turn: Turn): Promise<void> {
+  const kind = turnGapKind(turn.result);
+  if (!kind) return;
+  await tx.knowledgeGap.create({ data: knowledgeGapRow(turn.agent.id, kind, turn.request.message, turn.now), select: { id: true } });
 }
 
 /**

@@ -92,6 +92,8 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
       .default({}),
   }),
   z.strictObject({ type: z.literal("tools"), tools: toolsSchema }),
+  // "Was this helpful?" under an agent reply of this conversation.
+  z.strictObject({ type: z.literal("feedback"), messageId: z.string().min(1, "must not be empty").max(100), helpful: z.boolean() }),
   z
     .strictObject({
       type: z.literal("tool_result"),
@@ -143,6 +145,7 @@ export type ServerFrame =
   | ({ type: "message"; clientMessageId?: string } & WireMessage)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: "active" | "escalated"; person: string | null }
+  | { type: "feedback"; messageId: string; helpful: boolean }
   | { type: "error"; error: string; details?: string; clientMessageId?: string; retryAfter?: number };
 
 export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; error: string; details: string };

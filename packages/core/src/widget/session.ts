@@ -9,6 +9,7 @@ import { publicName } from "../admin/team.ts";
 import type { AppContext } from "../context.ts";
 import type { ClientTool, RichContentItem, ToolCall } from "../engine/types.ts";
 import { AppError, isAppError } from "../errors.ts";
+import { voteOnAnswer } from "../help/feedback.ts";
 import {
   CLIENT_VARIABLES_MAX_KEYS,
   TRACK_EVENTS_PER_MINUTE,
@@ -185,6 +186,8 @@ export class WidgetSession {
       case "tools":
         this.tools = frame.tools;
         return;
+      case "feedback":
+        return this.feedback(frame.messageId, frame.helpful);
     }
   }
 
@@ -289,6 +292,25 @@ export class WidgetSession {
       this.sendError(error, ref);
     } finally {
       this.send({ type: "typing", active: false });
+    }
+  }
+
+  /** The visitor's "Was this helpful?" on a reply: acknowledged with a `feedback` frame. */
+  private async feedback(messageId: string, helpful: boolean): Promise<void> {
+    if (this.conversationId === null || !this.agent) {
+      this.send({ type: "error", error: "Not found", details: "messageId: no such reply in this conversation" });
+      return;
+    }
+    try {
+      const vote = { agentId: this.agent.id, conversationId: this.conversationId, messageId, helpful, clientIp: this.options.clientIp };
+      this.send({ type: "feedback", ...(await voteOnAnswer(this.ctx, vote)) });
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      this.send({
+        type: "error",
+        error: error.message,
+        details: error.code === "NOT_FOUND" ? "messageId: no such reply in this conversation" : error.details,
+      });
     }
   }
 

@@ -27,10 +27,16 @@ export function ArticleList({ sourceId, query }: { sourceId?: string; query?: st
             <ArticleBadges article={article} />
           </div>
           <p className="item-meta muted">
-            {article.sourceName} · updated {formatDateTime(article.updatedAt)}
+            {article.sourceName} · updated {formatDateTime(article.updatedAt)} · {helpfulScore(article)}
           </p>
         </li>
       ))}
     </ul>
   );
+}
+
+/** Visitors' "Was this helpful?" answers: the share of yes and how many answered. */
+function helpfulScore({ helpful, votes }: { helpful: number; votes: number }): string {
+  if (votes === 0) return "no votes yet";
+  return `${Math.round((helpful / votes) * 100)}% helpful (${helpful} of ${votes} ${votes === 1 ? "vote" : "votes"})`;
 }

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useState } from "react";
 import { isNotFound } from "../errors.ts";
 import { formatDateTime } from "../format.ts";
 import { useTRPC } from "../trpc.ts";
@@ -10,6 +11,8 @@ import { DeleteCard } from "../ui/DeleteCard.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { ArticleBadges } from "./ArticleBadges.tsx";
 import { ArticleForm } from "./ArticleForm.tsx";
+import { ArticleHistory } from "./ArticleHistory.tsx";
+import { ArticleSchedule } from "./ArticleSchedule.tsx";
 import { ArticleStatusActions } from "./ArticleStatusActions.tsx";
 import { HelpLinks } from "./HelpLinks.tsx";
 
@@ -17,6 +20,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const article = useQuery(trpc.articles.get.queryOptions({ id: articleId }));
+  const [restores, setRestores] = useState(0);
   const update = useMutation(
     trpc.articles.update.mutationOptions({
       onSuccess: () =>
@@ -24,6 +28,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
           queryClient.invalidateQueries(trpc.articles.get.queryFilter({ id: articleId })),
           queryClient.invalidateQueries(trpc.articles.list.queryFilter()),
           queryClient.invalidateQueries(trpc.sources.list.queryFilter()),
+          queryClient.invalidateQueries(trpc.articles.revisions.queryFilter({ articleId })),
         ]),
     }),
   );
@@ -86,7 +91,8 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
       <div className="grid-aside">
         <section className="card" aria-label="Edit article">
           <ArticleForm
-            key={data.id}
+            // A restored version replaces what the form holds.
+            key={`${data.id}:${restores}`}
             initial={{ title: data.title, sourceId: data.sourceId, content: data.content }}
             submitLabel="Save article"
             pending={update.isPending}
@@ -98,6 +104,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
         </section>
         <div className="stack">
           <ArticleStatusActions article={data} />
+          {data.published ? null : <ArticleSchedule article={data} />}
           <HelpLinks article={data} />
           <DeleteCard
             thing="article"
@@ -114,6 +121,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
           />
         </div>
       </div>
+      <ArticleHistory articleId={data.id} onRestored={() => setRestores((count) => count + 1)} />
     </>
   );
 }

@@ -16,6 +16,8 @@ export function ArticleStatusActions({ article }: { article: Article }) {
       queryClient.invalidateQueries(trpc.articles.get.queryFilter({ id: article.id })),
       queryClient.invalidateQueries(trpc.articles.list.queryFilter()),
       queryClient.invalidateQueries(trpc.sources.list.queryFilter()),
+      // Publishing and unpublishing are saves: each adds a version to the history.
+      queryClient.invalidateQueries(trpc.articles.revisions.queryFilter({ articleId: article.id })),
     ]);
   const setPublished = useMutation(trpc.articles.setPublished.mutationOptions({ onSuccess: refresh }));
   const setActive = useMutation(trpc.articles.setActive.mutationOptions({ onSuccess: refresh }));

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { ArticleBrowser } from "./ArticleBrowser.tsx";
 import { CreateSourceForm } from "./CreateSourceForm.tsx";
 import { SourceList } from "./SourceList.tsx";
@@ -9,6 +10,9 @@ export function KnowledgeScreen() {
     <>
       <div className="page-heading">
         <h1>Knowledge base</h1>
+        <div className="page-actions">
+          <Link href="/panel/knowledge/gaps">Unanswered questions</Link>
+        </div>
       </div>
       <section aria-labelledby="sources-heading" className="card">
         <h2 id="sources-heading">Sources</h2>

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useTRPC } from "../trpc.ts";
 import { ArticleForm } from "./ArticleForm.tsx";
 
-export function NewArticleScreen({ sourceId }: { sourceId?: string }) {
+export function NewArticleScreen({ sourceId, title = "" }: { sourceId?: string; title?: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -33,7 +33,7 @@ export function NewArticleScreen({ sourceId }: { sourceId?: string }) {
       <p className="muted">New articles start as drafts; publish them from the article page.</p>
       <section className="card" aria-label="Article">
         <ArticleForm
-          initial={{ title: "", sourceId: sourceId ?? "", content: "" }}
+          initial={{ title, sourceId: sourceId ?? "", content: "" }}
           submitLabel="Create article"
           pending={create.isPending}
           error={create.error}

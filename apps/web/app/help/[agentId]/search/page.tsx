@@ -5,7 +5,7 @@ import { HELP_ARTICLES_PER_LIST, HELP_QUERY_MAX_CHARS } from "@parley/core/limit
 import type { Metadata } from "next";
 import { ArticleList } from "~/help/ArticleList.tsx";
 import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";
-import { appUrl, loadArticles, loadHelpAgent } from "~/help/data.ts";
+import { appUrl, loadArticles, loadHelpAgent, recordSearchGap } from "~/help/data.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
 import { helpMetadata } from "~/help/metadata.ts";
 import { SearchForm } from "~/help/SearchForm.tsx";
@@ -45,6 +45,7 @@ export default async function SearchPage(props: Props) {
   const agent = await loadHelpAgent(agentId);
   const { q, tooLong } = await readQuery(props);
   const results = q && !tooLong ? await loadArticles(agentId, q, HELP_ARTICLES_PER_LIST, "relevance") : [];
+  if (q && !tooLong && results.length === 0) await recordSearchGap(agentId, q);
   return (
     <HelpShell agentId={agentId} agentName={agent.name}>
       <Breadcrumbs items={[{ label: "Help centre", href: helpPaths.home(agentId) }, { label: "Search" }]} />

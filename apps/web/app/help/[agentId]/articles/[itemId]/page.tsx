@@ -1,8 +1,9 @@
 // One article: breadcrumbs, title, updated date, the Markdown rendered and sanitised, and more
-// articles from the same collection.
+// articles from the same collection, and "Was this helpful?".
 import { excerpt, helpPaths, markdownToPlainText } from "@parley/core/help";
 import { renderArticleHtml } from "@parley/core/markdown";
 import type { Metadata } from "next";
+import { ArticleFeedback } from "~/help/ArticleFeedback.tsx";
 import { ArticleList } from "~/help/ArticleList.tsx";
 import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";
 import { appUrl, loadArticle, loadArticles, loadHelpAgent } from "~/help/data.ts";
@@ -57,6 +58,7 @@ export default async function ArticlePage({ params }: Props) {
         {/* Sanitised in renderArticleHtml (@parley/core/markdown: allow-listed tags, attributes and URL schemes). */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised HTML from the article's Markdown */}
         <div className="help-prose" dangerouslySetInnerHTML={{ __html: renderArticleHtml(article.content) }} />
+        <ArticleFeedback agentId={agentId} articleId={article.id} />
       </article>
       {related.length > 0 ? (
         <aside aria-labelledby="related-title" className="help-related">
