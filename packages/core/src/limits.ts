@@ -233,3 +233,12 @@ export const PASSWORD_CHANGES_PER_WINDOW = 5;
 /** The shortest password a person may set (the seed's ADMIN_PASSWORD follows the same rule). */
 export const PASSWORD_MIN_CHARS = 8;
 export const PASSWORD_MAX_CHARS = 1_000;
+
+/** Branding of an agent's help centre and widget (admin/branding.ts). */
+export const BRANDING_NAME_MAX_CHARS = 60;
+export const BRANDING_URL_MAX_CHARS = 500;
+export const BRANDING_FOOTER_LABEL_MAX_CHARS = 40;
+export const WIDGET_GREETING_MAX_CHARS = 500;
+/** Suggested questions or articles the widget shows when it opens. */
+export const WIDGET_SUGGESTIONS_MAX = 5;
+export const WIDGET_SUGGESTION_MAX_CHARS = 120;
