@@ -1,7 +1,7 @@
 // What the help pages read, through the same core functions as the JSON routes (one visibility
 // rule). Wrapped in React's per-request cache so generateMetadata and the page share one query.
 import {
-  findHelpAgent,
+  findHelpBrand,
   getCollection,
   getVisibleArticle,
   listCollections,
@@ -12,10 +12,10 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "~/server/context.ts";
 
-/** The agent of a help centre; renders the 404 page when it is unknown or inactive. */
+/** The help centre's brand (its public name and look); renders the 404 page when the agent is unknown or inactive. */
 export const loadHelpAgent = cache(async (agentId: string) => {
   const ctx = await getAppContext();
-  return (await findHelpAgent(ctx.db, agentId)) ?? notFound();
+  return (await findHelpBrand(ctx.db, agentId)) ?? notFound();
 });
 
 export const loadCollections = cache(async (agentId: string) => listCollections((await getAppContext()).db, agentId));

@@ -1,5 +1,15 @@
-import { agentIdInput, createAgent, createAgentInput, getAgent, listAgents, updateAgent, updateAgentInput } from "@parley/core/admin";
-import { agentDetailOutput, agentListOutput } from "../outputs.ts";
+import {
+  agentIdInput,
+  createAgent,
+  createAgentInput,
+  getAgent,
+  listAgents,
+  runTestTurn,
+  testChatInput,
+  updateAgent,
+  updateAgentInput,
+} from "@parley/core/admin";
+import { agentDetailOutput, agentListOutput, testChatOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const agentsRouter = createTRPCRouter({
@@ -16,4 +26,9 @@ export const agentsRouter = createTRPCRouter({
     .input(updateAgentInput)
     .output(agentDetailOutput)
     .mutation(({ ctx, input }) => updateAgent(ctx.app.db, ctx.session.workspaceId, input)),
+  /** One turn of the agent page's test chat (a test conversation). */
+  testChat: protectedProcedure
+    .input(testChatInput)
+    .output(testChatOutput)
+    .mutation(({ ctx, input }) => runTestTurn(ctx.app, ctx.session.workspaceId, input)),
 });

@@ -2,6 +2,7 @@
 // this module: the panel sees whether a key is configured, its last 4 characters and its age.
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { brandingInput, helpCentreName, readBranding } from "../branding.ts";
 import { AppError } from "../errors.ts";
 import {
   AGENT_ALLOWED_ORIGINS_MAX,
@@ -99,6 +100,8 @@ export const updateAgentInput = z.object({
   widgetConversationsPerIpPerHour: widgetLimit("widgetConversationsPerIpPerHour").optional(),
   widgetMonthlyConversationLimit: monthlyLimit.optional(),
   widgetMonthlyTokenLimit: monthlyLimit.optional(),
+  /** The help centre's and the widget's look, replaced as a whole. */
+  branding: brandingInput.optional(),
 });
 
 const summarySelect = {
@@ -130,6 +133,8 @@ const detailSelect = {
   widgetMonthlyConversationLimit: true,
   widgetMonthlyTokenLimit: true,
   sources: { select: { sourceId: true }, orderBy: { createdAt: "asc" } },
+  branding: true,
+  workspace: { select: { name: true } },
 } satisfies Prisma.AgentSelect;
 
 type SummaryRow = Prisma.AgentGetPayload<{ select: typeof summarySelect }>;
@@ -150,6 +155,7 @@ function toSummary({ keyHash, ...row }: SummaryRow) {
 }
 
 function toDetail(row: DetailRow) {
+  const branding = readBranding(row.branding);
   return {
     ...toSummary(row),
     updatedAt: row.updatedAt,
@@ -167,6 +173,8 @@ function toDetail(row: DetailRow) {
     widgetMonthlyConversationLimit: row.widgetMonthlyConversationLimit,
     widgetMonthlyTokenLimit: row.widgetMonthlyTokenLimit,
     sourceIds: row.sources.map((link) => link.sourceId),
+    branding,
+    helpCentreName: helpCentreName(branding, row.workspace.name),
   };
 }
 

@@ -42,6 +42,8 @@ export const PERMISSIONS = {
   /** An agent's page: its settings and key. */
   "agents.read": MANAGERS,
   "agents.write": MANAGERS,
+  /** The agent page's test chat: real turns (engine tokens), kept out of usage, quotas and the inbox. */
+  "agents.test": MANAGERS,
   /** Generate, rotate and revoke an agent's HTTP API key. */
   "keys.manage": MANAGERS,
   "webhooks.manage": MANAGERS,
@@ -62,6 +64,7 @@ export const OPERATION_PERMISSIONS = {
   "agents.get": "agents.read",
   "agents.create": "agents.write",
   "agents.update": "agents.write",
+  "agents.testChat": "agents.test",
   "keys.generate": "keys.manage",
   "keys.revoke": "keys.manage",
   "sources.list": "knowledge.read",

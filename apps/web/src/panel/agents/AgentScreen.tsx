@@ -9,7 +9,9 @@ import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { AgentSettingsForm } from "./AgentSettingsForm.tsx";
 import { AgentStatusBadges } from "./AgentStatusBadges.tsx";
 import { ApiKeyCard } from "./ApiKeyCard.tsx";
+import { BrandingForm } from "./BrandingForm.tsx";
 import { LinkedSources } from "./LinkedSources.tsx";
+import { EmbedSnippet, TestChat } from "./TryAgent.tsx";
 
 export function AgentScreen({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
@@ -62,6 +64,14 @@ export function AgentScreen({ agentId }: { agentId: string }) {
           <ApiKeyCard agent={data} />
           <LinkedSources agentId={data.id} />
         </div>
+      </div>
+      <section aria-labelledby="branding-heading" className="card">
+        <h2 id="branding-heading">Help centre &amp; widget</h2>
+        <BrandingForm key={data.id} agent={data} />
+      </section>
+      <div className="grid-2">
+        <TestChat agentId={data.id} />
+        <EmbedSnippet agentId={data.id} allowedOrigins={data.allowedOrigins} />
       </div>
     </>
   );
