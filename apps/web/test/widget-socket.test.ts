@@ -227,7 +227,13 @@ describe("a conversation over the socket", () => {
       person: null,
       messages: [],
       // No settings in the panel: the defaults.
-      config: { title: "Chat with us", greeting: "Hi! How can we help you today?", accentColor: "#0b57d0", accentTextColor: "#ffffff", suggestions: [] },
+      config: {
+        title: "Chat with us",
+        greeting: "Hi! How can we help you today?",
+        accentColor: "#0b57d0",
+        accentTextColor: "#ffffff",
+        suggestions: [],
+      },
     });
 
     client.send({ type: "message", text: "How do I reset my password?", clientMessageId: "m1" });

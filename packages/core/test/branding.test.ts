@@ -36,9 +36,17 @@ describe("branding settings", () => {
 
   it("takes only https addresses without credentials for the logo and the footer link", () => {
     expect(brandingInput.parse({ logoUrl: " https://cdn.example.com/logo.png " }).logoUrl).toBe("https://cdn.example.com/logo.png");
-    for (const bad of ["http://example.com/logo.png", "javascript:alert(1)", "data:image/png;base64,AAAA", "/logo.png", "https://user:pw@example.com/x"]) {
+    for (const bad of [
+      "http://example.com/logo.png",
+      "javascript:alert(1)",
+      "data:image/png;base64,AAAA",
+      "/logo.png",
+      "https://user:pw@example.com/x",
+    ]) {
       expect(problems({ logoUrl: bad })).toEqual({ logoUrl: "Enter an address starting with https://" });
-      expect(problems({ footerLink: { label: "Home", url: bad } })).toEqual({ "footerLink.url": "Enter an address starting with https://" });
+      expect(problems({ footerLink: { label: "Home", url: bad } })).toEqual({
+        "footerLink.url": "Enter an address starting with https://",
+      });
     }
     expect(problems({ footerLink: { label: " ", url: "https://example.com" } })).toEqual({ "footerLink.label": "Enter the link's text" });
     expect(problems({ logoUrl: `https://example.com/${"a".repeat(500)}` })).toEqual({ logoUrl: "Use at most 500 characters" });

@@ -9,6 +9,7 @@ export function siteName(helpName: string): string {
 export function helpMetadata(options: {
   appUrl: string;
   path: string;
+  /** The help centre's public name (its branding). */
   agentName: string;
   /** The page's own title; absent for the help centre's home page. */
   title?: string;
