@@ -44,7 +44,7 @@ test("brand the help centre and widget, try the agent, copy the snippet; visitor
   await look.getByLabel("Widget title").fill("Acme support");
   await look.getByLabel("Greeting").fill("Hello from Acme! Ask away.");
   await look.getByRole("button", { name: "Add a suggestion" }).click();
-  await look.getByLabel("Suggestion 1").fill("How do I reset my password?");
+  await look.getByRole("textbox", { name: "Suggestion 1" }).fill("How do I reset my password?");
   await expect(preview.getByTestId("preview-help-name")).toHaveText("Acme Answers");
   await expect(preview.getByTestId("preview-widget-title")).toHaveText("Acme support");
   await expect(preview).toContainText("Hello from Acme! Ask away.");
