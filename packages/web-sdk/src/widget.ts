@@ -27,7 +27,8 @@ const STYLE = `
   display: flex; flex-direction: column; background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 12px;
   box-shadow: 0 8px 30px rgba(0,0,0,.25); overflow: hidden; }
 .panel[hidden] { display: none; }
-header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; border-bottom: 1px solid var(--border); }
+header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; border-bottom: 1px solid var(--border); background: var(--accent); color: var(--accent-fg); }
+header button:focus-visible { outline-color: var(--accent-fg); outline-offset: -3px; }
 header h2 { flex: 1; margin: 0; font-size: 16px; }
 .icon { background: none; border: 0; color: inherit; cursor: pointer; font-size: 20px; line-height: 1; padding: 4px 8px; border-radius: 6px; }
 .log { flex: 1; overflow-y: auto; padding: 14px; display: flex; flex-direction: column; gap: 10px; margin: 0; list-style: none; }
