@@ -169,7 +169,7 @@ function start(script: HTMLScriptElement): WidgetApi {
     host.style.setProperty("--mine", config.accentColor);
     host.style.setProperty("--mine-fg", config.accentTextColor);
     if (conversationStarted) return;
-    if (config.greeting) log.prepend(element("li", { className: "msg agent greeting" }, config.greeting));
+    if (config.greeting) log.prepend(element("li", { className: "msg greeting" }, config.greeting));
     if (config.suggestions.length > 0) showSuggestions(config);
   }
 
