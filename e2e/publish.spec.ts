@@ -62,7 +62,7 @@ test("publish an article, read it on the help page, unpublish it and get the 404
     const visitor = published.page;
     expect(published.response.status()).toBe(200);
     expect(published.response.headers()["cache-control"]).toBe("private, max-age=30");
-    await expect(visitor).toHaveTitle(`${title} – Acme Cloud help assistant – Help centre`);
+    await expect(visitor).toHaveTitle(`${title} – Demo Help Centre`);
     const article = visitor.getByRole("article");
     await expect(article.getByRole("heading", { level: 1, name: title })).toBeVisible();
     await expect(article.getByRole("heading", { level: 2, name: "Before you start" })).toBeVisible();

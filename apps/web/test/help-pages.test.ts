@@ -13,21 +13,21 @@ describe("helpMetadata", () => {
     const metadata = helpMetadata({
       appUrl: "https://help.example.com",
       path: helpPaths.article("demo", "art-refunds"),
-      agentName: "Acme",
+      agentName: "Acme Answers",
       title: "Refunds",
       description: "How refunds work.",
       type: "article",
       modifiedTime: new Date("2026-09-29T13:45:00.000Z"),
     });
-    expect(metadata.title).toEqual({ absolute: "Refunds – Acme – Help centre" });
+    expect(metadata.title).toEqual({ absolute: "Refunds – Acme Answers" });
     expect(metadata.description).toBe("How refunds work.");
     expect(metadata.alternates).toEqual({ canonical: "https://help.example.com/help/demo/articles/art-refunds" });
     expect(metadata.openGraph).toEqual({
       type: "article",
-      title: "Refunds – Acme – Help centre",
+      title: "Refunds – Acme Answers",
       description: "How refunds work.",
       url: "https://help.example.com/help/demo/articles/art-refunds",
-      siteName: "Acme – Help centre",
+      siteName: "Acme Answers",
       modifiedTime: "2026-09-29T13:45:00.000Z",
     });
   });

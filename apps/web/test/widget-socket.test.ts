@@ -181,11 +181,60 @@ describe("connection checks", () => {
   });
 });
 
+describe("the widget's settings at connect", () => {
+  it("sends the agent's title, greeting, accent and suggestions in ready; hidden articles are left out", async () => {
+    await ctx.db.prisma.article.create({
+      data: { id: "w-draft-article", sourceId: "src-start", title: "Draft", content: "Not yet", published: false },
+    });
+    await createAgent("w-branded", {
+      branding: {
+        widgetTitle: "Acme support",
+        widgetGreeting: "Hello from Acme!",
+        widgetAccentColor: "#FFD500",
+        suggestions: [
+          { text: "How do I reset my password?", articleId: null },
+          { text: "Reset guide", articleId: "art-reset-password" },
+          { text: "Unpublished", articleId: "w-draft-article" },
+        ],
+      },
+    });
+    const client = await hello("w-branded");
+    const ready = await client.next("ready");
+    expect(ready.type === "ready" && ready.config).toEqual({
+      title: "Acme support",
+      greeting: "Hello from Acme!",
+      accentColor: "#ffd500",
+      // Black reads on a light yellow; white would not.
+      accentTextColor: "#000000",
+      suggestions: [
+        { type: "question", text: "How do I reset my password?" },
+        { type: "article", title: "Reset guide", url: `${ctx.appUrl}/help/w-branded/articles/art-reset-password` },
+      ],
+    });
+    client.ws.close();
+  });
+});
+
 describe("a conversation over the socket", () => {
   it("answers from the knowledge base, creates the conversation on the widget channel, and resumes it", async () => {
     const client = await hello("w-knowledge", { visitor: { name: "Ada" }, pageUrl: "https://shop.example.com/pricing?plan=pro" });
     const ready = await client.next("ready");
-    expect(ready).toEqual({ type: "ready", conversationId: null, resumeToken: null, status: "active", person: null, messages: [] });
+    expect(ready).toEqual({
+      type: "ready",
+      conversationId: null,
+      resumeToken: null,
+      status: "active",
+      person: null,
+      messages: [],
+      // No settings in the panel: the defaults.
+      config: {
+        title: "Chat with us",
+        greeting: "Hi! How can we help you today?",
+        accentColor: "#0b57d0",
+        accentTextColor: "#ffffff",
+        suggestions: [],
+      },
+    });
 
     client.send({ type: "message", text: "How do I reset my password?", clientMessageId: "m1" });
     expect(await client.next("typing")).toEqual({ type: "typing", active: true });

@@ -49,6 +49,27 @@ export const agentDetailOutput = z.object({
   /** Conversations are erased after this many days; null keeps them. */
   retentionDays: optionalLimit,
   sourceIds: z.array(id),
+  branding: z.object({
+    helpName: z.string(),
+    logoUrl: z.string(),
+    accentColor: z.string(),
+    footerLink: z.object({ label: z.string(), url: z.string() }).nullable(),
+    widgetTitle: z.string(),
+    widgetGreeting: z.string(),
+    widgetAccentColor: z.string(),
+    suggestions: z.array(z.object({ text: z.string(), articleId: z.string().nullable() })),
+  }),
+  /** The help centre's public name: the one set, else the default built from the workspace's name. */
+  helpCentreName: z.string(),
+});
+
+export const testChatOutput = z.object({
+  conversationId: id,
+  reply: z.string(),
+  html: z.string(),
+  articles: z.array(z.object({ id: z.string(), title: z.string(), url: z.string() })),
+  handoffRequested: z.boolean(),
+  status: z.enum(["active", "escalated"]),
 });
 
 /** The one time an agent key is shown: the key itself, then only its last 4 characters. */

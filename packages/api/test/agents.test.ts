@@ -222,6 +222,46 @@ describe("agents", () => {
   });
 });
 
+describe("help centre and widget look", () => {
+  it("saves the branding normalised, names the help centre after the workspace by default, and refuses bad values with nothing stored", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const { id, helpCentreName, branding } = await caller.agents.create({ name: "Branded" });
+    expect(helpCentreName).toBe("alpha Help Centre");
+    expect(branding).toMatchObject({ helpName: "", accentColor: "#0b57d0", suggestions: [] });
+    const saved = await caller.agents.update({
+      id,
+      branding: {
+        helpName: " Alpha Answers ",
+        accentColor: "#FFD500",
+        logoUrl: "https://cdn.example.com/logo.png",
+        footerLink: { label: "Back to alpha.com", url: "https://alpha.example.com" },
+        suggestions: [{ text: "How do I pay?", articleId: a.articleId }],
+      },
+    });
+    expect(saved).toMatchObject({
+      helpCentreName: "Alpha Answers",
+      branding: {
+        helpName: "Alpha Answers",
+        accentColor: "#ffd500",
+        widgetTitle: "",
+        suggestions: [{ text: "How do I pay?", articleId: a.articleId }],
+      },
+    });
+    await expect(
+      caller.agents.update({ id, branding: { logoUrl: "http://cdn.example.com/logo.png", suggestions: Array(6).fill({ text: "Hi" }) } }),
+    ).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      cause: {
+        issues: expect.arrayContaining([
+          expect.objectContaining({ path: ["branding", "logoUrl"], message: "Enter an address starting with https://" }),
+          expect.objectContaining({ path: ["branding", "suggestions"], message: "Use at most 5 suggestions" }),
+        ]),
+      },
+    });
+    expect((await caller.agents.get({ id })).branding.logoUrl).toBe("https://cdn.example.com/logo.png");
+  });
+});
+
 describe("keys", () => {
   it("generates a pk_ key, stores only its hash, and shows its state", async () => {
     const caller = callerFor(ctx, a.scope);

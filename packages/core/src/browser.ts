@@ -11,6 +11,17 @@ export {
   auditActionsOf,
 } from "./admin/audit-actions.ts";
 export { SAVED_REPLY_PLACEHOLDERS } from "./admin/saved-reply-placeholders.ts";
+export {
+  type Branding,
+  brandingInput,
+  contrastRatio,
+  DEFAULT_ACCENT_COLOR,
+  DEFAULT_WIDGET_GREETING,
+  DEFAULT_WIDGET_TITLE,
+  helpCentreName,
+  readBranding,
+  textColorOn,
+} from "./branding.ts";
 export { helpArticleUrl, helpPaths } from "./help/urls.ts";
 export { safeLinkUrl } from "./safe-url.ts";
 export { isWebhookEventType, WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhooks/types.ts";

@@ -262,3 +262,11 @@ export const KNOWLEDGE_GAP_QUESTION_MAX_CHARS = 500;
 export const KNOWLEDGE_GAP_GROUPS_SHOWN = 100;
 /** "Was this helpful?" votes per minute per client IP (one vote per visitor, article and day is kept). */
 export const ARTICLE_FEEDBACK_PER_MINUTE = 10;
+/** Branding of an agent's help centre and widget (admin/branding.ts). */
+export const BRANDING_NAME_MAX_CHARS = 60;
+export const BRANDING_URL_MAX_CHARS = 500;
+export const BRANDING_FOOTER_LABEL_MAX_CHARS = 40;
+export const WIDGET_GREETING_MAX_CHARS = 500;
+/** Suggested questions or articles the widget shows when it opens. */
+export const WIDGET_SUGGESTIONS_MAX = 5;
+export const WIDGET_SUGGESTION_MAX_CHARS = 120;

@@ -17,3 +17,18 @@ export function safeLinkUrl(value: string): string | undefined {
   }
   return LINK_SCHEMES.includes(url.protocol.slice(0, -1)) ? value : undefined;
 }
+
+/**
+ * `value` when it is an absolute https URL without credentials (a logo, a footer link an admin
+ * sets: shown to every visitor, so never http, script or data URLs), else undefined.
+ */
+export function safeHttpsUrl(value: string): string | undefined {
+  if (safeLinkUrl(value) === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === "https:" && !url.username && !url.password && url.hostname ? value : undefined;
+}

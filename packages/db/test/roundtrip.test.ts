@@ -54,6 +54,12 @@ const agent = {
   instructions: "Line one\nLine \"two\" with 'quotes' and \\ backslash",
   answerBeyondArticles: true,
   knowledgeSynonyms: "log in, sign in\nkontoauszug, Rechnung «2» 🚀",
+  branding: {
+    helpName: "Aide «Acme» 🚀",
+    accentColor: "#ffd500",
+    footerLink: { label: "Retour", url: "https://acme.example.com/ä" },
+    suggestions: [{ text: "Comment payer ?", articleId: null }],
+  },
   allowedOrigins: ["http://localhost:3000", "https://shop.example.com", "https://xn--bcher-kva.example:8443"],
   widgetConnectionsPerIp: 1,
   widgetMessagesPerConnectionPerMinute: 600,
@@ -153,6 +159,7 @@ describe("every model round-trips every field", () => {
         resolvedAt: status === "resolved" ? t("2026-05-01T00:04:00.002Z") : null,
         firstPageUrl: "https://shop.example.com/pricing?plan=pro&ref=ä",
         erasedAt: t("2026-05-01T00:06:00.003Z"),
+        test: channel === "api",
         createdAt: t("2026-05-01T00:00:00.000Z"),
         updatedAt: t("2026-05-01T00:05:00.000Z"),
       })),
@@ -292,6 +299,7 @@ describe("every model round-trips every field", () => {
       instructions: "",
       answerBeyondArticles: false,
       knowledgeSynonyms: "",
+      branding: {},
       allowedOrigins: [],
       widgetConnectionsPerIp: null,
       widgetMessagesPerConnectionPerMinute: null,
@@ -302,7 +310,14 @@ describe("every model round-trips every field", () => {
       retentionDays: null,
     });
     const conversation = await db.prisma.conversation.create({ data: { id: "conv-defaults", agentId: agentRow.id } });
-    expect(conversation).toMatchObject({ status: "active", channel: "api", clientVariables: {}, pageVariables: {}, messageCount: 0 });
+    expect(conversation).toMatchObject({
+      status: "active",
+      channel: "api",
+      clientVariables: {},
+      pageVariables: {},
+      messageCount: 0,
+      test: false,
+    });
     const message = await db.prisma.message.create({ data: { conversationId: conversation.id, role: "user", text: "hi", sequence: 0 } });
     expect(message).toMatchObject({ tokens: 0, toolCalls: [], richContent: [] });
     expect(message.id).toMatch(/^c[a-z0-9]{20,}$/);

@@ -70,6 +70,21 @@ export interface ReadyFrame {
   /** While a person of the team has the conversation: their name; else null. */
   person?: string | null;
   messages: Message[];
+  /** The agent's widget settings from the panel. */
+  config?: WidgetConfig;
+}
+
+export type WidgetSuggestion = { type: "question"; text: string } | { type: "article"; title: string; url: string };
+
+export interface WidgetConfig {
+  title: string;
+  /** The first message shown when the widget opens on a new conversation. */
+  greeting: string;
+  /** #rrggbb, and white or black: whichever reads on it. */
+  accentColor: string;
+  accentTextColor: string;
+  /** Up to 5: a question is sent on click, an article opens. */
+  suggestions: WidgetSuggestion[];
 }
 
 export interface ErrorFrame {

@@ -5,10 +5,12 @@
 // A launcher button and a chat panel in a Shadow DOM (the page's CSS cannot reach them): article
 // cards and buttons from rich content, a typing indicator, the handoff notice, keyboard and
 // screen-reader support, a full-screen layout on phones, light and dark themes.
-// Optional attributes: data-title, data-theme ("light" | "dark"; default: the visitor's setting),
+// The title, greeting, accent colour and suggested questions or articles come from the agent's
+// settings in the panel (the `ready` frame's config); replies show the server's sanitised HTML.
+// Optional attributes: data-title (overrides the agent's title), data-theme ("light" | "dark"; default: the visitor's setting),
 // data-page-variables (JSON object of strings). `window.parley` exposes the connection
 // (registerTool, track, setPageVariables) and open()/close().
-import { connect, type Message, type MessageDelta, type ParleyConnection, type RichContentItem } from "./index.ts";
+import { connect, type Message, type MessageDelta, type ParleyConnection, type RichContentItem, type WidgetConfig } from "./index.ts";
 
 const STYLE = `
 :host { all: initial; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --accent: #0b57d0; --accent-fg: #ffffff;
@@ -25,11 +27,16 @@ const STYLE = `
   display: flex; flex-direction: column; background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 12px;
   box-shadow: 0 8px 30px rgba(0,0,0,.25); overflow: hidden; }
 .panel[hidden] { display: none; }
-header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; border-bottom: 1px solid var(--border); }
+header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; border-bottom: 1px solid var(--border); background: var(--accent); color: var(--accent-fg); }
+header button:focus-visible { outline-color: var(--accent-fg); outline-offset: -3px; }
 header h2 { flex: 1; margin: 0; font-size: 16px; }
 .icon { background: none; border: 0; color: inherit; cursor: pointer; font-size: 20px; line-height: 1; padding: 4px 8px; border-radius: 6px; }
 .log { flex: 1; overflow-y: auto; padding: 14px; display: flex; flex-direction: column; gap: 10px; margin: 0; list-style: none; }
 .msg { max-width: 85%; padding: 8px 12px; border-radius: 12px; background: var(--bubble); white-space: pre-wrap; overflow-wrap: anywhere; }
+.msg.html { white-space: normal; } .msg.html .body > :first-child { margin-top: 0; } .msg.html .body > :last-child { margin-bottom: 0; }
+.msg.html p, .msg.html ul, .msg.html ol, .msg.html pre { margin: 0 0 8px; } .msg.html ul, .msg.html ol { padding-left: 20px; }
+.msg.html pre { overflow-x: auto; } .msg.html a { color: inherit; } .msg.html h3, .msg.html h4 { font-size: 15px; margin: 0 0 6px; }
+.suggestions { display: flex; flex-direction: column; align-items: flex-start; gap: 6px; margin: 0; padding: 0; list-style: none; }
 .msg.user { align-self: flex-end; background: var(--mine); color: var(--mine-fg); }
 .msg.human .who, .msg.agent .who { display: block; font-size: 12px; color: var(--muted); margin-bottom: 2px; }
 .notice { align-self: stretch; font-size: 13px; padding: 8px 10px; border-radius: 8px; background: var(--notice); }
@@ -37,7 +44,8 @@ header h2 { flex: 1; margin: 0; font-size: 16px; }
 .card { display: block; padding: 8px 10px; border: 1px solid var(--border); border-radius: 8px; color: var(--accent); text-decoration: none; background: var(--bg); }
 .card:hover { text-decoration: underline; }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 8px; }
-.action { border: 1px solid var(--accent); color: var(--accent); background: transparent; border-radius: 16px; padding: 4px 12px; cursor: pointer; font: inherit; }
+.action { border: 1px solid var(--accent); color: var(--fg); background: transparent; border-radius: 16px; padding: 4px 12px; cursor: pointer; font: inherit; text-decoration: none; text-align: left; }
+.action:disabled { border-color: var(--border); color: var(--muted); cursor: not-allowed; }
 .helpful { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin-top: 8px; font-size: 13px; color: var(--muted); }
 .helpful button { border: 1px solid var(--border); color: var(--fg); background: var(--bg); border-radius: 12px; padding: 2px 10px; cursor: pointer; font: inherit; }
 .typing { padding: 0 14px 8px; color: var(--muted); font-size: 13px; min-height: 1.45em; }
@@ -72,7 +80,7 @@ function element<K extends keyof HTMLElementTagNameMap>(
 function start(script: HTMLScriptElement): WidgetApi {
   const agentId = script.dataset.agentId ?? "";
   const baseUrl = new URL(script.src, location.href).origin;
-  const title = script.dataset.title ?? "Chat with us";
+  let title = script.dataset.title ?? "Chat with us";
   let pageVariables: Record<string, string> = {};
   try {
     pageVariables = script.dataset.pageVariables ? (JSON.parse(script.dataset.pageVariables) as Record<string, string>) : {};
@@ -121,6 +129,10 @@ function start(script: HTMLScriptElement): WidgetApi {
   let connection: ParleyConnection | null = null;
   const shown = new Set<string>();
   let handoffShown = false;
+  /** Once a person has been asked for, "talk to a person" buttons are disabled. */
+  let handedOff = false;
+  let configApplied = false;
+  let suggestionList: HTMLElement | null = null;
   /** The team member who has the conversation (shown on their replies), or null. */
   let person: string | null = null;
 
@@ -134,9 +146,54 @@ function start(script: HTMLScriptElement): WidgetApi {
   }
 
   function showHandoff() {
+    setHandedOff(true);
     if (handoffShown) return;
     handoffShown = true;
     notice(HANDOFF_NOTICE);
+  }
+
+  function setHandedOff(value: boolean) {
+    handedOff = value;
+    for (const button of root.querySelectorAll<HTMLButtonElement>('.action[data-action="handoff"]')) button.disabled = value;
+  }
+
+  /** The agent's settings, once per page: title, accent, and on a new conversation its greeting and suggestions. */
+  function applyConfig(config: WidgetConfig, conversationStarted: boolean) {
+    if (configApplied) return;
+    configApplied = true;
+    if (!script.dataset.title) {
+      title = config.title;
+      heading.textContent = title;
+      panel.setAttribute("aria-label", title);
+    }
+    host.style.setProperty("--accent", config.accentColor);
+    host.style.setProperty("--accent-fg", config.accentTextColor);
+    host.style.setProperty("--mine", config.accentColor);
+    host.style.setProperty("--mine-fg", config.accentTextColor);
+    if (conversationStarted) return;
+    if (config.greeting) log.prepend(element("li", { className: "msg greeting" }, config.greeting));
+    if (config.suggestions.length > 0) showSuggestions(config);
+  }
+
+  function showSuggestions(config: WidgetConfig) {
+    const item = element("li", { className: "suggestions-item" });
+    const list = element("ul", { className: "suggestions" });
+    list.setAttribute("aria-label", "Suggestions");
+    for (const suggestion of config.suggestions) {
+      const entry = element("li");
+      if (suggestion.type === "article") {
+        entry.append(element("a", { className: "action", href: suggestion.url, target: "_blank", rel: "noopener" }, suggestion.title));
+      } else {
+        const button = element("button", { className: "action", type: "button" }, suggestion.text);
+        button.addEventListener("click", () => sendText(suggestion.text));
+        entry.append(button);
+      }
+      list.append(entry);
+    }
+    item.append(list);
+    log.append(item);
+    suggestionList = item;
+    scrollDown();
   }
 
   function richContent(items: RichContentItem[]): HTMLElement[] {
@@ -154,6 +211,8 @@ function start(script: HTMLScriptElement): WidgetApi {
         const actions = element("div", { className: "actions" });
         for (const button of item.buttons) {
           const action = element("button", { className: "action", type: "button" }, button.label);
+          action.setAttribute("data-action", button.action);
+          if (button.action === "handoff") action.disabled = handedOff;
           action.addEventListener("click", () => {
             if (button.action === "url" && button.value) window.open(button.value, "_blank", "noopener");
             else sendText(button.value ?? (button.action === "handoff" ? "I'd like to talk to a person" : button.label));
@@ -200,7 +259,12 @@ function start(script: HTMLScriptElement): WidgetApi {
     const item = element("li", { className: `msg ${message.role}` });
     if (message.role !== "user")
       item.append(element("span", { className: "who" }, message.role === "human" ? (person ?? "Team") : "Assistant"));
-    item.append(document.createTextNode(message.text), ...richContent(message.richContent));
+    if (message.html !== undefined) {
+      // Sanitised by the server (the help centre's Markdown renderer and sanitiser).
+      item.classList.add("html");
+      item.append(element("div", { className: "body", innerHTML: message.html }));
+    } else item.append(document.createTextNode(message.text));
+    item.append(...richContent(message.richContent));
     if (message.role === "agent" && message.richContent.some((content) => content.type === "articles" && content.articles.length > 0))
       item.append(helpfulQuestion(message.id));
     log.append(item);
@@ -239,7 +303,9 @@ function start(script: HTMLScriptElement): WidgetApi {
     chat.on("ready", (ready) => {
       // After a reconnect the visitor's own messages are on screen already (sent from here).
       for (const message of ready.messages) if (firstReady || message.role !== "user") showMessage(message);
+      if (ready.config) applyConfig(ready.config, ready.conversationId !== null);
       firstReady = false;
+      if (ready.status === "escalated") setHandedOff(true);
       if (ready.status === "escalated" && !ready.person) showHandoff();
     });
     chat.on("message", showMessage);
@@ -261,6 +327,7 @@ function start(script: HTMLScriptElement): WidgetApi {
       if (name) notice(`${name} from our team has joined the conversation.`);
     });
     chat.on("status", (status) => {
+      setHandedOff(status === "escalated");
       if (status === "escalated" && !person) showHandoff();
       else handoffShown = false;
     });
@@ -280,6 +347,8 @@ function start(script: HTMLScriptElement): WidgetApi {
     if (!trimmed) return;
     const chat = ensureConnection();
     chat.send(trimmed);
+    suggestionList?.remove();
+    suggestionList = null;
     const mine = element("li", { className: "msg user" }, trimmed);
     log.append(mine);
     scrollDown();

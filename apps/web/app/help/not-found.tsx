@@ -1,7 +1,7 @@
-// The help centre's 404 page: unknown, hidden (unpublished, archived, unlinked) and inactive all
-// end here, with status 404 and nothing that tells them apart.
+// The help centre's 404 page when there is no help centre (unknown or inactive agent): status 404
+// and nothing that tells those apart.
 import type { Metadata } from "next";
-import Link from "next/link";
+import { NotFoundContent } from "~/help/NotFoundContent.tsx";
 
 export const metadata: Metadata = { title: { absolute: "Page not found – Help centre" }, robots: { index: false } };
 
@@ -12,11 +12,7 @@ export default function HelpNotFound() {
         Skip to main content
       </a>
       <main id="main" className="help-wrap help-main help-not-found" tabIndex={-1}>
-        <h1>Page not found</h1>
-        <p>This help page does not exist or is no longer available. It may have been moved or unpublished.</p>
-        <p>
-          <Link href="/">Go to the home page</Link>
-        </p>
+        <NotFoundContent homeHref="/" homeLabel="Go to the home page" />
       </main>
     </div>
   );

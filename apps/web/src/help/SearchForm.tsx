@@ -1,7 +1,7 @@
 // A plain GET form to the search page: works without JavaScript, and the URL can be shared.
 // <search> is the search landmark.
 
-import { helpPaths } from "@parley/core/help";
+import { helpPaths } from "@parley/core/browser";
 import { HELP_QUERY_MAX_CHARS } from "@parley/core/limits";
 
 export function SearchForm(props: { agentId: string; id: string; query?: string; compact?: boolean }) {

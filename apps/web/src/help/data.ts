@@ -2,7 +2,7 @@
 // rule). Wrapped in React's per-request cache so generateMetadata and the page share one query.
 import { logger } from "@parley/core";
 import {
-  findHelpAgent,
+  findHelpBrand,
   getCollection,
   getVisibleArticle,
   listCollections,
@@ -16,10 +16,10 @@ import { cache } from "react";
 import { getAppContext } from "~/server/context.ts";
 import { requestClientIp } from "~/server/http/request.ts";
 
-/** The agent of a help centre; renders the 404 page when it is unknown or inactive. */
+/** The help centre's brand (its public name and look); renders the 404 page when the agent is unknown or inactive. */
 export const loadHelpAgent = cache(async (agentId: string) => {
   const ctx = await getAppContext();
-  return (await findHelpAgent(ctx.db, agentId)) ?? notFound();
+  return (await findHelpBrand(ctx.db, agentId)) ?? notFound();
 });
 
 export const loadCollections = cache(async (agentId: string) => listCollections((await getAppContext()).db, agentId));

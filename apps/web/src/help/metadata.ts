@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 
-/** The help centre's name, as shown in titles and Open Graph. */
-export function siteName(agentName: string): string {
-  return `${agentName} – Help centre`;
+/** The help centre's name, as shown in titles and Open Graph: its public name (branding). */
+export function siteName(helpName: string): string {
+  return helpName;
 }
 
 /** Title, description, canonical URL and Open Graph tags of a help page. */
 export function helpMetadata(options: {
   appUrl: string;
   path: string;
+  /** The help centre's public name (its branding). */
   agentName: string;
   /** The page's own title; absent for the help centre's home page. */
   title?: string;

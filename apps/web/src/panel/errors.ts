@@ -73,6 +73,17 @@ export function fieldErrors(error: unknown): FieldErrors {
   return result;
 }
 
+/** The first issue per field of one nested object input (`branding.logoUrl` → `logoUrl`); list items under their index. */
+export function nestedFieldErrors(error: unknown, field: string): FieldErrors {
+  const result: FieldErrors = {};
+  for (const issue of zodIssues(error)) {
+    if (issue.path[0] !== field || issue.path[1] === undefined) continue;
+    const key = issue.path.slice(1, 3).map(String).join(".");
+    result[key] ??= issue.message;
+  }
+  return result;
+}
+
 /** A sentence to show next to the action that failed. */
 export function errorMessage(error: unknown): string {
   if (error === null || error === undefined) return "";

@@ -6,10 +6,12 @@ import {
   deleteByIdInput,
   getAgent,
   listAgents,
+  runTestTurn,
+  testChatInput,
   updateAgent,
   updateAgentInput,
 } from "@parley/core/admin";
-import { agentDetailOutput, agentListOutput, deletedAgentOutput } from "../outputs.ts";
+import { agentDetailOutput, agentListOutput, deletedAgentOutput, testChatOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const agentsRouter = createTRPCRouter({
@@ -31,4 +33,9 @@ export const agentsRouter = createTRPCRouter({
     .input(deleteByIdInput)
     .output(deletedAgentOutput)
     .mutation(({ ctx, input }) => deleteAgent(ctx.app.db, ctx.session, input.id)),
+  /** One turn of the agent page's test chat (a test conversation). */
+  testChat: protectedProcedure
+    .input(testChatInput)
+    .output(testChatOutput)
+    .mutation(({ ctx, input }) => runTestTurn(ctx.app, ctx.session.workspaceId, input)),
 });

@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { brandingInput, helpCentreName, readBranding } from "../branding.ts";
 import { AppError } from "../errors.ts";
 import {
   AGENT_ALLOWED_ORIGINS_MAX,
@@ -113,6 +114,8 @@ export const updateAgentInput = z.object({
   widgetMonthlyConversationLimit: monthlyLimit.optional(),
   widgetMonthlyTokenLimit: monthlyLimit.optional(),
   retentionDays: retentionDaysInput.optional(),
+  /** The help centre's and the widget's look, replaced as a whole. */
+  branding: brandingInput.optional(),
 });
 
 const summarySelect = {
@@ -145,6 +148,8 @@ const detailSelect = {
   widgetMonthlyTokenLimit: true,
   retentionDays: true,
   sources: { select: { sourceId: true }, orderBy: { createdAt: "asc" } },
+  branding: true,
+  workspace: { select: { name: true } },
 } satisfies Prisma.AgentSelect;
 
 type SummaryRow = Prisma.AgentGetPayload<{ select: typeof summarySelect }>;
@@ -165,6 +170,7 @@ function toSummary({ keyHash, ...row }: SummaryRow) {
 }
 
 function toDetail(row: DetailRow) {
+  const branding = readBranding(row.branding);
   return {
     ...toSummary(row),
     updatedAt: row.updatedAt,
@@ -183,6 +189,8 @@ function toDetail(row: DetailRow) {
     widgetMonthlyTokenLimit: row.widgetMonthlyTokenLimit,
     retentionDays: row.retentionDays,
     sourceIds: row.sources.map((link) => link.sourceId),
+    branding,
+    helpCentreName: helpCentreName(branding, row.workspace.name),
   };
 }
 

@@ -31,6 +31,8 @@ export const listConversationsInput = z
     status: conversationStatusInput.optional(),
     assignee: assigneeFilterInput.optional(),
     channel: z.enum(["api", "widget"]).optional(),
+    /** true: only the team's test chats (the agent page's "Try it"); absent or false: only real ones. */
+    test: z.boolean().optional(),
     /** Started at or after / before these times. */
     createdFrom: z.coerce.date().optional(),
     createdTo: z.coerce.date().optional(),
@@ -52,6 +54,7 @@ export function filterWhere(scope: AdminScope, input: ConversationFilters): Pris
   if (input.agentId) where.agentId = input.agentId;
   if (input.status) where.status = input.status;
   if (input.channel) where.channel = input.channel;
+  where.test = input.test ?? false;
   if (input.createdFrom || input.createdTo) where.createdAt = { gte: input.createdFrom, lt: input.createdTo };
   return where;
 }
@@ -193,7 +196,12 @@ export async function getConversation(db: Database, scope: AdminScope, id: strin
  */
 export async function waitingEscalations(db: Database, scope: AdminScope) {
   assertCan(scope, "inbox.read");
-  const where: Prisma.ConversationWhereInput = { agent: { workspaceId: scope.workspaceId }, status: "escalated", assigneeId: null };
+  const where: Prisma.ConversationWhereInput = {
+    agent: { workspaceId: scope.workspaceId },
+    status: "escalated",
+    assigneeId: null,
+    test: false,
+  };
   const [count, oldest] = await Promise.all([
     db.prisma.conversation.count({ where }),
     db.prisma.conversation.findFirst({ where, orderBy: { escalatedAt: "asc" }, select: { escalatedAt: true } }),

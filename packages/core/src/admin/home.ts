@@ -80,7 +80,7 @@ export async function panelHome(db: Database, scope: AdminScope, now: Date): Pro
 
 /** Escalated conversations nobody has taken, the longest-waiting first (a few of them). */
 async function waitingForAPerson(db: Database, workspaceId: string) {
-  const where = { agent: { workspaceId }, status: "escalated" as const, assigneeId: null };
+  const where = { agent: { workspaceId }, status: "escalated" as const, assigneeId: null, test: false };
   const [count, rows] = await Promise.all([
     db.prisma.conversation.count({ where }),
     db.prisma.conversation.findMany({
@@ -136,7 +136,7 @@ async function agentActivity(db: Database, workspaceId: string, now: Date): Prom
     ),
     recent AS (
       SELECT c."id", c."agentId", c."createdAt" FROM "Conversation" c
-      WHERE c."agentId" IN (SELECT "id" FROM agents) AND c."updatedAt" >= ${week}::timestamp
+      WHERE c."agentId" IN (SELECT "id" FROM agents) AND c."updatedAt" >= ${week}::timestamp AND NOT c."test"
     ),
     conversations AS (
       SELECT "agentId",

@@ -15,6 +15,8 @@ export interface SearchFilters {
   workspaceId: string;
   agentId?: string;
   channel?: "api" | "widget";
+  /** true: only test chats; absent or false: only real conversations. */
+  test?: boolean;
   status?: "active" | "escalated" | "resolved";
   /** null: unassigned. */
   assigneeId?: string | null;
@@ -39,6 +41,7 @@ function filterSql(filters: SearchFilters, agentIds: string[]): Prisma.Sql {
   // many conversations they hold and walks the newest-first index ("updatedAt", "id") in order.
   const parts: Prisma.Sql[] = [Prisma.sql`c."agentId" = ANY(${agentIds}::text[])`];
   if (filters.channel) parts.push(Prisma.sql`c."channel" = ${filters.channel}::"ConversationChannel"`);
+  parts.push(Prisma.sql`c."test" = ${filters.test ?? false}`);
   if (filters.status) parts.push(Prisma.sql`c."status" = ${filters.status}::"ConversationStatus"`);
   if (filters.assigneeId === null) parts.push(Prisma.sql`c."assigneeId" IS NULL`);
   else if (filters.assigneeId) parts.push(Prisma.sql`c."assigneeId" = ${filters.assigneeId}`);

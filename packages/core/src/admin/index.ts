@@ -166,6 +166,7 @@ export {
   updateSourceInput,
 } from "./sources.ts";
 export { listTeamMembers, publicName, teamMemberName, UNNAMED_TEAM_MEMBER } from "./team.ts";
+export { runTestTurn, type TestChatReply, testChatInput } from "./test-chat.ts";
 export { dailyUsage, dailyUsageInput, usageSummary } from "./usage.ts";
 export {
   ERASE_CONFIRMATION_WORD,

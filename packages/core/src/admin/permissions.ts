@@ -46,6 +46,8 @@ export const PERMISSIONS = {
   "agents.write": MANAGERS,
   /** Delete an agent with its conversations and usage: the owner's call. */
   "agents.delete": ["owner"],
+  /** The agent page's test chat: real turns (engine tokens), kept out of usage, quotas and the inbox. */
+  "agents.test": MANAGERS,
   /** Generate, rotate and revoke an agent's HTTP API key. */
   "keys.manage": MANAGERS,
   "webhooks.manage": MANAGERS,
@@ -69,6 +71,7 @@ export const OPERATION_PERMISSIONS = {
   "agents.create": "agents.write",
   "agents.update": "agents.write",
   "agents.delete": "agents.delete",
+  "agents.testChat": "agents.test",
   "keys.generate": "keys.manage",
   "keys.revoke": "keys.manage",
   "sources.list": "knowledge.read",

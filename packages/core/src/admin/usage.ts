@@ -80,7 +80,7 @@ export async function dailyUsage(
     conversations AS (
       SELECT c."createdAt"::date AS day, count(*)::int AS n
       FROM "Conversation" c JOIN agents a ON a."id" = c."agentId"
-      WHERE c."createdAt" >= ${first}::date AND c."createdAt" < ${last}::date + 1
+      WHERE c."createdAt" >= ${first}::date AND c."createdAt" < ${last}::date + 1 AND NOT c."test"
       GROUP BY 1
     ),
     tokens AS (
@@ -88,7 +88,7 @@ export async function dailyUsage(
       FROM "Message" m
       JOIN "Conversation" c ON c."id" = m."conversationId"
       JOIN agents a ON a."id" = c."agentId"
-      WHERE m."createdAt" >= ${first}::date AND m."createdAt" < ${last}::date + 1
+      WHERE m."createdAt" >= ${first}::date AND m."createdAt" < ${last}::date + 1 AND NOT c."test"
       GROUP BY 1
     )
     SELECT to_char(d.day, 'YYYY-MM-DD') AS "date",

@@ -3,6 +3,7 @@
 // and search, excerpts, and the pages' addresses (also in @parley/core/browser).
 export { HELP_CACHE_HEADERS, type HelpRequest, helpArticle, helpArticles, helpCollections, helpErrorResult } from "./api.ts";
 export { type ArticleSummary, getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
+export { findHelpBrand, type HelpBrand } from "./brand.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
 export { excerpt, highlight } from "./excerpt.ts";
 export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";

@@ -32,6 +32,8 @@ export async function createConversation(
     clientVariables: Record<string, string>;
     pageVariables: Record<string, string>;
     firstPageUrl: string | null;
+    /** A team member's test chat. */
+    test: boolean;
     now: Date;
   },
 ): Promise<StoredConversation> {
@@ -47,6 +49,7 @@ export async function createConversation(
       clientVariables: conversation.clientVariables,
       pageVariables: conversation.pageVariables,
       firstPageUrl: conversation.firstPageUrl,
+      test: conversation.test,
       messageCount: 2,
       escalatedAt: status === "escalated" ? conversation.now : null,
       createdAt: conversation.now,

@@ -47,6 +47,11 @@ export interface TurnOptions {
   clientTools?: ClientTool[];
   /** The streaming forms: pieces of the reply as the engine writes them (before anything is stored). */
   onDelta?: (text: string) => void;
+  /**
+   * A team member's test chat (the agent's page): the conversation is marked as a test; no quota is
+   * checked or used, no webhook is sent, the inbox is not told. Only test conversations continue.
+   */
+  test?: boolean;
 }
 
 /** A concurrent request with the same Idempotency-Key committed first; answer with its response. */
@@ -95,9 +100,10 @@ export async function runTurn(
 ): Promise<MessageResponse> {
   const now = ctx.now();
   const month = usageMonth(now);
-  const conversation = await findConversation(ctx, agent, request.conversationId);
+  const test = options.test === true;
+  const conversation = await findConversation(ctx, agent, request.conversationId, test);
   const startsConversation = conversation === null;
-  await assertQuotaAvailable(ctx.db, agent, { month, startsConversation, channel: options.channel });
+  if (!test) await assertQuotaAvailable(ctx.db, agent, { month, startsConversation, channel: options.channel });
 
   const visitor = visitorOf(request, conversation);
   const result = await answerTurn(ctx, agent, {
@@ -122,11 +128,12 @@ export async function runTurn(
     // Last: the reservation locks the agent's usage row until commit, and every turn of the agent
     // needs that row, so concurrent turns wait only for this statement and the commit, not for the
     // writes above. Atomic wherever it stands: a refusal rolls the whole turn back.
-    await reserveUsage(tx, agent, { month, startsConversation, tokens: result.tokenUsage, at: now, channel: options.channel });
+    if (!test) await reserveUsage(tx, agent, { month, startsConversation, tokens: result.tokenUsage, at: now, channel: options.channel });
     return response;
   }, TRANSACTION_OPTIONS);
 
   logTurn(turn, response);
+  if (test) return response;
   // The workspace's open panels list and show this conversation: they refetch it.
   await publishInbox(ctx.live, agent.workspaceId, {
     conversationId: response.conversationId,
@@ -135,11 +142,11 @@ export async function runTurn(
   return response;
 }
 
-/** The conversation named by the request, of this agent only; 404 when there is none. */
-async function findConversation(ctx: AppContext, agent: MessagingAgent, conversationId: string | undefined) {
+/** The conversation named by the request, of this agent and kind (test or real) only; 404 when there is none. */
+async function findConversation(ctx: AppContext, agent: MessagingAgent, conversationId: string | undefined, test: boolean) {
   if (!conversationId) return null;
   const conversation = await ctx.db.prisma.conversation.findFirst({
-    where: { id: conversationId, agentId: agent.id },
+    where: { id: conversationId, agentId: agent.id, test },
     select: conversationSelect,
   });
   if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
@@ -192,6 +199,7 @@ function storeConversation(tx: Prisma.TransactionClient, turn: Turn): Promise<St
       clientVariables: request.clientVariables ?? {},
       pageVariables: options.pageVariables ?? {},
       firstPageUrl: options.pageUrl ?? null,
+      test: options.test === true,
       now,
     });
   }
@@ -218,7 +226,7 @@ async function recordKnowledgeGap(tx: Prisma.TransactionClient, turn: Turn): Pro
  */
 async function emitTurnWebhooks(tx: Prisma.TransactionClient, turn: Turn, stored: StoredConversation): Promise<void> {
   const { agent, request, options, conversation, visitor, result, now } = turn;
-  if (options.channel === "api") return;
+  if (options.channel === "api" || options.test) return;
   await recordWebhookEvents(
     tx,
     { agentId: agent.id, agentIds: [agent.id] },

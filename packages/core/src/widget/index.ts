@@ -1,4 +1,5 @@
 // The widget / SDK channel (protocol parley.v1): frames, sessions, resume tokens and live events.
+export { type WidgetConfig, type WidgetSuggestion, widgetConfig } from "./config.ts";
 export {
   createLiveBus,
   createMemoryLiveBus,

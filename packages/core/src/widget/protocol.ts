@@ -15,6 +15,7 @@ import {
 } from "../limits.ts";
 import { messageRequestSchema } from "../messages/schema.ts";
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../text.ts";
+import type { WidgetConfig } from "./config.ts";
 
 export const WIDGET_SUBPROTOCOL = "parley.v1";
 
@@ -137,6 +138,8 @@ export type ServerFrame =
       person: string | null;
       /** On resume: the conversation's latest messages, oldest first. */
       messages: WireMessage[];
+      /** The agent's widget settings (title, greeting, accent, suggestions), read at hello. */
+      config?: WidgetConfig;
     }
   /** `person`: a team member typing in the panel (their public name); absent: the agent's turn. */
   | { type: "typing"; active: boolean; person?: string }

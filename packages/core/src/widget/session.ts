@@ -24,6 +24,7 @@ import type { MessagingAgent } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
 import { type WireStatus, wireStatus } from "../wire-status.ts";
+import { type WidgetConfig, widgetConfig } from "./config.ts";
 import {
   acquireConnectionSlot,
   enforceWidgetMessageLimits,
@@ -65,6 +66,7 @@ export interface WidgetSessionOptions {
 interface WidgetAgent extends MessagingAgent, WidgetLimitSettings {
   active: boolean;
   allowedOrigins: string[];
+  branding: unknown;
 }
 
 const agentSelect = {
@@ -85,6 +87,7 @@ const agentSelect = {
   widgetConversationsPerIpPerHour: true,
   active: true,
   allowedOrigins: true,
+  branding: true,
 } as const;
 
 const wireMessageSelect = { id: true, role: true, text: true, richContent: true, toolCalls: true, createdAt: true } as const;
@@ -98,6 +101,8 @@ export class WidgetSession {
   private readonly ctx: AppContext;
   private readonly options: WidgetSessionOptions;
   private agent: WidgetAgent | null = null;
+  /** The agent's widget settings as read at hello (sent with every `ready`). */
+  private config: WidgetConfig | null = null;
   private conversationId: string | null = null;
   private status: WireStatus = "active";
   /** The team member answering (public name) while a person has the conversation; null: the agent. */
@@ -202,6 +207,7 @@ export class WidgetSession {
     if (!agent) return;
     if (!(await this.takeSlot(agent))) return;
     this.agent = agent;
+    this.config = await widgetConfig(this.ctx, agent.id, agent.branding);
     this.visitor = frame.visitor;
     this.tools = frame.tools ?? [];
     this.pageUrl = frame.pageUrl;
@@ -478,6 +484,7 @@ export class WidgetSession {
       status: this.status,
       person: this.person,
       messages,
+      ...(this.config ? { config: this.config } : {}),
     });
   }
 

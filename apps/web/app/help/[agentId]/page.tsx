@@ -35,7 +35,7 @@ export default async function HelpHomePage({ params }: Props) {
   const agent = await loadHelpAgent(agentId);
   const [collections, recent] = await Promise.all([loadCollections(agentId), loadArticles(agentId, "", RECENT_ARTICLES, "recent")]);
   return (
-    <HelpShell agentId={agentId} agentName={agent.name}>
+    <HelpShell brand={agent}>
       <section className="help-hero" aria-labelledby="help-title">
         <h1 id="help-title">How can we help?</h1>
         <SearchForm agentId={agentId} id="home-search" />

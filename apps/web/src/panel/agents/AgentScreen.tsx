@@ -11,7 +11,9 @@ import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { AgentSettingsForm } from "./AgentSettingsForm.tsx";
 import { AgentStatusBadges } from "./AgentStatusBadges.tsx";
 import { ApiKeyCard } from "./ApiKeyCard.tsx";
+import { BrandingForm } from "./BrandingForm.tsx";
 import { LinkedSources } from "./LinkedSources.tsx";
+import { EmbedSnippet, TestChat } from "./TryAgent.tsx";
 
 /** `mayDelete`: the person may delete the agent (owners). */
 export function AgentScreen({ agentId, mayDelete }: { agentId: string; mayDelete: boolean }) {
@@ -75,6 +77,14 @@ export function AgentScreen({ agentId, mayDelete }: { agentId: string; mayDelete
           <ApiKeyCard agent={data} />
           <LinkedSources agentId={data.id} />
         </div>
+      </div>
+      <section aria-labelledby="branding-heading" className="card">
+        <h2 id="branding-heading">Help centre &amp; widget</h2>
+        <BrandingForm key={data.id} agent={data} />
+      </section>
+      <div className="grid-2">
+        <TestChat agentId={data.id} />
+        <EmbedSnippet agentId={data.id} allowedOrigins={data.allowedOrigins} />
       </div>
       {mayDelete ? (
         <DeleteCard

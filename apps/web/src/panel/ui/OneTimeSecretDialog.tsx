@@ -4,7 +4,7 @@ import { type ReactNode, type RefObject, useRef, useState } from "react";
 import { Modal } from "./Modal.tsx";
 
 /** Copies with the Clipboard API; falls back to the selection where it is unavailable (plain http). */
-async function copyText(input: HTMLInputElement, text: string): Promise<boolean> {
+export async function copyText(input: HTMLInputElement | HTMLTextAreaElement, text: string): Promise<boolean> {
   try {
     if (navigator.clipboard && window.isSecureContext) {
       await navigator.clipboard.writeText(text);

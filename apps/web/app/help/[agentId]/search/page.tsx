@@ -34,7 +34,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
     path: helpPaths.search(agentId, tooLong ? undefined : q),
     agentName: agent.name,
     title: q && !tooLong ? `Search results for “${q}”` : "Search",
-    description: `Search the ${agent.name} help centre.`,
+    description: `Search ${agent.name}.`,
     // Result pages are for visitors, not for search engines.
     noIndex: true,
   });
@@ -47,7 +47,7 @@ export default async function SearchPage(props: Props) {
   const results = q && !tooLong ? await loadArticles(agentId, q, HELP_ARTICLES_PER_LIST, "relevance") : [];
   if (q && !tooLong && results.length === 0) await recordSearchGap(agentId, q);
   return (
-    <HelpShell agentId={agentId} agentName={agent.name}>
+    <HelpShell brand={agent}>
       <Breadcrumbs items={[{ label: "Help centre", href: helpPaths.home(agentId) }, { label: "Search" }]} />
       <h1>{q && !tooLong ? <>Search results for “{q}”</> : "Search"}</h1>
       <SearchForm agentId={agentId} id="search-page-q" query={q} />

@@ -42,7 +42,7 @@ export default async function ArticlePage({ params }: Props) {
     .filter((other) => other.id !== article.id)
     .slice(0, MORE_ARTICLES);
   return (
-    <HelpShell agentId={agentId} agentName={agent.name} headerSearch>
+    <HelpShell brand={agent} headerSearch>
       <Breadcrumbs
         items={[
           { label: "Help centre", href: helpPaths.home(agentId) },

@@ -50,7 +50,7 @@ export default async function CollectionPage(props: Props) {
   const { agentId, agent, collection, page, pages } = await load(props);
   const articles = await loadArticles(agentId, "", HELP_ARTICLES_PER_LIST, "recent", collection.id, (page - 1) * HELP_ARTICLES_PER_LIST);
   return (
-    <HelpShell agentId={agentId} agentName={agent.name} headerSearch>
+    <HelpShell brand={agent} headerSearch>
       <Breadcrumbs items={[{ label: "Help centre", href: helpPaths.home(agentId) }, { label: collection.name }]} />
       <h1>{collection.name}</h1>
       <p className="help-lead">{articleCount(collection.count)}</p>

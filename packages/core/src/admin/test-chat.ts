@@ -1,0 +1,71 @@
+// "Try it" on the agent's page: a team member's turns against the agent, through the same turn as
+// the API and the widget (runTurn), marked as a test conversation - no quota is checked or used, no
+// webhook is sent, and the inbox leaves it out unless asked. Test turns still cost the engine's
+// tokens, so they share the messages API's per-agent rate (under their own key).
+import type { Database } from "@parley/db";
+import { z } from "zod";
+import type { AppContext } from "../context.ts";
+import { AppError } from "../errors.ts";
+import { renderMessageHtml } from "../markdown.ts";
+import type { MessagingAgent } from "../messages/auth.ts";
+import { messageRequestSchema } from "../messages/schema.ts";
+import { runTurn } from "../messages/turn.ts";
+import { enforceRateLimit } from "../ratelimit/index.ts";
+import { rowId } from "./scope.ts";
+
+export const testChatInput = z.object({
+  agentId: rowId,
+  message: messageRequestSchema.shape.message,
+  /** The test conversation of an earlier turn; absent: a new one. */
+  conversationId: rowId.optional(),
+});
+
+export interface TestChatReply {
+  conversationId: string;
+  reply: string;
+  /** The reply as the widget shows it (sanitised HTML). */
+  html: string;
+  /** The help articles the answer used. */
+  articles: Array<{ id: string; title: string; url: string }>;
+  handoffRequested: boolean;
+  status: "active" | "escalated";
+}
+
+const agentSelect = {
+  id: true,
+  workspaceId: true,
+  name: true,
+  engine: true,
+  instructions: true,
+  answerBeyondArticles: true,
+  monthlyConversationLimit: true,
+  monthlyTokenLimit: true,
+  usageLimit: true,
+  widgetMonthlyConversationLimit: true,
+  widgetMonthlyTokenLimit: true,
+} as const;
+
+async function workspaceAgent(db: Database, workspaceId: string, agentId: string): Promise<MessagingAgent> {
+  const agent = await db.prisma.agent.findFirst({ where: { id: agentId, workspaceId }, select: agentSelect });
+  if (!agent) throw new AppError("AGENT_NOT_FOUND");
+  return agent;
+}
+
+export async function runTestTurn(ctx: AppContext, workspaceId: string, input: z.infer<typeof testChatInput>): Promise<TestChatReply> {
+  const agent = await workspaceAgent(ctx.db, workspaceId, input.agentId);
+  await enforceRateLimit(ctx.limiters.messages, `test-chat:${agent.id}`);
+  const response = await runTurn(
+    ctx,
+    agent,
+    { message: input.message, conversationId: input.conversationId },
+    { channel: "api", test: true },
+  );
+  return {
+    conversationId: response.conversationId,
+    reply: response.reply,
+    html: renderMessageHtml(response.reply),
+    articles: response.richContent.flatMap((item) => (item.type === "articles" ? item.articles : [])),
+    handoffRequested: response.handoffRequested,
+    status: response.status,
+  };
+}

@@ -1,0 +1,39 @@
+// The widget's settings as it receives them at connect (in the `ready` frame): the agent's title,
+// greeting, accent and suggestions (branding.ts), resolved for visitors - an article suggestion
+// becomes its title and help-page address while the article is visible, and is left out otherwise.
+
+import { DEFAULT_WIDGET_GREETING, DEFAULT_WIDGET_TITLE, readBranding, textColorOn } from "../branding.ts";
+import type { AppContext } from "../context.ts";
+import { getVisibleArticle } from "../help/articles.ts";
+import { helpArticleUrl } from "../help/urls.ts";
+
+export type WidgetSuggestion = { type: "question"; text: string } | { type: "article"; title: string; url: string };
+
+export interface WidgetConfig {
+  title: string;
+  /** The first message shown when the widget opens on a new conversation. */
+  greeting: string;
+  accentColor: string;
+  /** White or black, whichever reads on the accent. */
+  accentTextColor: string;
+  /** Shown when the widget opens: a question is sent on click, an article opens. */
+  suggestions: WidgetSuggestion[];
+}
+
+export async function widgetConfig(ctx: AppContext, agentId: string, stored: unknown): Promise<WidgetConfig> {
+  const branding = readBranding(stored);
+  const suggestions = await Promise.all(
+    branding.suggestions.map(async (suggestion): Promise<WidgetSuggestion | null> => {
+      if (!suggestion.articleId) return { type: "question", text: suggestion.text };
+      const article = await getVisibleArticle(ctx.db, agentId, suggestion.articleId);
+      return article ? { type: "article", title: suggestion.text, url: helpArticleUrl(ctx.appUrl, agentId, article.id) } : null;
+    }),
+  );
+  return {
+    title: branding.widgetTitle || DEFAULT_WIDGET_TITLE,
+    greeting: branding.widgetGreeting || DEFAULT_WIDGET_GREETING,
+    accentColor: branding.widgetAccentColor,
+    accentTextColor: textColorOn(branding.widgetAccentColor),
+    suggestions: suggestions.filter((suggestion) => suggestion !== null),
+  };
+}
