@@ -79,6 +79,7 @@ export const articleSummaryOutput = z.object({
   id,
   sourceId: id,
   title: z.string(),
+  slug: z.string(),
   published: z.boolean(),
   active: z.boolean(),
   updatedAt: moment,

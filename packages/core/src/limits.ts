@@ -90,6 +90,9 @@ export const LLM_ARTICLE_CHARS = 1_500;
 export const NAME_MAX_CHARS = 100;
 export const ARTICLE_TITLE_MAX_CHARS = 200;
 export const ARTICLE_CONTENT_MAX_CHARS = 100_000;
+/** An article's slug (its help page address part). Generated ones are shorter, leaving room for -2, -3 ... */
+export const ARTICLE_SLUG_MAX_CHARS = 120;
+export const ARTICLE_SLUG_GENERATED_MAX_CHARS = 100;
 export const AGENT_INSTRUCTIONS_MAX_CHARS = 10_000;
 export const AGENT_ALLOWED_ORIGINS_MAX = 50;
 /** An agent's own synonym groups for the knowledge search: one group a line, phrases separated by commas. */

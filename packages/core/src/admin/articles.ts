@@ -2,6 +2,7 @@
 // decided elsewhere, by the one visibility rule (published, active, linked source, active agent).
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { articleSlugInput, freeArticleSlug, isSlugConflict, slugFromTitle } from "../article-slugs.ts";
 import { AppError } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
 import { renderArticleHtml } from "../markdown.ts";
@@ -27,12 +28,15 @@ export const createArticleInput = z.object({
   sourceId: sourceChoice,
   title: titleInput,
   content: contentInput,
+  /** Generated from the title when absent. */
+  slug: articleSlugInput.optional(),
   published: z.boolean().optional(),
 });
 export const updateArticleInput = z.object({
   id: rowId,
   title: titleInput.optional(),
   content: contentInput.optional(),
+  slug: articleSlugInput.optional(),
   sourceId: sourceChoice.optional(),
 });
 /** What the editor shows while the admin types: any draft, up to an article's size (empty included). */
@@ -44,6 +48,7 @@ const summarySelect = {
   id: true,
   sourceId: true,
   title: true,
+  slug: true,
   published: true,
   active: true,
   updatedAt: true,
@@ -90,15 +95,35 @@ export async function createArticle(
 ): Promise<ArticleDetail> {
   await assertSourceInWorkspace(db, workspaceId, input.sourceId);
   const published = input.published ?? false;
-  const article = await db.prisma.$transaction(async (tx) => {
-    const created = await tx.article.create({
-      data: { sourceId: input.sourceId, title: input.title, content: input.content, published, publishedAt: published ? now : null },
-      select: { id: true },
-    });
-    if (published) await recordPublication(tx, workspaceId, created.id, true, now);
-    return created;
-  });
+  const article = await withSlugConflict(() =>
+    db.prisma.$transaction(async (tx) => {
+      const slug = input.slug ?? (await freeArticleSlug(tx, input.sourceId, slugFromTitle(input.title)));
+      const created = await tx.article.create({
+        data: {
+          sourceId: input.sourceId,
+          title: input.title,
+          slug,
+          content: input.content,
+          published,
+          publishedAt: published ? now : null,
+        },
+        select: { id: true },
+      });
+      if (published) await recordPublication(tx, workspaceId, created.id, true, now);
+      return created;
+    }),
+  );
   return getArticle(db, workspaceId, article.id);
+}
+
+/** The unique slug index's conflict, as the editor's message. */
+async function withSlugConflict<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isSlugConflict(error)) throw new AppError("ARTICLE_SLUG_TAKEN");
+    throw error;
+  }
 }
 
 /** help.article.published / unpublished, in the transaction that changed the article. */
@@ -128,14 +153,22 @@ async function updateInWorkspace(
   id: string,
   data: Prisma.ArticleUncheckedUpdateManyInput,
 ): Promise<ArticleDetail> {
-  const { count } = await db.prisma.article.updateMany({ where: { id, source: { workspaceId } }, data });
+  const { count } = await withSlugConflict(() => db.prisma.article.updateMany({ where: { id, source: { workspaceId } }, data }));
   if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
   return getArticle(db, workspaceId, id);
 }
 
 export async function updateArticle(db: Database, workspaceId: string, input: z.infer<typeof updateArticleInput>): Promise<ArticleDetail> {
   const { id, ...fields } = input;
-  if (fields.sourceId !== undefined) await assertSourceInWorkspace(db, workspaceId, fields.sourceId);
+  if (fields.sourceId !== undefined) {
+    await assertSourceInWorkspace(db, workspaceId, fields.sourceId);
+    // Moved to another source: its slug must be free there too (the next free one when not given).
+    if (fields.slug === undefined) {
+      const current = await db.prisma.article.findFirst({ where: { id, source: { workspaceId } }, select: { slug: true, sourceId: true } });
+      if (current && current.sourceId !== fields.sourceId)
+        fields.slug = await freeArticleSlug(db.prisma, fields.sourceId, current.slug, id);
+    }
+  }
   return updateInWorkspace(db, workspaceId, id, fields);
 }
 

@@ -70,7 +70,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
         <section className="card" aria-label="Edit article">
           <ArticleForm
             key={data.id}
-            initial={{ title: data.title, sourceId: data.sourceId, content: data.content }}
+            initial={{ title: data.title, slug: data.slug, sourceId: data.sourceId, content: data.content }}
             submitLabel="Save article"
             pending={update.isPending}
             error={update.error}
