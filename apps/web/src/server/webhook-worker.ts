@@ -2,6 +2,7 @@
 // instrumentation hook (every instance runs one; they share the work through the database), and
 // stopped by the server entry on SIGTERM/SIGINT through the process's shutdown hooks.
 import { logger } from "@parley/core";
+import { ImportRunner } from "@parley/core/imports";
 import { EmbeddingIndexer } from "@parley/core/semantic";
 import { WebhookWorker } from "@parley/core/webhooks";
 import { getDb } from "@parley/db";
@@ -18,8 +19,9 @@ export async function startWebhookWorker(): Promise<WebhookWorker> {
   }
   const db = await getDb();
   const semantic = await getSemanticSearch();
-  // The embeddings worker runs on this loop: articles are embedded here, never on a request.
-  const tasks = semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder })] : [];
+  // The embeddings worker and article imports run on this loop, never on a request.
+  const imports = new ImportRunner({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL });
+  const tasks = semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder }), imports] : [imports];
   const worker = new WebhookWorker({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL, tasks });
   registry.webhookWorker = worker;
   registry.shutdown.add(() => stopWebhookWorker());

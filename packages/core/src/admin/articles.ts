@@ -109,7 +109,7 @@ export async function createArticle(
         },
         select: { id: true },
       });
-      if (published) await recordPublication(tx, workspaceId, created.id, true, now);
+      if (published) await recordArticlePublication(tx, workspaceId, created.id, true, now);
       return created;
     }),
   );
@@ -126,8 +126,14 @@ async function withSlugConflict<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** help.article.published / unpublished, in the transaction that changed the article. */
-async function recordPublication(tx: Prisma.TransactionClient, workspaceId: string, id: string, published: boolean, now: Date) {
+/** help.article.published / unpublished, in the transaction that changed the article (imports too). */
+export async function recordArticlePublication(
+  tx: Prisma.TransactionClient,
+  workspaceId: string,
+  id: string,
+  published: boolean,
+  now: Date,
+) {
   const article = await tx.article.findUniqueOrThrow({
     where: { id },
     select: { id: true, sourceId: true, title: true, publishedAt: true, source: { select: { agents: { select: { agentId: true } } } } },
@@ -189,7 +195,7 @@ export async function setArticlePublished(
       data: input.published ? { published: true, publishedAt: now } : { published: false, publishedAt: null },
     });
     if (count > 0) {
-      await recordPublication(tx, workspaceId, input.id, input.published, now);
+      await recordArticlePublication(tx, workspaceId, input.id, input.published, now);
       return;
     }
     // No change: the article is missing (NOT_FOUND) or already in that state (its updatedAt moves, as before).
