@@ -98,6 +98,34 @@ export const articleDetailOutput = z.object({
 
 export const articlePreviewOutput = z.object({ html: z.string() });
 
+export const importJobOutput = z.object({
+  id,
+  sourceId: id,
+  kind: z.enum(["markdown_zip", "urls", "zendesk", "intercom"]),
+  status: z.enum(["queued", "running", "done", "failed"]),
+  total: count,
+  processed: count,
+  created: count,
+  updated: count,
+  skipped: count,
+  failed: count,
+  error: z.string().nullable(),
+  createdAt: moment,
+  startedAt: moment.nullable(),
+  finishedAt: moment.nullable(),
+});
+
+export const importJobDetailOutput = importJobOutput.extend({
+  report: z.array(
+    z.object({
+      item: z.string(),
+      outcome: z.enum(["created", "updated", "skipped", "failed"]),
+      reason: z.string().optional(),
+      articleId: z.string().optional(),
+    }),
+  ),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Conversations and usage
 

@@ -47,11 +47,12 @@ describe("articles' slugs in the panel", () => {
   it("takes a given slug, and refuses a malformed or too long one with the field's message", async () => {
     const caller = callerFor(ctx, a.scope);
     expect((await caller.articles.create({ sourceId: a.sourceId, title: "T", content: "x", slug: "my-own-1" })).slug).toBe("my-own-1");
-    for (const [slug, message] of [
+    const refused: Array<[string, string]> = [
       ["Has Spaces", "Use lowercase letters a-z, digits and hyphens only"],
       ["ünï", "Use lowercase letters a-z, digits and hyphens only"],
       ["x".repeat(121), "Use at most 120 characters"],
-    ]) {
+    ];
+    for (const [slug, message] of refused) {
       await expect(caller.articles.create({ sourceId: a.sourceId, title: "T", content: "x", slug })).rejects.toMatchObject({
         code: "BAD_REQUEST",
         message: expect.stringContaining(message),

@@ -37,6 +37,7 @@ const EXPECTED_SECTIONS: Record<Role, string[]> = {
     "articles",
     "conversations",
     "home",
+    "imports",
     "keys",
     "people",
     "savedReplies",
@@ -45,9 +46,22 @@ const EXPECTED_SECTIONS: Record<Role, string[]> = {
     "usage",
     "webhooks",
   ],
-  admin: ["account", "agents", "articles", "conversations", "home", "keys", "savedReplies", "sources", "team", "usage", "webhooks"],
+  admin: [
+    "account",
+    "agents",
+    "articles",
+    "conversations",
+    "home",
+    "imports",
+    "keys",
+    "savedReplies",
+    "sources",
+    "team",
+    "usage",
+    "webhooks",
+  ],
   // agents: the list only (names to filter the inbox by and to link sources to).
-  editor: ["account", "agents", "articles", "sources"],
+  editor: ["account", "agents", "articles", "imports", "sources"],
   support: ["account", "agents", "conversations", "savedReplies", "team"],
 };
 
@@ -96,6 +110,9 @@ describe("the permission table", () => {
     // Exporting takes every visitor's data out: owners and admins only.
     expect([...PERMISSIONS["inbox.export"]]).toEqual(["owner", "admin"]);
     expect(roleMayCall("support", "GET /api/panel/conversations/export")).toBe(false);
+    // Importing writes the knowledge base: the roles that may write it.
+    expect(roleMayCall("editor", "POST /api/panel/imports")).toBe(true);
+    expect(roleMayCall("support", "POST /api/panel/imports")).toBe(false);
   });
 
   it("an operation the table does not name is refused for every role", () => {

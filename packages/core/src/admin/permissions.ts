@@ -75,6 +75,8 @@ export const OPERATION_PERMISSIONS = {
   "articles.setPublished": "knowledge.write",
   "articles.preview": "knowledge.read",
   "articles.setActive": "knowledge.write",
+  "imports.list": "knowledge.read",
+  "imports.get": "knowledge.read",
   "conversations.list": "inbox.read",
   "conversations.waiting": "inbox.read",
   "conversations.get": "inbox.read",
@@ -119,6 +121,7 @@ export const OPERATION_PERMISSIONS = {
   "DELETE /api/agents/{agent_id}/http-api-key": "keys.manage",
   "GET /api/panel/events": "inbox.read",
   "GET /api/panel/conversations/export": "inbox.export",
+  "POST /api/panel/imports": "knowledge.write",
 } as const satisfies Record<string, Permission>;
 
 export type PanelOperation = keyof typeof OPERATION_PERMISSIONS;
