@@ -116,8 +116,9 @@ export class ImportRunner implements BackgroundTask {
         ...counts,
         total: report.length,
         processed: report.length,
-        report: report as unknown as Prisma.InputJsonValue,
         lockedUntil: new Date(now.getTime() + IMPORT_LEASE_MS),
+        // The report is written once, at the end (rewriting it on every step would grow with the square of its size).
+        ...(end ? { report: report as unknown as Prisma.InputJsonValue } : {}),
         ...(end
           ? { status: end.error ? "failed" : "done", error: end.error, finishedAt: now, payload: null, claimToken: null, lockedUntil: null }
           : {}),
