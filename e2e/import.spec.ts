@@ -43,7 +43,7 @@ test("import a zip of 20 Markdown files and read them on the help centre by slug
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // Published in the source.
-  const articles = page.getByRole("region", { name: "Articles" });
+  const articles = page.getByRole("region", { name: "Articles", exact: true });
   const title = `Imported guide 7 ${suffix}`;
   const link = articles.getByRole("link", { name: title, exact: true });
   await expect(link).toBeVisible();
