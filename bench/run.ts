@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { p99Chart } from "./chart.ts";
 import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, loadArticles, readableArticleIds } from "./data.ts";
 import { compareResponses } from "./equivalence.ts";
+import { measureImport } from "./imports.ts";
 import {
   type ExportMeasurement,
   INBOX_CONVERSATIONS,
@@ -271,6 +272,22 @@ async function main(): Promise<void> {
         `inbox export: ${inboxExport.rows} rows in ${inboxExport.seconds.toFixed(1)} s, RSS ${inboxExport.rssBeforeMb.toFixed(0)} MB, ${inboxExport.rssQuarterMb.toFixed(0)} MB at a quarter, peak ${inboxExport.rssPeakMb.toFixed(0)} MB`,
       );
     }
+  }
+
+  // The import step: a zip of Markdown articles imported by the app's worker (1k in a quick run, else 10k).
+  if (appUrl && sampler) {
+    const count = args.quick ? 1_000 : 10_000;
+    log(`importing ${count.toLocaleString("en-US")} Markdown articles from a zip`);
+    const imported = await measureImport(
+      appUrl,
+      sessionCookie ?? (await inboxSessionCookie(database.db, appSecret)),
+      database.db,
+      sampler,
+      count,
+    );
+    log(
+      `import: ${imported.created} created, ${imported.failed} failed (${imported.status}) from a ${imported.zipMegabytes.toFixed(1)} MB zip in ${imported.seconds.toFixed(1)} s, RSS ${imported.rssBeforeMb.toFixed(0)} MB before, peak ${imported.rssPeakMb.toFixed(0)} MB`,
+    );
   }
 
   const rows: DetailedRow[] = [];

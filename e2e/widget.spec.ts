@@ -144,7 +144,7 @@ test("a site on an allowed origin chats through the widget; the admin's reply ar
     const answer = chat.log.getByRole("listitem").filter({ has: site.getByRole("link", article) });
     await expect(answer).toContainText("Assistant");
     await expect(answer).toContainText("From “Refund policy and how to request a refund”");
-    await expect(answer.getByRole("link", article)).toHaveAttribute("href", `${APP_ORIGIN}/help/demo/articles/art-refunds`);
+    await expect(answer.getByRole("link", article)).toHaveAttribute("href", `${APP_ORIGIN}/help/demo/articles/refunds`);
     const { conversationId } = await connectionState(site);
     expect(conversationId).toBeTruthy();
 

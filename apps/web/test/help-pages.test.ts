@@ -12,7 +12,7 @@ describe("helpMetadata", () => {
   it("gives title, description, canonical URL and Open Graph tags", () => {
     const metadata = helpMetadata({
       appUrl: "https://help.example.com",
-      path: helpPaths.article("demo", "art-refunds"),
+      path: helpPaths.article("demo", "refunds"),
       agentName: "Acme Answers",
       title: "Refunds",
       description: "How refunds work.",
@@ -21,12 +21,12 @@ describe("helpMetadata", () => {
     });
     expect(metadata.title).toEqual({ absolute: "Refunds – Acme Answers" });
     expect(metadata.description).toBe("How refunds work.");
-    expect(metadata.alternates).toEqual({ canonical: "https://help.example.com/help/demo/articles/art-refunds" });
+    expect(metadata.alternates).toEqual({ canonical: "https://help.example.com/help/demo/articles/refunds" });
     expect(metadata.openGraph).toEqual({
       type: "article",
       title: "Refunds – Acme Answers",
       description: "How refunds work.",
-      url: "https://help.example.com/help/demo/articles/art-refunds",
+      url: "https://help.example.com/help/demo/articles/refunds",
       siteName: "Acme Answers",
       modifiedTime: "2026-09-29T13:45:00.000Z",
     });
@@ -39,9 +39,7 @@ describe("helpMetadata", () => {
   });
 
   it("gives an article's absolute address as the engines link it, the same as the page's canonical URL", () => {
-    expect(helpArticleUrl("https://help.example.com", "demo", "art-refunds")).toBe(
-      "https://help.example.com/help/demo/articles/art-refunds",
-    );
+    expect(helpArticleUrl("https://help.example.com", "demo", "refunds")).toBe("https://help.example.com/help/demo/articles/refunds");
     expect(helpArticleUrl("https://help.example.com/", "a b", "x/y?z")).toBe("https://help.example.com/help/a%20b/articles/x%2Fy%3Fz");
     const canonical = helpMetadata({
       appUrl: "https://help.example.com",
@@ -80,11 +78,11 @@ describe("GET /help/{agentId}/sitemap.xml", () => {
       ["https://help.example.com/help/demo", "2026-10-20T10:00:00.000Z"],
       ["https://help.example.com/help/demo/collections/src-billing", "2026-10-20T10:00:00.000Z"],
       ["https://help.example.com/help/demo/collections/src-start", "2026-10-14T15:30:00.000Z"],
-      ["https://help.example.com/help/demo/articles/art-invoices", "2026-10-20T10:00:00.000Z"],
-      ["https://help.example.com/help/demo/articles/art-api-keys", "2026-10-14T15:30:00.000Z"],
-      ["https://help.example.com/help/demo/articles/art-reset-password", "2026-10-08T08:15:00.000Z"],
-      ["https://help.example.com/help/demo/articles/art-refunds", "2026-09-29T13:45:00.000Z"],
-      ["https://help.example.com/help/demo/articles/art-welcome", "2026-09-15T09:00:00.000Z"],
+      ["https://help.example.com/help/demo/articles/invoices", "2026-10-20T10:00:00.000Z"],
+      ["https://help.example.com/help/demo/articles/api-keys", "2026-10-14T15:30:00.000Z"],
+      ["https://help.example.com/help/demo/articles/reset-password", "2026-10-08T08:15:00.000Z"],
+      ["https://help.example.com/help/demo/articles/refunds", "2026-09-29T13:45:00.000Z"],
+      ["https://help.example.com/help/demo/articles/welcome", "2026-09-15T09:00:00.000Z"],
     ]);
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(
       true,

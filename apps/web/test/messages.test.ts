@@ -104,7 +104,7 @@ describe("success", () => {
     expect(body.richContent[0].articles[0]).toEqual({
       id: "art-reset-password",
       title: "How to reset your password",
-      url: `${ctx.appUrl}/help/demo/articles/art-reset-password`,
+      url: `${ctx.appUrl}/help/demo/articles/reset-password`,
     });
   });
 

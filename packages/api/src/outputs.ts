@@ -102,6 +102,7 @@ export const articleSummaryOutput = z.object({
   id,
   sourceId: id,
   title: z.string(),
+  slug: z.string(),
   published: z.boolean(),
   active: z.boolean(),
   updatedAt: moment,
@@ -151,6 +152,34 @@ export const knowledgeGapsOutput = z.array(
 );
 
 export const articlePreviewOutput = z.object({ html: z.string() });
+
+export const importJobOutput = z.object({
+  id,
+  sourceId: id,
+  kind: z.enum(["markdown_zip", "urls", "zendesk", "intercom"]),
+  status: z.enum(["queued", "running", "done", "failed"]),
+  total: count,
+  processed: count,
+  created: count,
+  updated: count,
+  skipped: count,
+  failed: count,
+  error: z.string().nullable(),
+  createdAt: moment,
+  startedAt: moment.nullable(),
+  finishedAt: moment.nullable(),
+});
+
+export const importJobDetailOutput = importJobOutput.extend({
+  report: z.array(
+    z.object({
+      item: z.string(),
+      outcome: z.enum(["created", "updated", "skipped", "failed"]),
+      reason: z.string().optional(),
+      articleId: z.string().optional(),
+    }),
+  ),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Conversations and usage

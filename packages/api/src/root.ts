@@ -5,6 +5,7 @@ import { articlesRouter } from "./routers/articles.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { conversationsRouter } from "./routers/conversations.ts";
 import { homeRouter } from "./routers/home.ts";
+import { importsRouter } from "./routers/imports.ts";
 import { keysRouter } from "./routers/keys.ts";
 import { peopleRouter } from "./routers/people.ts";
 import { savedRepliesRouter } from "./routers/saved-replies.ts";
@@ -21,6 +22,7 @@ export const appRouter = createTRPCRouter({
   keys: keysRouter,
   sources: sourcesRouter,
   articles: articlesRouter,
+  imports: importsRouter,
   conversations: conversationsRouter,
   savedReplies: savedRepliesRouter,
   team: teamRouter,

@@ -157,6 +157,7 @@ describe("articles", () => {
       sourceId: source.id,
       sourceName: "Search",
       title: "Invoices",
+      slug: "invoices",
       published: false,
       active: true,
       updatedAt: expect.any(Date),

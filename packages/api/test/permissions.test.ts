@@ -39,6 +39,7 @@ const EXPECTED_SECTIONS: Record<Role, string[]> = {
     "audit",
     "conversations",
     "home",
+    "imports",
     "keys",
     "people",
     "savedReplies",
@@ -55,6 +56,7 @@ const EXPECTED_SECTIONS: Record<Role, string[]> = {
     "audit",
     "conversations",
     "home",
+    "imports",
     "keys",
     "savedReplies",
     "sources",
@@ -64,7 +66,7 @@ const EXPECTED_SECTIONS: Record<Role, string[]> = {
     "webhooks",
   ],
   // agents: the list only (names to filter the inbox by and to link sources to).
-  editor: ["account", "agents", "articles", "sources"],
+  editor: ["account", "agents", "articles", "imports", "sources"],
   support: ["account", "agents", "conversations", "savedReplies", "team"],
 };
 
@@ -120,6 +122,9 @@ describe("the permission table", () => {
     expect(roleMayCall("admin", "agents.delete")).toBe(false);
     expect(roleMayCall("editor", "articles.delete")).toBe(true);
     expect(roleMayCall("support", "sources.delete")).toBe(false);
+    // Importing writes the knowledge base: the roles that may write it.
+    expect(roleMayCall("editor", "POST /api/panel/imports")).toBe(true);
+    expect(roleMayCall("support", "POST /api/panel/imports")).toBe(false);
   });
 
   it("an operation the table does not name is refused for every role", () => {

@@ -128,6 +128,14 @@ export const ERROR_DOCS = {
     meaning: "The saved reply is not one of your workspace's (or it was removed).",
     action: "Reload the saved replies and pick one that exists.",
   },
+  ARTICLE_SLUG_TAKEN: {
+    meaning: "Another article of the same source already has this slug (slugs are unique per source).",
+    action: "Choose another slug, or change the other article's first.",
+  },
+  IMPORT_JOB_NOT_FOUND: {
+    meaning: "The import is not one of your workspace's.",
+    action: "Reload the source's imports and pick one that exists.",
+  },
   SAVED_REPLY_TITLE_TAKEN: {
     meaning: "Another saved reply of the workspace has this title.",
     action: "Choose another title, or edit the existing reply.",

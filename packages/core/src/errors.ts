@@ -43,6 +43,8 @@ export const ERRORS = {
   WEBHOOK_ENDPOINT_DISABLED: { status: 409, message: "Enable the endpoint first", trpc: "CONFLICT" },
   WEBHOOK_ENDPOINTS_LIMIT: { status: 409, message: "This workspace has the most webhook endpoints allowed", trpc: "CONFLICT" },
   AGENT_ID_TAKEN: { status: 409, message: "An agent with this id already exists", trpc: "CONFLICT" },
+  ARTICLE_SLUG_TAKEN: { status: 409, message: "Another article of this source already uses this slug", trpc: "CONFLICT" },
+  IMPORT_JOB_NOT_FOUND: { status: 404, message: "Import not found", trpc: "NOT_FOUND" },
   SAVED_REPLY_TITLE_TAKEN: { status: 409, message: "A saved reply with this title already exists", trpc: "CONFLICT" },
   SAVED_REPLIES_LIMIT: { status: 409, message: "This workspace has the most saved replies allowed", trpc: "CONFLICT" },
   IDEMPOTENCY_CONFLICT: {

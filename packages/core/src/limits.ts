@@ -90,6 +90,9 @@ export const LLM_ARTICLE_CHARS = 1_500;
 export const NAME_MAX_CHARS = 100;
 export const ARTICLE_TITLE_MAX_CHARS = 200;
 export const ARTICLE_CONTENT_MAX_CHARS = 100_000;
+/** An article's slug (its help page address part). Generated ones are shorter, leaving room for -2, -3 ... */
+export const ARTICLE_SLUG_MAX_CHARS = 120;
+export const ARTICLE_SLUG_GENERATED_MAX_CHARS = 100;
 export const AGENT_INSTRUCTIONS_MAX_CHARS = 10_000;
 export const AGENT_ALLOWED_ORIGINS_MAX = 50;
 /** An agent's own synonym groups for the knowledge search: one group a line, phrases separated by commas. */
@@ -102,6 +105,19 @@ export const KNOWLEDGE_SYNONYM_GROUPS_MAX = 500;
 export const AUTH_BODY_MAX_BYTES = 16 * 1024;
 /** tRPC: its largest input is an article, whose content may take 6 bytes a character as JSON (\u escapes), with its title and fields. */
 export const TRPC_BODY_MAX_BYTES = ARTICLE_CONTENT_MAX_CHARS * 6 + 64 * 1024;
+/** Article imports: the upload (a zip, a JSON export or a URL list), what a zip may hold, how often. */
+export const IMPORT_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+export const IMPORT_ZIP_MAX_FILES = 20_000;
+export const IMPORT_URLS_MAX = 1_000;
+/** A fetched page or sitemap is cut off (and fails) beyond this. */
+export const IMPORT_PAGE_MAX_BYTES = 2 * 1024 * 1024;
+export const IMPORT_FETCH_TIMEOUT_MS = 15_000;
+export const IMPORT_FETCH_MAX_REDIRECTS = 3;
+export const IMPORTS_PER_HOUR = 10;
+/** How long the worker's claim on a running import holds without progress (it renews as it goes). */
+export const IMPORT_LEASE_MS = 120_000;
+/** Progress is written after this many items (and when the job ends). */
+export const IMPORT_PROGRESS_EVERY = 25;
 /** Every other path (pages, help, keys, health): none takes a body of its own. */
 export const DEFAULT_BODY_MAX_BYTES = 16 * 1024;
 /**
@@ -113,6 +129,7 @@ const BODY_LIMITS: ReadonlyArray<readonly [pathPrefix: string, bytes: number | n
   ["/api/auth/", AUTH_BODY_MAX_BYTES],
   ["/api/trpc/", TRPC_BODY_MAX_BYTES],
   ["/api/agent/", null],
+  ["/api/panel/imports", null],
 ];
 
 /** The largest request body the server entry lets through on a path (without its query); null when the route limits it itself. */

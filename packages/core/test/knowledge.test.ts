@@ -46,9 +46,7 @@ describe("answers from the articles", () => {
     expect(articleIds(result)[0]).toBe("art-reset-password");
     expect(result.richContent[0]).toMatchObject({
       type: "articles",
-      articles: [
-        { id: "art-reset-password", title: "How to reset your password", url: `${APP_URL}/help/demo/articles/art-reset-password` },
-      ],
+      articles: [{ id: "art-reset-password", title: "How to reset your password", url: `${APP_URL}/help/demo/articles/reset-password` }],
     });
     expect(result.handoffRequested).toBe(false);
   });

@@ -42,6 +42,7 @@ beforeAll(async () => {
     data: {
       sourceId: source.id,
       title: ARTICLE_TITLE,
+      slug: "reset-password",
       content:
         "To reset your password, open the sign-in page and choose **Forgot password**. " +
         "We email you a reset link that is valid for one hour.",
@@ -91,7 +92,7 @@ function systemPromptOf(body: any): string {
 const SEARCH_CALL = { name: "search_knowledge_base", args: { query: "How do I reset my password?" } };
 
 function articleLink() {
-  return { id: articleId, title: ARTICLE_TITLE, url: `${APP_URL}/help/${agentId}/articles/${articleId}` };
+  return { id: articleId, title: ARTICLE_TITLE, url: `${APP_URL}/help/${agentId}/articles/reset-password` };
 }
 
 describe("LLM engine: grounded on the retrieved passages", () => {

@@ -106,7 +106,8 @@ export async function seed(db: Database, options: SeedOptions): Promise<SeedResu
       }
 
       for (const article of demoArticles) {
-        const fields = { ...article, content: articleBodies.get(article.id)! };
+        // The demo's help addresses: the id without its prefix (/help/demo/articles/refunds).
+        const fields = { ...article, slug: article.id.replace(/^art-/, ""), content: articleBodies.get(article.id)! };
         await tx.article.upsert({ where: { id: article.id }, create: fields, update: fields });
       }
     },

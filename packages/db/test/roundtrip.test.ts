@@ -126,6 +126,8 @@ describe("every model round-trips every field", () => {
       id: "art-rt",
       sourceId: source.id,
       title: "Réinitialiser le mot de passe",
+      slug: "reinitialiser-le-mot-de-passe",
+      sourceUrl: "https://help.example.com/fr/articles/42-réinitialiser",
       content: "## Heading\n\n- item 1\n- item 2\n\n```bash\ncurl -H 'Authorization: Bearer x' https://api.example\n```\n",
       published: true,
       active: false,
@@ -134,7 +136,7 @@ describe("every model round-trips every field", () => {
       publishedAt: t("2026-04-01T12:00:00.000Z"),
       language: "fr",
     };
-    const draft = { ...published, id: "art-rt-draft", published: false, active: true, publishedAt: null, language: null };
+    const draft = { ...published, id: "art-rt-draft", slug: "draft-2", sourceUrl: null, published: false, active: true, publishedAt: null, language: null };
     for (const article of [published, draft]) {
       await db.prisma.article.create({ data: article });
       expectAllFields("Article", article, await db.prisma.article.findUniqueOrThrow({ where: { id: article.id } }));

@@ -33,7 +33,7 @@ export function ArticleList(props: {
       {props.articles.map((article) => (
         <li key={article.id}>
           <Heading className="help-article-title">
-            <Link href={helpPaths.article(props.agentId, article.id)}>
+            <Link href={helpPaths.article(props.agentId, article.slug)}>
               <Highlighted text={article.title} query={query} />
             </Link>
           </Heading>

@@ -4,14 +4,14 @@ import { logger } from "@parley/core";
 import {
   findHelpBrand,
   getCollection,
-  getVisibleArticle,
   listCollections,
   recordEmptySearch,
+  resolveHelpArticlePage,
   type SearchOptions,
   searchVisibleArticles,
 } from "@parley/core/help";
 import { headers } from "next/headers";
-import { notFound } from "next/navigation";
+import { notFound, permanentRedirect } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "~/server/context.ts";
 import { requestClientIp } from "~/server/http/request.ts";
@@ -29,9 +29,14 @@ export const loadCollection = cache(async (agentId: string, sourceId: string) =>
   return (await getCollection((await getAppContext()).db, agentId, sourceId)) ?? notFound();
 });
 
-/** A visible article; renders the 404 page otherwise (hidden and unknown look the same). */
-export const loadArticle = cache(async (agentId: string, articleId: string) => {
-  return (await getVisibleArticle((await getAppContext()).db, agentId, articleId)) ?? notFound();
+/**
+ * A visible article by slug. An old address by id answers 308 to the slug's; anything else renders
+ * the 404 page (hidden and unknown look the same).
+ */
+export const loadArticle = cache(async (agentId: string, slugOrId: string) => {
+  const page = await resolveHelpArticlePage((await getAppContext()).db, agentId, slugOrId);
+  if ("redirectTo" in page) permanentRedirect(page.redirectTo);
+  return "article" in page ? page.article : notFound();
 });
 
 export const loadArticles = cache(

@@ -3,6 +3,7 @@
 // stopped by the server entry on SIGTERM/SIGINT through the process's shutdown hooks.
 import { logger } from "@parley/core";
 import { RetentionTask, ScheduledPublisher } from "@parley/core/admin";
+import { ImportRunner } from "@parley/core/imports";
 import { EmbeddingIndexer } from "@parley/core/semantic";
 import { WebhookWorker } from "@parley/core/webhooks";
 import { getDb } from "@parley/db";
@@ -19,11 +20,12 @@ export async function startWebhookWorker(): Promise<WebhookWorker> {
   }
   const db = await getDb();
   const semantic = await getSemanticSearch();
-  // The embeddings worker, scheduled publications and retention run on this loop, never on a
-  // request; a lease row lets one instance of the cluster run each retention pass.
+  // The embeddings worker, article imports, scheduled publications and retention run on this
+  // loop, never on a request; a lease row lets one instance of the cluster run each retention pass.
   const tasks = [
     new ScheduledPublisher({ db }),
     new RetentionTask({ db }),
+    new ImportRunner({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL }),
     ...(semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder })] : []),
   ];
   const worker = new WebhookWorker({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL, tasks });

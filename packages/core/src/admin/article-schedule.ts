@@ -8,7 +8,7 @@ import { ARTICLE_SCHEDULE_MAX_DAYS, SCHEDULED_PUBLICATIONS_PER_PASS } from "../l
 import { logger } from "../logger.ts";
 import type { BackgroundTask } from "../webhooks/worker.ts";
 import { recordRevision } from "./article-history.ts";
-import { recordPublication } from "./articles.ts";
+import { recordArticlePublication } from "./articles.ts";
 import { rowId } from "./scope.ts";
 
 const DAY_MS = 86_400_000;
@@ -58,7 +58,7 @@ export async function publishDueArticles(db: Database, now: Date): Promise<numbe
         await tx.article.updateMany({ where: { id: article.id, publishAt: { lte: now } }, data: { publishAt: null } });
         return;
       }
-      await recordPublication(tx, article.source.workspaceId, article.id, true, now);
+      await recordArticlePublication(tx, article.source.workspaceId, article.id, true, now);
       await recordRevision(tx, article.id, null, now);
       published++;
     });

@@ -2,6 +2,7 @@
 // decided elsewhere, by the one visibility rule (published, active, linked source, active agent).
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { articleSlugInput, freeArticleSlug, isSlugConflict, slugFromTitle } from "../article-slugs.ts";
 import { AppError } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
 import { renderArticleHtml } from "../markdown.ts";
@@ -30,12 +31,15 @@ export const createArticleInput = z.object({
   sourceId: sourceChoice,
   title: titleInput,
   content: contentInput,
+  /** Generated from the title when absent. */
+  slug: articleSlugInput.optional(),
   published: z.boolean().optional(),
 });
 export const updateArticleInput = z.object({
   id: rowId,
   title: titleInput.optional(),
   content: contentInput.optional(),
+  slug: articleSlugInput.optional(),
   sourceId: sourceChoice.optional(),
 });
 /** What the editor shows while the admin types: any draft, up to an article's size (empty included). */
@@ -47,6 +51,7 @@ const summarySelect = {
   id: true,
   sourceId: true,
   title: true,
+  slug: true,
   published: true,
   active: true,
   updatedAt: true,
@@ -99,27 +104,53 @@ export async function createArticle(
   const { workspaceId } = scope;
   await assertSourceInWorkspace(db, workspaceId, input.sourceId);
   const published = input.published ?? false;
-  const article = await db.prisma.$transaction(async (tx) => {
-    const created = await tx.article.create({
-      data: { sourceId: input.sourceId, title: input.title, content: input.content, published, publishedAt: published ? now : null },
-      select: { id: true },
-    });
-    if (published) await recordPublication(tx, workspaceId, created.id, true, now);
-    await recordRevision(tx, created.id, scope.userId, now);
-    await recordAudit(tx, scope, {
-      action: "article.created",
-      targetType: "article",
-      targetId: created.id,
-      targetLabel: input.title,
-      detail: { published },
-    });
-    return created;
-  });
+  const article = await withSlugConflict(() =>
+    db.prisma.$transaction(async (tx) => {
+      const slug = input.slug ?? (await freeArticleSlug(tx, input.sourceId, slugFromTitle(input.title)));
+      const created = await tx.article.create({
+        data: {
+          sourceId: input.sourceId,
+          title: input.title,
+          slug,
+          content: input.content,
+          published,
+          publishedAt: published ? now : null,
+        },
+        select: { id: true },
+      });
+      if (published) await recordArticlePublication(tx, workspaceId, created.id, true, now);
+      await recordRevision(tx, created.id, scope.userId, now);
+      await recordAudit(tx, scope, {
+        action: "article.created",
+        targetType: "article",
+        targetId: created.id,
+        targetLabel: input.title,
+        detail: { published },
+      });
+      return created;
+    }),
+  );
   return getArticle(db, workspaceId, article.id);
 }
 
-/** help.article.published / unpublished, in the transaction that changed the article. */
-export async function recordPublication(tx: Prisma.TransactionClient, workspaceId: string, id: string, published: boolean, now: Date) {
+/** The unique slug index's conflict, as the editor's message. */
+async function withSlugConflict<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isSlugConflict(error)) throw new AppError("ARTICLE_SLUG_TAKEN");
+    throw error;
+  }
+}
+
+/** help.article.published / unpublished, in the transaction that changed the article (imports too). */
+export async function recordArticlePublication(
+  tx: Prisma.TransactionClient,
+  workspaceId: string,
+  id: string,
+  published: boolean,
+  now: Date,
+) {
   const article = await tx.article.findUniqueOrThrow({
     where: { id },
     select: { id: true, sourceId: true, title: true, publishedAt: true, source: { select: { agents: { select: { agentId: true } } } } },
@@ -151,13 +182,15 @@ async function updateInWorkspace(
   /** Set for a change of the text (a new revision at that time); unset for a flag. */
   revisionAt?: Date,
 ): Promise<ArticleDetail> {
-  await db.prisma.$transaction(async (tx) => {
-    const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId: scope.workspaceId } }, data });
-    if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
-    if (revisionAt) await recordRevision(tx, id, scope.userId, revisionAt);
-    const { title } = await tx.article.findUniqueOrThrow({ where: { id }, select: { title: true } });
-    await recordAudit(tx, scope, { ...audit, targetType: "article", targetId: id, targetLabel: title });
-  });
+  await withSlugConflict(() =>
+    db.prisma.$transaction(async (tx) => {
+      const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId: scope.workspaceId } }, data });
+      if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+      if (revisionAt) await recordRevision(tx, id, scope.userId, revisionAt);
+      const { title } = await tx.article.findUniqueOrThrow({ where: { id }, select: { title: true } });
+      await recordAudit(tx, scope, { ...audit, targetType: "article", targetId: id, targetLabel: title });
+    }),
+  );
   return getArticle(db, scope.workspaceId, id);
 }
 
@@ -169,8 +202,19 @@ export async function updateArticle(
   now: Date,
 ): Promise<ArticleDetail> {
   const { id, ...fields } = input;
-  if (fields.sourceId !== undefined) await assertSourceInWorkspace(db, scope.workspaceId, fields.sourceId);
   const changed = Object.keys(fields).filter((name) => fields[name as keyof typeof fields] !== undefined);
+  if (fields.sourceId !== undefined) {
+    await assertSourceInWorkspace(db, scope.workspaceId, fields.sourceId);
+    // Moved to another source: its slug must be free there too (the next free one when not given).
+    if (fields.slug === undefined) {
+      const current = await db.prisma.article.findFirst({
+        where: { id, source: { workspaceId: scope.workspaceId } },
+        select: { slug: true, sourceId: true },
+      });
+      if (current && current.sourceId !== fields.sourceId)
+        fields.slug = await freeArticleSlug(db.prisma, fields.sourceId, current.slug, id);
+    }
+  }
   return updateInWorkspace(db, scope, id, fields, { action: "article.updated", detail: { fields: changed.sort() } }, now);
 }
 
@@ -194,7 +238,7 @@ export async function setArticlePublished(
       data: input.published ? { published: true, publishedAt: now, publishAt: null } : { published: false, publishedAt: null },
     });
     if (count > 0) {
-      await recordPublication(tx, workspaceId, input.id, input.published, now);
+      await recordArticlePublication(tx, workspaceId, input.id, input.published, now);
       await recordRevision(tx, input.id, scope.userId, now);
       const { title } = await tx.article.findUniqueOrThrow({ where: { id: input.id }, select: { title: true } });
       const action = input.published ? "article.published" : "article.unpublished";

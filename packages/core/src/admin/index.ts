@@ -1,6 +1,7 @@
 // What the control panel does, each operation checked against the admin's workspace (scope.ts):
 // the tRPC procedures of @parley/api are thin calls over these.
 
+export { articleSlugInput, slugFromTitle } from "../article-slugs.ts";
 export {
   changePassword,
   changePasswordInput,

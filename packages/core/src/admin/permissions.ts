@@ -92,6 +92,8 @@ export const OPERATION_PERMISSIONS = {
   "articles.restoreRevision": "knowledge.write",
   "articles.schedule": "knowledge.write",
   "articles.gaps": "knowledge.read",
+  "imports.list": "knowledge.read",
+  "imports.get": "knowledge.read",
   "conversations.list": "inbox.read",
   "conversations.waiting": "inbox.read",
   "conversations.get": "inbox.read",
@@ -140,6 +142,7 @@ export const OPERATION_PERMISSIONS = {
   "GET /api/panel/events": "inbox.read",
   "GET /api/panel/conversations/export": "inbox.export",
   "GET /api/panel/visitor-data/export": "visitorData.manage",
+  "POST /api/panel/imports": "knowledge.write",
 } as const satisfies Record<string, Permission>;
 
 export type PanelOperation = keyof typeof OPERATION_PERMISSIONS;

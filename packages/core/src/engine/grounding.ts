@@ -41,7 +41,7 @@ export async function retrievePassages(
     passages.push({
       articleId: article.id,
       title: article.title,
-      url: helpArticleUrl(deps.appUrl, agentId, article.id),
+      url: helpArticleUrl(deps.appUrl, agentId, article.slug),
       text: quoteOf(article, match, question, ranking.language) || article.title,
     });
   }

@@ -201,7 +201,7 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       const articles = cited.map((article) => ({
         id: article.id,
         title: article.title,
-        url: helpArticleUrl(deps.appUrl, input.agent.id, article.id),
+        url: helpArticleUrl(deps.appUrl, input.agent.id, article.slug),
       }));
       return result(input, reply, {
         context: cited.map((article) => `${article.title}\n${article.content}`),

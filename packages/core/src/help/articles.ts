@@ -9,6 +9,7 @@ import { storableString } from "../text.ts";
 import { excerpt } from "./excerpt.ts";
 import { markdownToPlainText } from "./plain-text.ts";
 import { searchVisibleArticles } from "./search.ts";
+import { helpPaths } from "./urls.ts";
 import { articleIsVisibleSql } from "./visibility.ts";
 
 export interface HelpArticle {
@@ -25,6 +26,50 @@ export interface HelpArticle {
 export async function getVisibleArticle(db: Database, agentId: string, articleId: string): Promise<HelpArticle | null> {
   const [article] = await db.rows<HelpArticle>(visibleArticleSql(agentId, articleId));
   return article ?? null;
+}
+
+/** A visible article of the help page, by slug (its address), with the slug. */
+export interface HelpPageArticle extends HelpArticle {
+  slug: string;
+}
+
+/**
+ * The help page's article: visible for the agent and with this slug, or null (unknown and hidden
+ * look the same). Slugs are unique per source; when two of the agent's sources share one, the
+ * source linked to the agent first wins.
+ */
+export async function getVisibleArticleBySlug(db: Database, agentId: string, slug: string): Promise<HelpPageArticle | null> {
+  const [article] = await db.rows<HelpPageArticle>(Prisma.sql`
+    SELECT a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", a."updatedAt"
+    FROM "Article" a
+    JOIN "Source" s ON s."id" = a."sourceId"
+    JOIN "AgentSource" l ON l."sourceId" = a."sourceId" AND l."agentId" = ${agentId}
+    WHERE a."slug" = ${slug} AND ${articleIsVisibleSql("a", agentId)}
+    ORDER BY l."createdAt", l."sourceId"
+    LIMIT 1`);
+  return article ?? null;
+}
+
+/** The slug of a visible article found by id (the old id addresses redirect to it), or null. */
+export async function getVisibleArticleSlug(db: Database, agentId: string, articleId: string): Promise<string | null> {
+  const [row] = await db.rows<{ slug: string }>(Prisma.sql`
+    SELECT a."slug" FROM "Article" a WHERE a."id" = ${articleId} AND ${articleIsVisibleSql("a", agentId)}`);
+  return row?.slug ?? null;
+}
+
+/** What the help page at /help/{agent}/articles/{slugOrId} shows. */
+export type HelpArticlePage = { article: HelpPageArticle } | { redirectTo: string } | { notFound: true };
+
+/**
+ * The article page's answer: the visible article with that slug; else, for the old address by id
+ * of a visible article, a permanent redirect to its slug's address; else not found (unknown and
+ * hidden alike).
+ */
+export async function resolveHelpArticlePage(db: Database, agentId: string, slugOrId: string): Promise<HelpArticlePage> {
+  const article = await getVisibleArticleBySlug(db, agentId, slugOrId);
+  if (article) return { article };
+  const slug = await getVisibleArticleSlug(db, agentId, slugOrId);
+  return slug ? { redirectTo: helpPaths.article(agentId, slug) } : { notFound: true };
 }
 
 /** The statement behind getVisibleArticle (exported so tests can EXPLAIN it). */

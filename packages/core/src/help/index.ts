@@ -2,7 +2,17 @@
 // for the JSON routes and the pages), the JSON routes and the sitemap, collections, article lists
 // and search, excerpts, and the pages' addresses (also in @parley/core/browser).
 export { HELP_CACHE_HEADERS, type HelpRequest, helpArticle, helpArticles, helpCollections, helpErrorResult } from "./api.ts";
-export { type ArticleSummary, getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
+export {
+  type ArticleSummary,
+  getVisibleArticle,
+  getVisibleArticleBySlug,
+  getVisibleArticleSlug,
+  type HelpArticlePage,
+  type HelpPageArticle,
+  listArticleSummaries,
+  parseArticleListQuery,
+  resolveHelpArticlePage,
+} from "./articles.ts";
 export { findHelpBrand, type HelpBrand } from "./brand.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
 export { excerpt, highlight } from "./excerpt.ts";

@@ -16,6 +16,8 @@ export interface ArticleHit {
   sourceId: string;
   sourceName: string;
   title: string;
+  /** The help page's address part (helpPaths.article). */
+  slug: string;
   /** Stored Markdown. */
   content: string;
   updatedAt: Date;
@@ -77,11 +79,12 @@ type WindowRow = ArticleHit & { complete?: boolean };
 function hitsOf(rows: WindowRow[]): ArticleHit[] {
   return rows
     .filter((row) => row.id !== null)
-    .map(({ id, sourceId, sourceName, title, content, updatedAt, rank }) => ({
+    .map(({ id, sourceId, sourceName, title, slug, content, updatedAt, rank }) => ({
       id,
       sourceId,
       sourceName,
       title,
+      slug,
       content,
       updatedAt,
       rank,
@@ -141,6 +144,7 @@ function pageOf(options: SearchOptions): { limit: number; offset: number } {
 export interface ArticleDate {
   id: string;
   sourceId: string;
+  slug: string;
   updatedAt: Date;
 }
 
@@ -151,7 +155,7 @@ export function listVisibleArticleDates(db: Database, agentId: string, limit: nu
 
 export function visibleArticleDatesSql(agentId: string, limit: number): Prisma.Sql {
   return Prisma.sql`
-    SELECT r."id", r."sourceId", r."updatedAt"
+    SELECT r."id", r."sourceId", (SELECT a."slug" FROM "Article" a WHERE a."id" = r."id") AS "slug", r."updatedAt"
     FROM (${recentVisibleSql(agentId, { limit: positiveInt(limit, "limit"), offset: 0 })}) r
     ORDER BY r."updatedAt" DESC, r."id"`;
 }
@@ -181,7 +185,7 @@ function recentVisibleSql(agentId: string, page: { limit: number; offset: number
 function recentArticlesSql(agentId: string, page: { limit: number; offset: number; sourceId?: string }): Prisma.Sql {
   // Content is read for the final page only, by primary key.
   return Prisma.sql`
-    SELECT a."id", a."sourceId", r."sourceName", a."title", a."content", a."updatedAt", 0::float8 AS "rank"
+    SELECT a."id", a."sourceId", r."sourceName", a."title", a."slug", a."content", a."updatedAt", 0::float8 AS "rank"
     FROM (${recentVisibleSql(agentId, page)}) r
     JOIN "Article" a ON a."id" = r."id"
     ORDER BY r."updatedAt" DESC, r."id"`;
@@ -230,7 +234,7 @@ function matchingArticlesSql(agentId: string, q: string, options: MatchOptions, 
       conditions.map((condition) => branch(condition, n)),
       " UNION ",
     )}) u`;
-  const columns = Prisma.sql`a."id", a."sourceId", s."name" AS "sourceName", a."title", a."content", a."updatedAt"`;
+  const columns = Prisma.sql`a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", a."updatedAt"`;
   const scope = Prisma.sql`vs AS MATERIALIZED (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter})`;
   // Whether the window held the whole answer: it holds every article, or enough matches.
   const complete = (found: Prisma.Sql, wanted: number) =>

@@ -24,7 +24,7 @@ export async function helpSitemap(ctx: AppContext, request: { agentId: string })
       ...collections.map((collection) =>
         sitemapUrl(ctx.appUrl + helpPaths.collection(agent.id, collection.id), newestIn.get(collection.id)),
       ),
-      ...articles.map((article) => sitemapUrl(ctx.appUrl + helpPaths.article(agent.id, article.id), article.updatedAt)),
+      ...articles.map((article) => sitemapUrl(ctx.appUrl + helpPaths.article(agent.id, article.slug), article.updatedAt)),
     ];
     const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
     return { status: 200, headers: { ...HELP_CACHE_HEADERS, "content-type": "application/xml; charset=utf-8" }, text: xml };

@@ -8,12 +8,13 @@ export const helpPaths = {
   home: (agentId: string) => `/help/${segment(agentId)}`,
   collection: (agentId: string, sourceId: string, page = 1) =>
     `/help/${segment(agentId)}/collections/${segment(sourceId)}${page > 1 ? `?page=${page}` : ""}`,
-  article: (agentId: string, articleId: string) => `/help/${segment(agentId)}/articles/${segment(articleId)}`,
+  /** By slug; an article's id there answers 308 to this address. */
+  article: (agentId: string, slug: string) => `/help/${segment(agentId)}/articles/${segment(slug)}`,
   search: (agentId: string, q?: string) => `/help/${segment(agentId)}/search${q ? `?q=${encodeURIComponent(q)}` : ""}`,
   sitemap: (agentId: string) => `/help/${segment(agentId)}/sitemap.xml`,
 };
 
 /** The absolute address of an article's help page (a trailing slash of `appUrl` is ignored). */
-export function helpArticleUrl(appUrl: string, agentId: string, articleId: string): string {
-  return `${appUrl.replace(/\/+$/, "")}${helpPaths.article(agentId, articleId)}`;
+export function helpArticleUrl(appUrl: string, agentId: string, slug: string): string {
+  return `${appUrl.replace(/\/+$/, "")}${helpPaths.article(agentId, slug)}`;
 }

@@ -68,7 +68,7 @@ function messageResponseExamples(appUrl: string) {
           {
             type: "articles",
             articles: [
-              { id: "art-refunds", title: "Refund policy and how to request a refund", url: helpArticleUrl(appUrl, "demo", "art-refunds") },
+              { id: "art-refunds", title: "Refund policy and how to request a refund", url: helpArticleUrl(appUrl, "demo", "refunds") },
             ],
           },
         ],

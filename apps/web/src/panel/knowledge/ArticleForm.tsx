@@ -12,9 +12,14 @@ import { MarkdownPreview } from "./MarkdownPreview.tsx";
 
 export interface ArticleValues {
   title: string;
+  /** Empty: made from the title (new article) or kept as it is. */
+  slug: string;
   sourceId: string;
   content: string;
 }
+
+/** What the form submits: no slug when the field was left empty. */
+export type ArticleSubmission = Omit<ArticleValues, "slug"> & { slug?: string };
 
 interface ArticleFormProps {
   initial: ArticleValues;
@@ -22,7 +27,7 @@ interface ArticleFormProps {
   pending: boolean;
   error: unknown;
   success?: string;
-  onSubmit: (values: ArticleValues) => void;
+  onSubmit: (values: ArticleSubmission) => void;
   /** Called on any edit (to clear an earlier success note). */
   onEdit?: () => void;
 }
@@ -40,7 +45,7 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    onSubmit(values);
+    onSubmit({ ...values, slug: values.slug.trim() || undefined });
   }
 
   return (
@@ -52,6 +57,16 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
         onChange={(event) => set("title", event.target.value)}
         error={errors.title}
         autoComplete="off"
+      />
+      <TextField
+        label="Slug"
+        name="slug"
+        value={values.slug}
+        onChange={(event) => set("slug", event.target.value)}
+        error={errors.slug}
+        autoComplete="off"
+        spellCheck={false}
+        hint="The help page's address: lowercase letters, digits and hyphens. Left empty, it is made from the title."
       />
       <SelectField
         label="Source"

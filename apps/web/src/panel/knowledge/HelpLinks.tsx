@@ -25,7 +25,7 @@ export function HelpLinks({ article }: { article: Article }) {
       ) : (
         <ul className="link-list">
           {linked.map((agent) => {
-            const href = helpPaths.article(agent.id, article.id);
+            const href = helpPaths.article(agent.id, article.slug);
             return (
               <li key={agent.id}>
                 <a href={href} target="_blank" rel="noopener">

@@ -7,6 +7,7 @@ import { useTRPC } from "../trpc.ts";
 import { DeleteCard } from "../ui/DeleteCard.tsx";
 import { Badge, EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { ArticleBrowser } from "./ArticleBrowser.tsx";
+import { ImportArticles } from "./ImportArticles.tsx";
 import { SourceAgentsForm } from "./SourceAgentsForm.tsx";
 import { SourceSettingsForm } from "./SourceSettingsForm.tsx";
 
@@ -75,6 +76,7 @@ export function SourceScreen({ sourceId }: { sourceId: string }) {
           <SourceAgentsForm key={source.id} source={source} />
         </section>
       </div>
+      <ImportArticles sourceId={source.id} />
       <section aria-labelledby="source-articles-heading">
         <h2 id="source-articles-heading">Articles</h2>
         <ArticleBrowser sourceId={source.id} />

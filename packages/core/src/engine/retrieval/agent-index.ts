@@ -17,6 +17,8 @@ import { type IndexedArticle, PassageIndex } from "./passage-index.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "./synonyms.ts";
 
 export interface StoredArticle extends IndexedArticle {
+  /** For the help page's address. */
+  slug: string;
   updatedAt: Date;
 }
 
@@ -104,12 +106,14 @@ async function build(db: Database, agentId: string, signature: Signature, previo
     else stale.push(id);
   }
   for (let i = 0; i < stale.length; i += 500) {
-    const rows = await db.prisma.$queryRaw<Array<{ id: string; title: string; content: string; language: string | null; updatedAt: Date }>>(
-      Prisma.sql`SELECT a."id", a."title", a."content", a."language", a."updatedAt" FROM "Article" a WHERE a."id" IN (${Prisma.join(stale.slice(i, i + 500))})`,
+    const rows = await db.prisma.$queryRaw<
+      Array<{ id: string; title: string; slug: string; content: string; language: string | null; updatedAt: Date }>
+    >(
+      Prisma.sql`SELECT a."id", a."title", a."slug", a."content", a."language", a."updatedAt" FROM "Article" a WHERE a."id" IN (${Prisma.join(stale.slice(i, i + 500))})`,
     );
     for (const row of rows) {
       const language = row.language && isLanguage(row.language) ? row.language : detectLanguage(`${row.title}\n${row.content}`);
-      articles.set(row.id, { id: row.id, title: row.title, content: row.content, language, updatedAt: row.updatedAt });
+      articles.set(row.id, { id: row.id, title: row.title, slug: row.slug, content: row.content, language, updatedAt: row.updatedAt });
     }
   }
   const own = signature.synonyms;

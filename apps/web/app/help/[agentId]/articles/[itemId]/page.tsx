@@ -25,7 +25,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const article = await loadArticle(agentId, itemId);
   return helpMetadata({
     appUrl: await appUrl(),
-    path: helpPaths.article(agentId, article.id),
+    path: helpPaths.article(agentId, article.slug),
     agentName: agent.name,
     title: article.title,
     description: excerpt(markdownToPlainText(article.content), "", DESCRIPTION_CHARS),
