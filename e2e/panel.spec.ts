@@ -18,6 +18,7 @@ const PANEL_PAGES = [
   { path: "/panel/usage", h1: "Usage" },
   { path: "/panel/webhooks", h1: "Webhooks" },
   { path: "/panel/people", h1: "People" },
+  { path: "/panel/audit", h1: "Audit log" },
   { path: "/panel/account", h1: "Your account" },
 ];
 

@@ -1,8 +1,9 @@
 // The audit log through the panel's procedures: an action records exactly one event with who, what
 // and from where; a change that rolls back records nothing; no key or secret reaches the table; the
 // list filters, pages newest first, stays inside the workspace and is refused to editors and support.
-import { exportConversations, generateHttpApiKey, parseExportQuery, recordAudit } from "@parley/core/admin";
+import { exportConversations, generateHttpApiKey, parseExportQuery, recordAudit, resetPassword } from "@parley/core/admin";
 import type { TestContext } from "@parley/core/testing";
+import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 
@@ -120,6 +121,39 @@ describe("recording", () => {
     expect(rows.at(-1)?.detail).toMatchObject({ format: "csv", filters: expect.arrayContaining(["q"]) });
     expect(await auditTableText()).not.toContain("ada@example.org");
     expect(await auditTableText()).not.toContain(invitation.link.split("/").at(-1));
+  });
+
+  it("people and accounts: role changes, deactivation, passwords and sessions; the command line's reset names the operator", async () => {
+    const colleague = await ctx.db.prisma.user.create({
+      data: {
+        workspaceId: a.scope.workspaceId,
+        email: "sam@example.com",
+        passwordHash: await hashPassword("sam-password-1"),
+        role: "support",
+      },
+    });
+    await owner().people.setRole({ userId: colleague.id, role: "editor" });
+    await owner().people.deactivate({ userId: colleague.id });
+    await owner().people.reactivate({ userId: colleague.id });
+    const sam = { userId: colleague.id, workspaceId: a.scope.workspaceId, role: "editor" as const };
+    await callerFor(ctx, sam, { client }).account.changePassword({ currentPassword: "sam-password-1", newPassword: "sam-password-2" });
+    const session = await ctx.db.prisma.session.create({
+      data: { userId: colleague.id, expiresAt: new Date(Date.now() + 3_600_000), lastSeenAt: new Date() },
+    });
+    await callerFor(ctx, sam, { client }).account.endSession({ id: session.id });
+    await resetPassword(ctx.db, "sam@example.com", new Date());
+    const rows = await events();
+    expect(rows.map((row) => [row.action, row.actorEmail, row.targetLabel, row.detail])).toEqual([
+      ["person.role.changed", "alpha@example.com", "sam@example.com", { from: "support", to: "editor" }],
+      ["person.deactivated", "alpha@example.com", "sam@example.com", {}],
+      ["person.reactivated", "alpha@example.com", "sam@example.com", {}],
+      ["account.password.changed", "sam@example.com", "sam@example.com", {}],
+      ["account.session.ended", "sam@example.com", "sam@example.com", {}],
+      ["account.password.reset", "operator (command line)", "sam@example.com", {}],
+    ]);
+    expect(rows.at(-1)).toMatchObject({ actorUserId: null, ip: "local" });
+    const text = await auditTableText();
+    for (const secret of ["sam-password-1", "sam-password-2", colleague.passwordHash]) expect(text).not.toContain(secret);
   });
 
   it("a change that fails records nothing; an event written in a transaction that rolls back is gone", async () => {

@@ -7,12 +7,12 @@ import { type Database, hashPassword, type Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATIONS_PER_WORKSPACE_PER_HOUR } from "../limits.ts";
-import { describeError, logger } from "../logger.ts";
-import type { Mailer, MailMessage } from "../mail.ts";
+import type { Mailer } from "../mail.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiters } from "../ratelimit/types.ts";
 import { newPasswordInput } from "./account.ts";
 import { recordAudit } from "./audit.ts";
+import { type InvitationEmail, sendInvitation } from "./invitation-email.ts";
 import { ROLES, type Role } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 import { endAllSessions } from "./sessions.ts";
@@ -72,9 +72,6 @@ export async function listPeople(db: Database, workspaceId: string, now: Date) {
   return { people, invitations };
 }
 
-/** Whether the link went out by email: `sent`, `failed` (copy it by hand) or `off` (no SMTP_URL). */
-export type InvitationEmail = "sent" | "failed" | "off";
-
 /**
  * Creates an invitation and returns its link (shown once: only the token's hash is kept). An email
  * that already has an account is refused; inviting the same email again leaves both links valid.
@@ -112,51 +109,6 @@ export async function inviteTeamMember(
   const emailed = deps.mailer ? await sendInvitation(deps.db, deps.mailer, scope, { ...invitation, link }) : "off";
   return { ...invitation, link, emailed };
 }
-
-async function sendInvitation(
-  db: Database,
-  mailer: Mailer,
-  scope: AdminScope,
-  invitation: { id: string; email: string; role: Role; link: string },
-): Promise<InvitationEmail> {
-  try {
-    const [workspace, inviter] = await Promise.all([
-      db.prisma.workspace.findUniqueOrThrow({ where: { id: scope.workspaceId }, select: { name: true } }),
-      db.prisma.user.findUniqueOrThrow({ where: { id: scope.userId }, select: { name: true, email: true } }),
-    ]);
-    await mailer.send(invitationEmail({ ...invitation, workspaceName: workspace.name, inviter: inviter.name || inviter.email }));
-    return "sent";
-  } catch (error) {
-    // The link itself stays out of the log: it is the invitation.
-    logger.warn("invitation email not sent", { invitationId: invitation.id, error: describeError(error) });
-    return "failed";
-  }
-}
-
-/** The invitation as an email: who invites, to which workspace and role, the link and its expiry. */
-export function invitationEmail(invitation: {
-  email: string;
-  role: Role;
-  link: string;
-  workspaceName: string;
-  inviter: string;
-}): MailMessage {
-  const days = INVITATION_TTL_SECONDS / 86_400;
-  return {
-    to: invitation.email,
-    subject: `${invitation.inviter} invited you to ${invitation.workspaceName} on Parley`,
-    text: [
-      `${invitation.inviter} invited you to join ${invitation.workspaceName} on Parley as ${ROLE_NAMES[invitation.role]}.`,
-      "",
-      "Open this link to choose your name and password:",
-      invitation.link,
-      "",
-      `The link works once and expires in ${days} days. If you did not expect this invitation, ignore this email.`,
-    ].join("\n"),
-  };
-}
-
-const ROLE_NAMES: Record<Role, string> = { owner: "an owner", admin: "an admin", editor: "an editor", support: "a support agent" };
 
 /** Withdraws an unused invitation of the workspace (its link stops working). */
 export async function revokeInvitation(db: Database, scope: AdminScope, id: string): Promise<{ revoked: boolean }> {

@@ -168,7 +168,7 @@ function AuditRow({ event }: { event: AuditEvent }) {
         {event.summary}
         {detail ? <div className="muted small">{detail}</div> : null}
       </td>
-      <td className="audit-ip" title={event.userAgent || undefined}>
+      <td className="audit-ip" data-label="From" title={event.userAgent || undefined}>
         {event.ip}
       </td>
     </tr>
