@@ -46,7 +46,7 @@ test("an admin exports a visitor's data, erases it with a typed confirmation, an
   await expect(transcript.getByRole("status")).toContainText("The visitor's data was erased");
   await expect(transcript.locator(".message-user").first()).toContainText("Erased");
   await expect(page.getByText(`My parcel ${suffix} is late`)).toHaveCount(0);
-  await expect(page.getByRole("region", { name: "Visitor", exact: true })).toContainText("No visitor details were sent.");
+  await expect(page.getByRole("region", { name: "Visitor", exact: true })).toContainText("Erased.");
   await expect(card.getByRole("status")).toHaveText("Erased 1 conversation.");
   expect((await axeViolations(page)).filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
   await keepScreenshot(page, testInfo, "visitor-erased");
