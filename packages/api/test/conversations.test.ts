@@ -92,6 +92,7 @@ describe("conversations", () => {
       assignee: null,
       escalatedAt: null,
       resolvedAt: null,
+      erasedAt: null,
       createdAt: expect.any(Date),
       updatedAt: new Date("2026-11-10T00:00:00Z"),
       lastMessage: { role: "agent", text: "Hi! How can I help?", createdAt: expect.any(Date) },

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replyToConversation } from "../src/admin/inbox.ts";
 import { addNote } from "../src/admin/inbox-notes.ts";
 import type { AdminScope } from "../src/admin/scope.ts";
-import { eraseVisitorData, exportVisitorData, parseVisitorTargetQuery } from "../src/admin/visitor-data.ts";
+import { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "../src/admin/visitor-data.ts";
 import { createEndpoint } from "../src/admin/webhooks.ts";
 import { AppError } from "../src/errors.ts";
 import { sendMessage } from "../src/messages/index.ts";
@@ -189,6 +189,25 @@ describe("export", () => {
 });
 
 describe("erasure", () => {
+  it("takes a conversation or an email address (not both, not neither) and the typed confirmation", () => {
+    expect(eraseVisitorInput.parse({ conversationId: "c1", confirmation: "ERASE" })).toEqual({
+      conversationId: "c1",
+      confirmation: "ERASE",
+    });
+    expect(eraseVisitorInput.parse({ email: " Ada@Example.com ", confirmation: "x" })).toEqual({
+      email: "ada@example.com",
+      confirmation: "x",
+    });
+    for (const bad of [
+      { confirmation: "ERASE" },
+      { conversationId: "c1", email: "ada@example.com", confirmation: "ERASE" },
+      { conversationId: "c1" },
+      { email: "not-an-address", confirmation: "ERASE" },
+      { conversationId: "c1", confirmation: "x".repeat(401) },
+    ])
+      expect(eraseVisitorInput.safeParse(bad).success, JSON.stringify(bad).slice(0, 80)).toBe(false);
+  });
+
   it("leaves the marker in no column of any table, keeps every count and usage, marks the conversation erased", async () => {
     const marker = "zqvmarkerone";
     const id = await markedConversation(marker, "erase.one@example.com");

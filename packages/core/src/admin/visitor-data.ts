@@ -29,7 +29,12 @@ export type VisitorTarget = z.infer<typeof visitorTargetInput>;
 export const ERASE_CONFIRMATION_WORD = "ERASE";
 const CONFIRMATION_TEXT = `Type ${ERASE_CONFIRMATION_WORD} or the visitor's email address to confirm`;
 
-export const eraseVisitorInput = z.intersection(visitorTargetInput, z.object({ confirmation: z.string().max(400) }));
+const confirmation = z.string().max(400);
+/** Whose data, and the typed confirmation. */
+export const eraseVisitorInput = z.union([
+  z.object({ conversationId: rowId, email: z.undefined().optional(), confirmation }).strict(),
+  z.object({ email: visitorEmail, conversationId: z.undefined().optional(), confirmation }).strict(),
+]);
 
 /** The export's query string (?conversationId=... or ?email=...), validated. */
 export function parseVisitorTargetQuery(params: URLSearchParams): VisitorTarget {

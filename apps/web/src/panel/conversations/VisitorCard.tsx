@@ -9,6 +9,8 @@ interface VisitorFields {
   clientVariables?: unknown;
   /** Widget conversations: the page's variables. */
   pageVariables?: unknown;
+  /** Set once the visitor's data was erased. */
+  erasedAt?: string | Date | null;
 }
 
 export function VisitorCard({ conversation }: { conversation: VisitorFields }) {
@@ -22,7 +24,7 @@ export function VisitorCard({ conversation }: { conversation: VisitorFields }) {
     <section aria-labelledby="visitor-heading" className="card">
       <h2 id="visitor-heading">Visitor</h2>
       {fields.length === 0 ? (
-        <p className="muted">No visitor details were sent.</p>
+        <p className="muted">{conversation.erasedAt ? "Erased." : "No visitor details were sent."}</p>
       ) : (
         <dl className="details">
           {fields.map(([label, value]) => (
