@@ -1,6 +1,6 @@
 // What was not answered and an article's history: a visitor's question the agent cannot answer in
-// the help centre's widget shows on the panel's unanswered-questions page, which starts an article
-// with it; an edited article's earlier version is restored from its history; a visitor's "No" under
+// the help centre's widget, and a "No" under one of its answers, show on the panel's
+// unanswered-questions page, which starts an article with the question; an edited article's earlier version is restored from its history; a visitor's "No" under
 // a help article counts in the panel's article list.
 import { expect, type Page, test } from "@playwright/test";
 import { axeViolations } from "./axe.ts";
@@ -30,6 +30,12 @@ test("an unanswered question in the widget appears on the gaps page and starts a
     await chat.getByLabel("Your message").fill(question);
     await chat.getByLabel("Your message").press("Enter");
     await expect(chat.getByRole("log", { name: "Conversation" })).toContainText("I don't know the answer to that");
+    // An answer that links articles asks "Was this helpful?"; a "No" is a gap too.
+    await chat.getByLabel("Your message").fill("How do I get a refund?");
+    await chat.getByLabel("Your message").press("Enter");
+    const helpful = chat.getByRole("group", { name: "Was this answer helpful?" });
+    await helpful.getByRole("button", { name: "No" }).click();
+    await expect(helpful.getByRole("status")).toHaveText("Thanks for your answer.");
   } finally {
     await visitor.close();
   }
@@ -41,6 +47,12 @@ test("an unanswered question in the widget appears on the gaps page and starts a
   const group = page.getByRole("list", { name: "Question groups" }).getByRole("listitem").filter({ hasText: question });
   await expect(group).toContainText("1 × no article found");
   await expect(group).toContainText("1 in the last 7 days · 1 in the last 30 days");
+  // Earlier runs against the same server may have grown this group: it says "not helpful" at least.
+  const refunds = page
+    .getByRole("list", { name: "Question groups" })
+    .getByRole("listitem")
+    .filter({ hasText: /refund/i });
+  await expect(refunds.filter({ hasText: "answer not helpful" }).first()).toBeVisible();
   await keepScreenshot(page, testInfo, "knowledge-gaps");
   expect(seriousViolations(await axeViolations(page))).toEqual([]);
 
