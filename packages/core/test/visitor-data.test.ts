@@ -28,7 +28,9 @@ beforeAll(async () => {
   ctx = await createMessagingContext();
   agent = await createAgentWithKey(ctx);
   await ctx.db.prisma.workspace.create({ data: { id: "ws-other", name: "Other" } });
-  await ctx.db.prisma.user.create({ data: { id: "user-other", workspaceId: "ws-other", email: "other@example.com", passwordHash: "unused" } });
+  await ctx.db.prisma.user.create({
+    data: { id: "user-other", workspaceId: "ws-other", email: "other@example.com", passwordHash: "unused" },
+  });
   await createEndpoint(
     ctx.db,
     owner,
