@@ -134,6 +134,7 @@ describe("every model round-trips every field", () => {
       createdAt: t("2026-04-01T00:00:00.000Z"),
       updatedAt: t("2026-04-02T00:00:00.000Z"),
       publishedAt: t("2026-04-01T12:00:00.000Z"),
+      publishAt: null,
       language: "fr",
     };
     const draft = {
@@ -144,6 +145,7 @@ describe("every model round-trips every field", () => {
       published: false,
       active: true,
       publishedAt: null,
+      publishAt: t("2026-05-01T08:00:00.000Z"),
       language: null,
     };
     for (const article of [published, draft]) {
