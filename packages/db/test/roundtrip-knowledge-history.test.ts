@@ -12,6 +12,7 @@ beforeAll(async () => {
   await db.prisma.agent.create({ data: { id: "agent-hist", workspaceId: "ws-hist", name: "Support" } });
   await db.prisma.source.create({ data: { id: "src-hist", workspaceId: "ws-hist", name: "Docs" } });
   await db.prisma.article.create({ data: { id: "art-hist", sourceId: "src-hist", title: "Refunds", content: "Body" } });
+  await db.prisma.conversation.create({ data: { id: "conv-hist", agentId: "agent-hist" } });
 });
 afterAll(async () => {
   await db.close();
@@ -49,12 +50,13 @@ describe("knowledge history round-trips every field", () => {
     expectAllFields("ArticleFeedback", vote, await db.prisma.articleFeedback.findUniqueOrThrow({ where: { id: vote.id } }));
   });
 
-  it("KnowledgeGap of each kind", async () => {
+  it("KnowledgeGap of each kind, from a conversation and from a help search", async () => {
     const kinds = ["unanswered", "handoff", "not_helpful", "no_search_result"] as const;
     for (const [i, kind] of kinds.entries()) {
       const gap = {
         id: `gap-rt-${i}`,
         agentId: "agent-hist",
+        conversationId: kind === "no_search_result" ? null : "conv-hist",
         kind,
         question: "Can I pay with PayPal? — Ünïcode 🎉",
         normalized: "paypal pay",

@@ -217,6 +217,8 @@ export async function eraseConversations(tx: Prisma.TransactionClient, ids: read
     await tx.message.updateMany({ where, data: { text: "", toolCalls: [], richContent: [] } });
     await tx.trackingEvent.deleteMany({ where });
     await tx.conversationNote.updateMany({ where, data: { text: "" } });
+    // The gaps page's record of their unanswered words (its counts drop with it).
+    await tx.knowledgeGap.deleteMany({ where });
     await scrubStoredResponses(tx, page);
   }
 }

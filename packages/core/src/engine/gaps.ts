@@ -38,7 +38,14 @@ export function gapKey(question: string): string {
 }
 
 /** The row of one gap (written in the caller's transaction, or alone). */
-export function knowledgeGapRow(agentId: string, kind: KnowledgeGapKind, text: string, now: Date): Prisma.KnowledgeGapUncheckedCreateInput {
+export function knowledgeGapRow(
+  agentId: string,
+  kind: KnowledgeGapKind,
+  text: string,
+  now: Date,
+  /** The conversation the words come from (none for a help search). */
+  conversationId: string | null = null,
+): Prisma.KnowledgeGapUncheckedCreateInput {
   const question = gapQuestion(text);
-  return { agentId, kind, question, normalized: gapKey(question), createdAt: now };
+  return { agentId, conversationId, kind, question, normalized: gapKey(question), createdAt: now };
 }

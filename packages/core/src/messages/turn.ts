@@ -121,7 +121,7 @@ export async function runTurn(
     const stored = await storeConversation(tx, turn);
     await storeMessages(tx, stored, { userText: request.message, result, now });
     await recordTurnActivity(tx, stored, now);
-    await recordKnowledgeGap(tx, turn);
+    if (!test) await recordKnowledgeGap(tx, turn, stored.id);
     await emitTurnWebhooks(tx, turn, stored);
     const response = responseOf(result, stored);
     await rememberResponse(tx, turn, response);
@@ -213,11 +213,18 @@ function storeConversation(tx: Prisma.TransactionClient, turn: Turn): Promise<St
   });
 }
 
-/** A turn the agent could not answer (turnGapKind) is kept for the panel's gaps page: one insert. */
-async function recordKnowledgeGap(tx: Prisma.TransactionClient, turn: Turn): Promise<void> {
+/**
+ * A turn the agent could not answer (turnGapKind) is kept for the panel's gaps page: one insert,
+ * linked to its conversation so that erasing the visitor's data takes their words from it too.
+ * A team member's test chat is not a visitor's gap.
+ */
+async function recordKnowledgeGap(tx: Prisma.TransactionClient, turn: Turn, conversationId: string): Promise<void> {
   const kind = turnGapKind(turn.result);
   if (!kind) return;
-  await tx.knowledgeGap.create({ data: knowledgeGapRow(turn.agent.id, kind, turn.request.message, turn.now), select: { id: true } });
+  await tx.knowledgeGap.create({
+    data: knowledgeGapRow(turn.agent.id, kind, turn.request.message, turn.now, conversationId),
+    select: { id: true },
+  });
 }
 
 /**
