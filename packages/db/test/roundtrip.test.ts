@@ -129,7 +129,16 @@ describe("every model round-trips every field", () => {
       publishedAt: t("2026-04-01T12:00:00.000Z"),
       language: "fr",
     };
-    const draft = { ...published, id: "art-rt-draft", slug: "draft-2", sourceUrl: null, published: false, active: true, publishedAt: null, language: null };
+    const draft = {
+      ...published,
+      id: "art-rt-draft",
+      slug: "draft-2",
+      sourceUrl: null,
+      published: false,
+      active: true,
+      publishedAt: null,
+      language: null,
+    };
     for (const article of [published, draft]) {
       await db.prisma.article.create({ data: article });
       expectAllFields("Article", article, await db.prisma.article.findUniqueOrThrow({ where: { id: article.id } }));
