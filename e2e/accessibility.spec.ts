@@ -8,11 +8,11 @@ import { keepScreenshot } from "./support.ts";
 const PUBLIC_PAGES = [
   "/help/demo",
   "/help/demo/collections/src-billing",
-  "/help/demo/articles/art-refunds",
-  "/help/demo/articles/art-api-keys",
+  "/help/demo/articles/refunds",
+  "/help/demo/articles/api-keys",
   "/help/demo/search?q=refund",
   "/help/demo/search",
-  "/help/demo/articles/art-draft-only",
+  "/help/demo/articles/draft-only",
   "/docs",
 ];
 

@@ -48,7 +48,7 @@ const PAGES = [
   "/signout",
   "/help/demo",
   "/help/demo/collections/src-billing",
-  "/help/demo/articles/art-refunds",
+  "/help/demo/articles/refunds",
   "/help/demo/search?q=refund",
   "/help/demo/articles/no-such-article",
   "/help/no-such-agent",
@@ -179,7 +179,7 @@ test("no page of the help centre, /docs or the panel has a CSP violation", async
   const heading = () => expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
   for (const path of PAGES.filter((path) => path !== "/docs" && path !== "/signout")) await visitWithoutViolations(page, path, heading);
   // The help pages carry the widget: open it and chat, under the page's CSP.
-  await visitWithoutViolations(page, "/help/demo/articles/art-refunds", async () => {
+  await visitWithoutViolations(page, "/help/demo/articles/refunds", async () => {
     await page.getByRole("button", { name: "Open chat" }).click();
     await page.getByLabel("Your message").fill("How do I get a refund?");
     await page.getByLabel("Your message").press("Enter");
@@ -208,7 +208,7 @@ test("the article editor with its preview, a help article and /docs render fully
     [390, 844],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.goto("/help/demo/articles/art-refunds");
+    await page.goto("/help/demo/articles/refunds");
     await expect(page.locator(".help-prose").getByRole("heading").first()).toBeVisible();
     await keepScreenshot(page, testInfo, `csp-help-article-${width}`);
     await page.goto("/docs");

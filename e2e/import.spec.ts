@@ -47,7 +47,7 @@ test("import a zip of 20 Markdown files and read them on the help centre by slug
   const title = `Imported guide 7 ${suffix}`;
   const link = articles.getByRole("link", { name: title, exact: true });
   await expect(link).toBeVisible();
-  await expect(articles.getByRole("listitem").filter({ has: link })).toContainText("Published");
+  await expect(articles.getByRole("listitem").filter({ hasText: title })).toContainText("Published");
   const articleId = decodeURIComponent((await link.getAttribute("href"))?.split("/").pop() ?? "");
 
   // On the help centre by slug (the file name), and the id address redirects there.
