@@ -10,6 +10,7 @@ import type { AdminScope } from "../src/admin/scope.ts";
 import { gapKey, gapQuestion } from "../src/engine/gaps.ts";
 import { loadLanguageDetector } from "../src/engine/retrieval/languages.ts";
 import { isAppError } from "../src/errors.ts";
+import { helpArticles } from "../src/help/api.ts";
 import { getVisibleArticle } from "../src/help/articles.ts";
 import { recordEmptySearch, voteOnAnswer, voteOnArticle } from "../src/help/feedback.ts";
 import { ARTICLE_FEEDBACK_PER_MINUTE, KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../src/limits.ts";
@@ -89,7 +90,7 @@ describe("article history", () => {
       ["added", "delays"],
     ]);
 
-    await restoreArticleRevision(ctx.db, WORKSPACE, { revisionId: first!.id }, ADMIN, later(2000));
+    await restoreArticleRevision(ctx.db, OWNER, { revisionId: first!.id }, later(2000));
     const restored = await getArticle(ctx.db, WORKSPACE, article.id);
     expect([restored.title, restored.content]).toEqual(["Refund times", "Cards: 5 days.\n"]);
     const revisions = await listArticleRevisions(ctx.db, WORKSPACE, { articleId: article.id });
@@ -106,7 +107,11 @@ describe("article history", () => {
     const [revision] = await listArticleRevisions(ctx.db, WORKSPACE, { articleId: article.id });
     expect(await refusal(listArticleRevisions(ctx.db, "ws-other", { articleId: article.id }))).toEqual({ code: "ARTICLE_NOT_FOUND" });
     expect(await refusal(articleRevisionDiff(ctx.db, "ws-other", { revisionId: revision!.id }))).toEqual({ code: "ARTICLE_NOT_FOUND" });
-    expect(await refusal(restoreArticleRevision(ctx.db, "ws-other", { revisionId: revision!.id }, null, clock))).toEqual({
+    expect(
+      await refusal(
+        restoreArticleRevision(ctx.db, { workspaceId: "ws-other", userId: ADMIN, role: "owner" }, { revisionId: revision!.id }, clock),
+      ),
+    ).toEqual({
       code: "ARTICLE_NOT_FOUND",
     });
     expect(await ctx.db.prisma.articleRevision.count({ where: { articleId: article.id } })).toBe(1);
@@ -116,12 +121,12 @@ describe("article history", () => {
 describe("scheduled publication", () => {
   it("refuses a time in the past and publishes the article once its time has come", async () => {
     const article = await createArticle(ctx.db, OWNER, { sourceId: "src-billing", title: "Launch notes", content: "Soon." }, clock);
-    expect(await refusal(scheduleArticle(ctx.db, WORKSPACE, { id: article.id, publishAt: clock.toISOString() }, clock))).toEqual({
+    expect(await refusal(scheduleArticle(ctx.db, OWNER, { id: article.id, publishAt: clock.toISOString() }, clock))).toEqual({
       code: "INVALID_REQUEST",
       details: "Choose a time in the future",
     });
     const publishAt = later(60 * 60_000);
-    await scheduleArticle(ctx.db, WORKSPACE, { id: article.id, publishAt: publishAt.toISOString() }, clock);
+    await scheduleArticle(ctx.db, OWNER, { id: article.id, publishAt: publishAt.toISOString() }, clock);
     expect((await getArticle(ctx.db, WORKSPACE, article.id)).publishAt).toEqual(publishAt);
 
     // Before the time: still a draft, invisible on the help centre.
@@ -140,10 +145,10 @@ describe("scheduled publication", () => {
 
   it("cancels a schedule, and publishing by hand clears it", async () => {
     const article = await createArticle(ctx.db, OWNER, { sourceId: "src-billing", title: "Later", content: "Body" }, clock);
-    await scheduleArticle(ctx.db, WORKSPACE, { id: article.id, publishAt: later(60_000).toISOString() }, clock);
-    await scheduleArticle(ctx.db, WORKSPACE, { id: article.id, publishAt: null }, clock);
+    await scheduleArticle(ctx.db, OWNER, { id: article.id, publishAt: later(60_000).toISOString() }, clock);
+    await scheduleArticle(ctx.db, OWNER, { id: article.id, publishAt: null }, clock);
     expect((await getArticle(ctx.db, WORKSPACE, article.id)).publishAt).toBeNull();
-    await scheduleArticle(ctx.db, WORKSPACE, { id: article.id, publishAt: later(60_000).toISOString() }, clock);
+    await scheduleArticle(ctx.db, OWNER, { id: article.id, publishAt: later(60_000).toISOString() }, clock);
     await setArticlePublished(ctx.db, OWNER, { id: article.id, published: true }, clock);
     expect((await getArticle(ctx.db, WORKSPACE, article.id)).publishAt).toBeNull();
   });
@@ -170,6 +175,8 @@ describe("knowledge gaps", () => {
       ["handoff", "I want to talk to a human"],
     ]);
     expect(gaps[0]!.normalized).toBe(gapKey("Can I pay with seashells on the moon?"));
+    // Each keeps its conversation, so that erasing the visitor's data takes their words along.
+    expect(gaps.every((gap) => gap.conversationId !== null)).toBe(true);
   });
 
   it("records help searches with no result, within the IP's budget", async () => {
@@ -178,6 +185,17 @@ describe("knowledge gaps", () => {
     await recordEmptySearch(ctx, { agentId: agent.id, clientIp: "198.51.100.20", query: "   " });
     const gaps = await ctx.db.prisma.knowledgeGap.findMany({ where: { agentId: agent.id } });
     expect(gaps.map((gap) => [gap.kind, gap.question])).toEqual([["no_search_result", "seashell payments"]]);
+  });
+
+  it("records a search of the JSON route that found nothing, not one that found articles", async () => {
+    const agent = await createAgentWithKey(ctx);
+    const search = (q: string) => helpArticles(ctx, { agentId: agent.id, clientIp: "198.51.100.21", query: new URLSearchParams({ q }) });
+    const empty = await search("zebra invoices on mars");
+    expect(empty.status).toBe(200);
+    expect(empty.json).toEqual({ data: { articles: [] } });
+    expect(((await search("refund")).json as { data: { articles: unknown[] } }).data.articles.length).toBeGreaterThan(0);
+    const gaps = await ctx.db.prisma.knowledgeGap.findMany({ where: { agentId: agent.id } });
+    expect(gaps.map((gap) => [gap.kind, gap.question, gap.conversationId])).toEqual([["no_search_result", "zebra invoices on mars", null]]);
   });
 
   it("lists groups with counts over the last 7 and 30 days, the latest wording first", async () => {

@@ -84,11 +84,11 @@ export const articlesRouter = createTRPCRouter({
   restoreRevision: protectedProcedure
     .input(articleRevisionInput)
     .output(articleRestoredOutput)
-    .mutation(({ ctx, input }) => restoreArticleRevision(ctx.app.db, ctx.session.workspaceId, input, ctx.session.userId, ctx.app.now())),
+    .mutation(({ ctx, input }) => restoreArticleRevision(ctx.app.db, ctx.session, input, ctx.app.now())),
   schedule: protectedProcedure
     .input(scheduleArticleInput)
     .output(articleScheduleOutput)
-    .mutation(({ ctx, input }) => scheduleArticle(ctx.app.db, ctx.session.workspaceId, input, ctx.app.now())),
+    .mutation(({ ctx, input }) => scheduleArticle(ctx.app.db, ctx.session, input, ctx.app.now())),
   // The questions nobody answered (the gaps page), grouped by wording.
   gaps: protectedProcedure
     .input(listKnowledgeGapsInput)

@@ -6,7 +6,8 @@ import { diffLines, diffWordsWithSpace } from "diff";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { ARTICLE_REVISIONS_PER_LIST } from "../limits.ts";
-import { rowId } from "./scope.ts";
+import { recordAudit } from "./audit.ts";
+import { type AdminScope, rowId } from "./scope.ts";
 import { publicName } from "./team.ts";
 
 export const articleRevisionsInput = z.object({ articleId: rowId });
@@ -106,15 +107,21 @@ export async function articleRevisionDiff(
  */
 export async function restoreArticleRevision(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   input: z.infer<typeof articleRevisionInput>,
-  authorId: string | null,
   now: Date,
 ): Promise<{ articleId: string }> {
   return db.prisma.$transaction(async (tx) => {
-    const revision = await findRevision(tx, workspaceId, input.revisionId);
+    const revision = await findRevision(tx, scope.workspaceId, input.revisionId);
     await tx.article.update({ where: { id: revision.articleId }, data: { title: revision.title, content: revision.content } });
-    await recordRevision(tx, revision.articleId, authorId, now);
+    await recordRevision(tx, revision.articleId, scope.userId, now);
+    await recordAudit(tx, scope, {
+      action: "article.restored",
+      targetType: "article",
+      targetId: revision.articleId,
+      targetLabel: revision.title,
+      detail: { revision: input.revisionId },
+    });
     return { articleId: revision.articleId };
   });
 }

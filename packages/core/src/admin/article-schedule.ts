@@ -9,7 +9,8 @@ import { logger } from "../logger.ts";
 import type { BackgroundTask } from "../webhooks/worker.ts";
 import { recordRevision } from "./article-history.ts";
 import { recordArticlePublication } from "./articles.ts";
-import { rowId } from "./scope.ts";
+import { recordAudit } from "./audit.ts";
+import { type AdminScope, rowId } from "./scope.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -22,7 +23,7 @@ export const scheduleArticleInput = z.object({
 /** Sets or cancels a draft's scheduled publication (a published article needs none). */
 export async function scheduleArticle(
   db: Database,
-  workspaceId: string,
+  scope: AdminScope,
   input: z.infer<typeof scheduleArticleInput>,
   now: Date,
 ): Promise<{ publishAt: Date | null }> {
@@ -30,8 +31,21 @@ export async function scheduleArticle(
   if (publishAt && publishAt.getTime() <= now.getTime()) throw new AppError("INVALID_REQUEST", { details: "Choose a time in the future" });
   if (publishAt && publishAt.getTime() > now.getTime() + ARTICLE_SCHEDULE_MAX_DAYS * DAY_MS)
     throw new AppError("INVALID_REQUEST", { details: `Choose a time within ${ARTICLE_SCHEDULE_MAX_DAYS} days` });
-  const { count } = await db.prisma.article.updateMany({ where: { id: input.id, source: { workspaceId } }, data: { publishAt } });
-  if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+  await db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.article.updateMany({
+      where: { id: input.id, source: { workspaceId: scope.workspaceId } },
+      data: { publishAt },
+    });
+    if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+    const { title } = await tx.article.findUniqueOrThrow({ where: { id: input.id }, select: { title: true } });
+    await recordAudit(tx, scope, {
+      action: publishAt ? "article.scheduled" : "article.unscheduled",
+      targetType: "article",
+      targetId: input.id,
+      targetLabel: title,
+      detail: publishAt ? { publishAt: publishAt.toISOString() } : {},
+    });
+  });
   return { publishAt };
 }
 

@@ -55,6 +55,17 @@ export const AUDIT_ACTIONS = {
   "article.unpublished": { group: "Knowledge", label: "Article unpublished", words: "Unpublished the article {target}" },
   "article.activated": { group: "Knowledge", label: "Article activated", words: "Activated the article {target}" },
   "article.deactivated": { group: "Knowledge", label: "Article deactivated", words: "Deactivated the article {target}" },
+  "article.restored": {
+    group: "Knowledge",
+    label: "Article version restored",
+    words: "Restored an earlier version of the article {target}",
+  },
+  "article.scheduled": { group: "Knowledge", label: "Publication scheduled", words: "Scheduled the publication of the article {target}" },
+  "article.unscheduled": {
+    group: "Knowledge",
+    label: "Schedule cleared",
+    words: "Cleared the scheduled publication of the article {target}",
+  },
   "article.deleted": { group: "Knowledge", label: "Article deleted", words: "Deleted the article {target}" },
   "source.created": { group: "Knowledge", label: "Source created", words: "Created the source {target}" },
   "source.updated": { group: "Knowledge", label: "Source changed", words: "Changed the source {target}" },

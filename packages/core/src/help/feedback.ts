@@ -108,7 +108,10 @@ export async function voteOnAnswer(
       });
     }
     if (question) {
-      await tx.knowledgeGap.create({ data: knowledgeGapRow(request.agentId, "not_helpful", question.text, now, request.conversationId), select: { id: true } });
+      await tx.knowledgeGap.create({
+        data: knowledgeGapRow(request.agentId, "not_helpful", question.text, now, request.conversationId),
+        select: { id: true },
+      });
     }
   });
   return { messageId: request.messageId, helpful: request.helpful };

@@ -121,7 +121,7 @@ export async function runTurn(
     const stored = await storeConversation(tx, turn);
     await storeMessages(tx, stored, { userText: request.message, result, now });
     await recordTurnActivity(tx, stored, now);
-    if (!test) await recordKnowledgeGap(tx, turn, stored.id);
+    if (!test) await recordKnowledgeGap(tx, turn, stored.conversationId);
     await emitTurnWebhooks(tx, turn, stored);
     const response = responseOf(result, stored);
     await rememberResponse(tx, turn, response);
