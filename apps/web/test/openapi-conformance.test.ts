@@ -259,7 +259,7 @@ describe("help routes", () => {
 });
 
 describe("key routes", () => {
-  const admin: AdminScope = { userId: "conformance-admin", workspaceId: "ws-demo", role: "owner" };
+  const admin: AdminScope = { userId: "user-admin", workspaceId: "ws-demo", role: "owner" };
   const stranger: AdminScope = { userId: "someone", workspaceId: "ws-elsewhere", role: "owner" };
   const request = (method: "POST" | "DELETE", headers: Record<string, string> = {}) =>
     new Request(`${ctx.appUrl}/api/agents/demo-quota/http-api-key`, { method, headers: { host: new URL(ctx.appUrl).host, ...headers } });

@@ -22,6 +22,8 @@ export {
   readBranding,
   textColorOn,
 } from "./branding.ts";
+/** The help centre's brand as its 404 page reads it (a type only: no server code comes along). */
+export type { HelpBrand } from "./help/brand.ts";
 export { helpArticleUrl, helpPaths } from "./help/urls.ts";
 export { safeLinkUrl } from "./safe-url.ts";
 export { isWebhookEventType, WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhooks/types.ts";

@@ -2,7 +2,7 @@
 // The help centre's brand for the 404 page: Next.js gives a not-found page no params, so the
 // agent's layout hands the brand down here.
 
-import type { HelpBrand } from "@parley/core/help";
+import type { HelpBrand } from "@parley/core/browser";
 import { createContext, type ReactNode, useContext } from "react";
 
 const BrandContext = createContext<HelpBrand | null>(null);
