@@ -1,5 +1,6 @@
 // Results of a bench run: the JSON rows (a fixed format other tools read), a Markdown table, and the
 // verdict against the targets, printed for a reader and never asserted.
+import type { ImportMeasurement } from "./imports.ts";
 import type { ExportMeasurement } from "./inbox.ts";
 import { HELP_SCENARIOS, type ScenarioName } from "./scenarios.ts";
 
@@ -78,6 +79,10 @@ const INBOX_LIST_P99_TARGET_MS = 100;
  * heap and buffers up) the app's memory grows by at most this much.
  */
 const INBOX_EXPORT_RSS_GROWTH_TARGET_MB = 32;
+/** Importing 10,000 Markdown articles from a zip: minutes, not hours, with the app's memory flat. */
+const IMPORT_TARGET_ARTICLES = 10_000;
+const IMPORT_TARGET_SECONDS = 300;
+const IMPORT_RSS_GROWTH_TARGET_MB = 64;
 /** The inbox targets hold over this many messages; a smaller inbox (a quick run) gets no verdict. */
 const INBOX_TARGET_MESSAGES = 1_000_000;
 
@@ -86,6 +91,7 @@ export function verdicts(
   overallPeakRssMb: number,
   inboxExport?: ExportMeasurement,
   inboxMessages = INBOX_TARGET_MESSAGES,
+  imported?: ImportMeasurement,
 ): Verdict[] {
   const find = (scenario: ScenarioName, articles: number, concurrency: number) =>
     rows.find((row) => row.scenario === scenario && row.articles === articles && row.concurrency === concurrency);
@@ -160,6 +166,27 @@ export function verdicts(
     target: `inbox export of 1M messages: app RSS flat (< ${INBOX_EXPORT_RSS_GROWTH_TARGET_MB} MB more after the first quarter)`,
     met: inboxExport && fullInbox ? inboxExport.rssPeakMb - inboxExport.rssQuarterMb < INBOX_EXPORT_RSS_GROWTH_TARGET_MB : null,
     detail: !exportDetail ? "inbox not loaded" : fullInbox ? exportDetail : smallInbox + exportDetail,
+  });
+
+  // The import of 10k articles.
+  const importDetail =
+    imported &&
+    `${imported.created.toLocaleString("en-US")} created, ${imported.failed} failed (${imported.status}) from a ${imported.zipMegabytes.toFixed(1)} MB zip in ${imported.seconds.toFixed(1)} s; RSS ${imported.rssBeforeMb.toFixed(0)} MB before, peak ${imported.rssPeakMb.toFixed(0)} MB`;
+  const fullImport = imported?.articles === IMPORT_TARGET_ARTICLES;
+  result.push({
+    target: `import of 10k Markdown articles from a zip: done in < ${IMPORT_TARGET_SECONDS} s, app RSS < ${IMPORT_RSS_GROWTH_TARGET_MB} MB over its start`,
+    met:
+      imported && fullImport
+        ? imported.status === "done" &&
+          imported.created === imported.articles &&
+          imported.seconds < IMPORT_TARGET_SECONDS &&
+          imported.rssPeakMb - imported.rssBeforeMb < IMPORT_RSS_GROWTH_TARGET_MB
+        : null,
+    detail: !importDetail
+      ? "not run (a run of chosen scenarios skips it)"
+      : fullImport
+        ? importDetail
+        : `${imported?.articles} articles only: ${importDetail}`,
   });
 
   // Zero errors.

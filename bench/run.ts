@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { p99Chart } from "./chart.ts";
 import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, loadArticles, readableArticleIds } from "./data.ts";
 import { compareResponses } from "./equivalence.ts";
-import { measureImport } from "./imports.ts";
+import { type ImportMeasurement, measureImport } from "./imports.ts";
 import {
   type ExportMeasurement,
   INBOX_CONVERSATIONS,
@@ -274,11 +274,13 @@ async function main(): Promise<void> {
     }
   }
 
-  // The import step: a zip of Markdown articles imported by the app's worker (1k in a quick run, else 10k).
-  if (appUrl && sampler) {
+  // The import step: a zip of Markdown articles imported by the app's worker (1k in a quick run,
+  // 10k in a full one; a run of chosen scenarios skips it).
+  let imported: ImportMeasurement | undefined;
+  if (appUrl && sampler && !args.scenarios) {
     const count = args.quick ? 1_000 : 10_000;
     log(`importing ${count.toLocaleString("en-US")} Markdown articles from a zip`);
-    const imported = await measureImport(
+    imported = await measureImport(
       appUrl,
       sessionCookie ?? (await inboxSessionCookie(database.db, appSecret)),
       database.db,
@@ -363,7 +365,7 @@ async function main(): Promise<void> {
     return;
   }
   const peakRss = sampler?.overallPeakMb() ?? 0;
-  const verdictText = formatVerdicts(verdicts(rows, peakRss, inboxExport, inboxMessages));
+  const verdictText = formatVerdicts(verdicts(rows, peakRss, inboxExport, inboxMessages, imported));
   console.log(`Targets (informative, not asserted):\n${verdictText}\n`);
 
   writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(rows.map(toResultRow), null, 2)}\n`);
