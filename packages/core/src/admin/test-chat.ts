@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { renderMessageHtml } from "../markdown.ts";
-import type { MessagingAgent } from "../messages/auth.ts";
+import { type MessagingAgent, messagingAgentSelect } from "../messages/auth.ts";
 import { messageRequestSchema } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
@@ -31,22 +31,9 @@ export interface TestChatReply {
   status: "active" | "escalated";
 }
 
-const agentSelect = {
-  id: true,
-  workspaceId: true,
-  name: true,
-  engine: true,
-  instructions: true,
-  answerBeyondArticles: true,
-  monthlyConversationLimit: true,
-  monthlyTokenLimit: true,
-  usageLimit: true,
-  widgetMonthlyConversationLimit: true,
-  widgetMonthlyTokenLimit: true,
-} as const;
 
 async function workspaceAgent(db: Database, workspaceId: string, agentId: string): Promise<MessagingAgent> {
-  const agent = await db.prisma.agent.findFirst({ where: { id: agentId, workspaceId }, select: agentSelect });
+  const agent = await db.prisma.agent.findFirst({ where: { id: agentId, workspaceId }, select: messagingAgentSelect });
   if (!agent) throw new AppError("AGENT_NOT_FOUND");
   return agent;
 }

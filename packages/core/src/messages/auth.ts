@@ -24,13 +24,11 @@ export interface MessagingAgent {
   widgetMonthlyTokenLimit: number | null;
 }
 
-const agentSelect = {
+/** The columns of a MessagingAgent: what every caller of runTurn reads of the agent. */
+export const messagingAgentSelect = {
   id: true,
   workspaceId: true,
   name: true,
-  active: true,
-  httpApiEnabled: true,
-  keyHash: true,
   engine: true,
   instructions: true,
   answerBeyondArticles: true,
@@ -39,7 +37,9 @@ const agentSelect = {
   usageLimit: true,
   widgetMonthlyConversationLimit: true,
   widgetMonthlyTokenLimit: true,
-} as const;
+} as const satisfies Record<keyof MessagingAgent, true>;
+
+const agentSelect = { ...messagingAgentSelect, active: true, httpApiEnabled: true, keyHash: true } as const;
 
 // RFC 6750 challenges. Every 401 of the messages API carries one; a bad token also says why.
 const CHALLENGE = 'Bearer realm="parley"';

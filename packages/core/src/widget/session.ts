@@ -20,7 +20,7 @@ import {
 } from "../limits.ts";
 import { describeError, logger } from "../logger.ts";
 import { renderMessageHtml } from "../markdown.ts";
-import type { MessagingAgent } from "../messages/auth.ts";
+import { type MessagingAgent, messagingAgentSelect } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
 import { type WireStatus, wireStatus } from "../wire-status.ts";
@@ -70,17 +70,7 @@ interface WidgetAgent extends MessagingAgent, WidgetLimitSettings {
 }
 
 const agentSelect = {
-  id: true,
-  workspaceId: true,
-  name: true,
-  engine: true,
-  instructions: true,
-  answerBeyondArticles: true,
-  monthlyConversationLimit: true,
-  monthlyTokenLimit: true,
-  usageLimit: true,
-  widgetMonthlyConversationLimit: true,
-  widgetMonthlyTokenLimit: true,
+  ...messagingAgentSelect,
   widgetConnectionsPerIp: true,
   widgetMessagesPerConnectionPerMinute: true,
   widgetMessagesPerIpPerMinute: true,
