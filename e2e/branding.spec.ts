@@ -67,7 +67,7 @@ test("brand the help centre and widget, try the agent, copy the snippet; visitor
   await expect(log).toContainText("Articles used: How to reset your password");
   await expect(log.getByRole("link", { name: "How to reset your password" })).toHaveAttribute(
     "href",
-    `${APP_ORIGIN}/help/${agentId}/articles/art-reset-password`,
+    `${APP_ORIGIN}/help/${agentId}/articles/reset-password`,
   );
 
   // The embed snippet, copied exactly.

@@ -1,6 +1,9 @@
 // What the panel's client components may import: plain values and pure functions with no
 // Node.js module, database or secret behind them (the other entries pull those in).
 
+// First: zod without its JIT probe, before any schema below is built (see zod-jitless.ts).
+import "./zod-jitless.ts";
+
 export {
   AUDIT_ACTION_NAMES,
   AUDIT_ACTIONS,
