@@ -31,7 +31,6 @@ export interface TestChatReply {
   status: "active" | "escalated";
 }
 
-
 async function workspaceAgent(db: Database, workspaceId: string, agentId: string): Promise<MessagingAgent> {
   const agent = await db.prisma.agent.findFirst({ where: { id: agentId, workspaceId }, select: messagingAgentSelect });
   if (!agent) throw new AppError("AGENT_NOT_FOUND");
