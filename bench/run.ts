@@ -41,6 +41,8 @@ const defaultAppDir = path.join(root, "apps", "web");
 const { values: args } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
+    /** The import step with chosen scenarios too (it runs anyway without --scenarios). */
+    import: { type: "boolean", default: false },
     "baseline-only": { type: "boolean", default: false },
     "skip-build": { type: "boolean", default: false },
     /** Another build of the app (e.g. a copy at another commit, built there): used as it is. */
@@ -275,9 +277,9 @@ async function main(): Promise<void> {
   }
 
   // The import step: a zip of Markdown articles imported by the app's worker (1k in a quick run,
-  // 10k in a full one; a run of chosen scenarios skips it).
+  // 10k in a full one; a run of chosen scenarios skips it unless --import asks for it).
   let imported: ImportMeasurement | undefined;
-  if (appUrl && sampler && !args.scenarios) {
+  if (appUrl && sampler && (!args.scenarios || args.import)) {
     const count = args.quick ? 1_000 : 10_000;
     log(`importing ${count.toLocaleString("en-US")} Markdown articles from a zip`);
     imported = await measureImport(
