@@ -70,6 +70,8 @@ test("publish an article, read it on the help page, unpublish it and get the 404
     await expect(visitor).toHaveTitle(`${title} – Demo Help Centre`);
     const article = visitor.getByRole("article");
     await expect(article.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    // Left on "Detect from the text", the page is marked with the language the text is written in.
+    await expect(article).toHaveAttribute("lang", "en");
     await expect(article.getByRole("heading", { level: 2, name: "Before you start" })).toBeVisible();
     await expect(article.getByRole("listitem")).toHaveText(["Your invoice number", "The exact amount due"]);
     await expect(article.locator("strong")).toHaveText("exact");
@@ -86,6 +88,18 @@ test("publish an article, read it on the help page, unpublish it and get the 404
     await keepScreenshot(visitor, testInfo, "help-article-published");
   } finally {
     await published.close();
+  }
+
+  // A language chosen in the editor marks the page instead (here a deliberate French).
+  await expect(page.getByLabel("Language")).toHaveValue("");
+  await page.getByLabel("Language").selectOption({ label: "Français" });
+  await page.getByRole("button", { name: "Save article" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  const french = await visitAsNewVisitor(browser, baseURL, helpPath);
+  try {
+    await expect(french.page.getByRole("article")).toHaveAttribute("lang", "fr");
+  } finally {
+    await french.close();
   }
 
   // Unpublish: the next visitor gets the 404 page, with status 404.

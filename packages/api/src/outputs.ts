@@ -103,6 +103,8 @@ export const articleSummaryOutput = z.object({
   sourceId: id,
   title: z.string(),
   slug: z.string(),
+  /** Null: detected from the text. */
+  language: z.string().nullable(),
   published: z.boolean(),
   active: z.boolean(),
   updatedAt: moment,

@@ -95,6 +95,19 @@ describe("the help page by slug", () => {
     });
   });
 
+  it("gives the page the article's language: the one set, else the one its text is written in", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const content = "Para pedir un reembolso, abre Facturación y elige la factura. Te devolvemos el dinero en cinco días hábiles.";
+    await caller.articles.create({ sourceId: a.sourceId, title: "Cómo pedir un reembolso", content, published: true });
+    await caller.articles.create({ sourceId: a.sourceId, title: "Reembolso (alemán)", content, published: true, language: "de" });
+    const languageOf = async (slug: string) => {
+      const page = await resolveHelpArticlePage(ctx.db, a.agentId, slug);
+      return "article" in page ? page.article.language : null;
+    };
+    expect(await languageOf("como-pedir-un-reembolso")).toBe("es");
+    expect(await languageOf("reembolso-aleman")).toBe("de");
+  });
+
   it("answers a hidden article's slug and id exactly like unknown ones", async () => {
     const caller = callerFor(ctx, a.scope);
     const draft = await caller.articles.create({ sourceId: a.sourceId, title: "Secret plans", content: "x" });

@@ -100,7 +100,19 @@ describe("articles", () => {
       agentIds: [a.agentId],
     });
     const live = await caller.articles.create({ sourceId: a.sourceId, title: "Shipping", content: "Two days.", published: true });
-    expect(live).toMatchObject({ published: true, publishedAt: NOW });
+    expect(live).toMatchObject({ published: true, publishedAt: NOW, language: null });
+  });
+
+  it("keeps an article's language, or none (detected from the text); refuses one it does not read", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const spanish = await caller.articles.create({ sourceId: a.sourceId, title: "Reembolsos", content: "En 30 días.", language: "es" });
+    expect(spanish.language).toBe("es");
+    expect((await caller.articles.update({ id: spanish.id, language: "pt" })).language).toBe("pt");
+    expect((await caller.articles.update({ id: spanish.id, language: null })).language).toBeNull();
+    await expect(
+      caller.articles.create({ sourceId: a.sourceId, title: "Rimborsi", content: "Entro 30 giorni.", language: "it" as never }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("Choose one of the languages listed") });
+    expect(await ctx.db.prisma.article.count({ where: { title: "Rimborsi" } })).toBe(0);
   });
 
   it("validates title and content lengths", async () => {
@@ -158,6 +170,7 @@ describe("articles", () => {
       sourceName: "Search",
       title: "Invoices",
       slug: "invoices",
+      language: null,
       published: false,
       active: true,
       updatedAt: expect.any(Date),

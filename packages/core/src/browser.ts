@@ -14,6 +14,7 @@ export {
   auditActionsOf,
 } from "./admin/audit-actions.ts";
 export { SAVED_REPLY_PLACEHOLDERS } from "./admin/saved-reply-placeholders.ts";
+export { LANGUAGE_CODES, LANGUAGE_NAMES, type LanguageCode } from "./article-languages.ts";
 export {
   type Branding,
   brandingInput,

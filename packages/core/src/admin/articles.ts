@@ -2,6 +2,7 @@
 // decided elsewhere, by the one visibility rule (published, active, linked source, active agent).
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { LANGUAGE_CODES } from "../article-languages.ts";
 import { articleSlugInput, freeArticleSlug, isSlugConflict, slugFromTitle } from "../article-slugs.ts";
 import { AppError } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
@@ -27,10 +28,13 @@ export const listArticlesInput = z
   })
   .default({});
 export const articleIdInput = z.object({ id: rowId });
+/** The article's language; null: detected from its text. */
+const languageInput = z.enum(LANGUAGE_CODES, { message: "Choose one of the languages listed" }).nullable();
 export const createArticleInput = z.object({
   sourceId: sourceChoice,
   title: titleInput,
   content: contentInput,
+  language: languageInput.optional(),
   /** Generated from the title when absent. */
   slug: articleSlugInput.optional(),
   published: z.boolean().optional(),
@@ -41,6 +45,7 @@ export const updateArticleInput = z.object({
   content: contentInput.optional(),
   slug: articleSlugInput.optional(),
   sourceId: sourceChoice.optional(),
+  language: languageInput.optional(),
 });
 /** What the editor shows while the admin types: any draft, up to an article's size (empty included). */
 export const previewArticleInput = z.object({ content: z.string().max(ARTICLE_CONTENT_MAX_CHARS) });
@@ -52,6 +57,7 @@ const summarySelect = {
   sourceId: true,
   title: true,
   slug: true,
+  language: true,
   published: true,
   active: true,
   updatedAt: true,
@@ -113,6 +119,7 @@ export async function createArticle(
           title: input.title,
           slug,
           content: input.content,
+          language: input.language ?? null,
           published,
           publishedAt: published ? now : null,
         },

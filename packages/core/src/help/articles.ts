@@ -2,6 +2,7 @@
 // plain-text excerpts. Only visible articles (./visibility.ts); anything else is null / absent.
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { articleLanguageOf, type Language, loadLanguageDetector } from "../engine/retrieval/languages.ts";
 import { AppError } from "../errors.ts";
 import { HELP_ARTICLES_PER_LIST, HELP_EXCERPT_CHARS, HELP_QUERY_MAX_CHARS } from "../limits.ts";
 import { charCount } from "../messages/schema.ts";
@@ -31,6 +32,8 @@ export async function getVisibleArticle(db: Database, agentId: string, articleId
 /** A visible article of the help page, by slug (its address), with the slug. */
 export interface HelpPageArticle extends HelpArticle {
   slug: string;
+  /** The language it is written in (set by an admin, else detected): the page's `lang`. */
+  language: Language;
 }
 
 /**
@@ -39,15 +42,17 @@ export interface HelpPageArticle extends HelpArticle {
  * source linked to the agent first wins.
  */
 export async function getVisibleArticleBySlug(db: Database, agentId: string, slug: string): Promise<HelpPageArticle | null> {
-  const [article] = await db.rows<HelpPageArticle>(Prisma.sql`
-    SELECT a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", a."updatedAt"
+  const [article] = await db.rows<Omit<HelpPageArticle, "language"> & { language: string | null }>(Prisma.sql`
+    SELECT a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", a."language", a."updatedAt"
     FROM "Article" a
     JOIN "Source" s ON s."id" = a."sourceId"
     JOIN "AgentSource" l ON l."sourceId" = a."sourceId" AND l."agentId" = ${agentId}
     WHERE a."slug" = ${slug} AND ${articleIsVisibleSql("a", agentId)}
     ORDER BY l."createdAt", l."sourceId"
     LIMIT 1`);
-  return article ?? null;
+  if (!article) return null;
+  if (!article.language) await loadLanguageDetector();
+  return { ...article, language: articleLanguageOf(article) };
 }
 
 /** The slug of a visible article found by id (the old id addresses redirect to it), or null. */

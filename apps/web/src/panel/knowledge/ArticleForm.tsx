@@ -1,5 +1,6 @@
 "use client";
 
+import { LANGUAGE_CODES, LANGUAGE_NAMES, type LanguageCode } from "@parley/core/browser";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { fieldErrors } from "../errors.ts";
@@ -15,11 +16,13 @@ export interface ArticleValues {
   /** Empty: made from the title (new article) or kept as it is. */
   slug: string;
   sourceId: string;
+  /** Empty: detected from the text. */
+  language: string;
   content: string;
 }
 
-/** What the form submits: no slug when the field was left empty. */
-export type ArticleSubmission = Omit<ArticleValues, "slug"> & { slug?: string };
+/** What the form submits: no slug when the field was left empty, no language when it is detected. */
+export type ArticleSubmission = Omit<ArticleValues, "slug" | "language"> & { slug?: string; language: LanguageCode | null };
 
 interface ArticleFormProps {
   initial: ArticleValues;
@@ -45,7 +48,7 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    onSubmit({ ...values, slug: values.slug.trim() || undefined });
+    onSubmit({ ...values, slug: values.slug.trim() || undefined, language: (values.language || null) as LanguageCode | null });
   }
 
   return (
@@ -79,6 +82,21 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
         {(sources.data ?? []).map((source) => (
           <option key={source.id} value={source.id}>
             {source.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Language"
+        name="language"
+        value={values.language}
+        onChange={(event) => set("language", event.target.value)}
+        error={errors.language}
+        hint="The help centre marks the page with it, and the agent answers visitors in this language from it first."
+      >
+        <option value="">Detect from the text</option>
+        {LANGUAGE_CODES.map((code) => (
+          <option key={code} value={code}>
+            {LANGUAGE_NAMES[code]}
           </option>
         ))}
       </SelectField>

@@ -93,7 +93,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
           <ArticleForm
             // A restored version replaces what the form holds.
             key={`${data.id}:${restores}`}
-            initial={{ title: data.title, slug: data.slug, sourceId: data.sourceId, content: data.content }}
+            initial={{ title: data.title, slug: data.slug, sourceId: data.sourceId, language: data.language ?? "", content: data.content }}
             submitLabel="Save article"
             pending={update.isPending}
             error={update.error}

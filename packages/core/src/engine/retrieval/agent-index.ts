@@ -12,7 +12,7 @@
 import { type Database, Prisma } from "@parley/db";
 import { articleIsPublishedSql, visibleSourcesSql } from "../../help/visibility.ts";
 import { KNOWLEDGE_INDEX_MAX_ARTICLES } from "../../limits.ts";
-import { detectLanguage, isLanguage, type Language, loadLanguageDetector } from "./languages.ts";
+import { articleLanguageOf, type Language, loadLanguageDetector } from "./languages.ts";
 import { type IndexedArticle, PassageIndex } from "./passage-index.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "./synonyms.ts";
 
@@ -112,7 +112,7 @@ async function build(db: Database, agentId: string, signature: Signature, previo
       Prisma.sql`SELECT a."id", a."title", a."slug", a."content", a."language", a."updatedAt" FROM "Article" a WHERE a."id" IN (${Prisma.join(stale.slice(i, i + 500))})`,
     );
     for (const row of rows) {
-      const language = row.language && isLanguage(row.language) ? row.language : detectLanguage(`${row.title}\n${row.content}`);
+      const language = articleLanguageOf(row);
       articles.set(row.id, { id: row.id, title: row.title, slug: row.slug, content: row.content, language, updatedAt: row.updatedAt });
     }
   }

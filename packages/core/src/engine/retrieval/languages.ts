@@ -4,6 +4,7 @@
 // ("extrasmall", about 29 MB of heap; "small" took 46 MB of a server capped at 256 MB) is loaded
 // on the first knowledge turn, not at start (loadLanguageDetector).
 import { eld } from "eld";
+import { LANGUAGE_CODES } from "../../article-languages.ts";
 
 // The root entry is the dynamic one, which loads its table on demand (its type is a union).
 const detector = eld as typeof eld & { load(size: "extrasmall"): Promise<boolean | undefined> };
@@ -24,7 +25,7 @@ export function loadLanguageDetector(): Promise<void> {
   return loading ?? Promise.resolve();
 }
 
-export const LANGUAGES = ["en", "es", "fr", "de", "pt"] as const;
+export const LANGUAGES = LANGUAGE_CODES;
 export type Language = (typeof LANGUAGES)[number];
 
 export function isLanguage(value: string): value is Language {
@@ -77,4 +78,9 @@ export function detectLanguage(text: string, fallback: Language = "en"): Languag
   if (words.length < 2) return languageOfCourtesy(text) ?? fallback;
   if (bestScore - (scores[fallback] ?? 0) < UNRELIABLE_MIN_LEAD) return fallback;
   return best;
+}
+
+/** An article's language: the one an admin set, else detected from its text (once the detector is loaded). */
+export function articleLanguageOf(article: { language: string | null; title: string; content: string }): Language {
+  return article.language && isLanguage(article.language) ? article.language : detectLanguage(`${article.title}\n${article.content}`);
 }

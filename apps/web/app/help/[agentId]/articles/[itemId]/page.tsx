@@ -50,7 +50,7 @@ export default async function ArticlePage({ params }: Props) {
           { label: article.title },
         ]}
       />
-      <article className="help-article" aria-labelledby="article-title">
+      <article className="help-article" aria-labelledby="article-title" lang={article.language}>
         <h1 id="article-title">{article.title}</h1>
         <p className="help-article-meta">
           Updated <time dateTime={article.updatedAt.toISOString()}>{formatDate(article.updatedAt)}</time>
