@@ -19,7 +19,12 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const bytes = (text: string) => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
+/** The route's body reader over a fixed upload. */
+const bytes = (text: string) => async () => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
+/** A reader that must not be called: the refusal comes before the upload is read. */
+const unread = async (): Promise<Uint8Array<ArrayBuffer>> => {
+  throw new Error("the upload was read before the refusal");
+};
 
 describe("starting an import", () => {
   it("queues the upload for the worker and lists it with its progress", async () => {
@@ -39,11 +44,11 @@ describe("starting an import", () => {
   it("refuses, storing nothing: a support person, another workspace's source, an empty upload, no URLs", async () => {
     const before = await ctx.db.prisma.importJob.count();
     await expect(
-      startImport(ctx, { ...a.scope, role: "support" }, { sourceId: a.sourceId, kind: "markdown_zip" }, bytes("x")),
+      startImport(ctx, { ...a.scope, role: "support" }, { sourceId: a.sourceId, kind: "markdown_zip" }, unread),
     ).rejects.toMatchObject({
       code: "FORBIDDEN",
     });
-    await expect(startImport(ctx, a.scope, { sourceId: b.sourceId, kind: "markdown_zip" }, bytes("x"))).rejects.toMatchObject({
+    await expect(startImport(ctx, a.scope, { sourceId: b.sourceId, kind: "markdown_zip" }, unread)).rejects.toMatchObject({
       code: "SOURCE_NOT_FOUND",
     });
     await expect(startImport(ctx, a.scope, { sourceId: a.sourceId, kind: "zendesk" }, bytes(""))).rejects.toMatchObject({

@@ -70,6 +70,7 @@ export const AUDIT_ACTIONS = {
   "source.created": { group: "Knowledge", label: "Source created", words: "Created the source {target}" },
   "source.updated": { group: "Knowledge", label: "Source changed", words: "Changed the source {target}" },
   "source.agents.linked": { group: "Knowledge", label: "Source's agents changed", words: "Changed which agents use the source {target}" },
+  "source.import.started": { group: "Knowledge", label: "Import started", words: "Started an import of articles into the source {target}" },
   "source.deleted": { group: "Knowledge", label: "Source deleted", words: "Deleted the source {target} with its articles" },
   "webhook.created": { group: "Webhooks", label: "Endpoint added", words: "Added the webhook endpoint {target}" },
   "webhook.updated": { group: "Webhooks", label: "Endpoint changed", words: "Changed the webhook endpoint {target}" },

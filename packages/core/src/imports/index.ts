@@ -11,6 +11,7 @@ export {
   importIdInput,
   listImports,
   listImportsInput,
+  parseStartImportQuery,
   START_IMPORT_OPERATION,
   startImport,
   startImportQuery,

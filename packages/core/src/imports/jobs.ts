@@ -2,6 +2,7 @@
 // the work is done by the background worker (./runner.ts), never on the request.
 import type { Prisma } from "@parley/db";
 import { z } from "zod";
+import { recordAudit } from "../admin/audit.ts";
 import { assertMayCall } from "../admin/permissions.ts";
 import { type AdminScope, assertSourceInWorkspace, rowId } from "../admin/scope.ts";
 import type { AppContext } from "../context.ts";
@@ -43,14 +44,27 @@ const jobSelect = {
  * Queues an import of `body` (the zip, the JSON export, or the URL list as text) into the source.
  * Checked before anything is stored: permission, the person's hourly limit, the source, the size.
  */
+/** The upload route's query (`?sourceId=&kind=`), or a 400 naming what is wrong. */
+export function parseStartImportQuery(params: URLSearchParams): z.infer<typeof startImportQuery> {
+  const parsed = startImportQuery.safeParse(Object.fromEntries(params));
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+  throw new AppError("INVALID_REQUEST", { details });
+}
+
+/**
+ * Queues an import. Who may and which source are checked before the upload is read: `readBody`
+ * (the route's transport) reads at most IMPORT_UPLOAD_MAX_BYTES, refusing more with a 413.
+ */
 export async function startImport(
   ctx: AppContext,
   scope: AdminScope,
   query: z.infer<typeof startImportQuery>,
-  body: Uint8Array<ArrayBuffer>,
+  readBody: (maxBytes: number) => Promise<Uint8Array<ArrayBuffer>>,
 ): Promise<{ id: string }> {
   assertMayCall(scope, START_IMPORT_OPERATION);
   await assertSourceInWorkspace(ctx.db, scope.workspaceId, query.sourceId);
+  const body = await readBody(IMPORT_UPLOAD_MAX_BYTES);
   if (body.length === 0) throw new AppError("INVALID_REQUEST", { details: "file: Choose a file to import (it is empty)" });
   if (body.length > IMPORT_UPLOAD_MAX_BYTES)
     throw new AppError("PAYLOAD_TOO_LARGE", { details: `At most ${IMPORT_UPLOAD_MAX_BYTES / 1024 / 1024} MB` });
@@ -60,9 +74,20 @@ export async function startImport(
     if (count > IMPORT_URLS_MAX) throw new AppError("INVALID_REQUEST", { details: `urls: At most ${IMPORT_URLS_MAX} URLs in one import` });
   }
   await enforceRateLimit(ctx.limiters.configured(IMPORT_POLICY), scope.userId);
-  return ctx.db.prisma.importJob.create({
-    data: { sourceId: query.sourceId, kind: query.kind, createdById: scope.userId, payload: body },
-    select: { id: true },
+  return ctx.db.prisma.$transaction(async (tx) => {
+    const job = await tx.importJob.create({
+      data: { sourceId: query.sourceId, kind: query.kind, createdById: scope.userId, payload: body },
+      select: { id: true },
+    });
+    const source = await tx.source.findUniqueOrThrow({ where: { id: query.sourceId }, select: { name: true } });
+    await recordAudit(tx, scope, {
+      action: "source.import.started",
+      targetType: "source",
+      targetId: query.sourceId,
+      targetLabel: source.name,
+      detail: { kind: query.kind, import: job.id },
+    });
+    return job;
   });
 }
 
