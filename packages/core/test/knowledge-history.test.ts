@@ -187,15 +187,16 @@ describe("knowledge gaps", () => {
     expect(gaps.map((gap) => [gap.kind, gap.question])).toEqual([["no_search_result", "seashell payments"]]);
   });
 
-  it("records a search of the JSON route that found nothing, not one that found articles", async () => {
+  it("records nothing for a search of the JSON route (a read that stores nothing)", async () => {
     const agent = await createAgentWithKey(ctx);
-    const search = (q: string) => helpArticles(ctx, { agentId: agent.id, clientIp: "198.51.100.21", query: new URLSearchParams({ q }) });
-    const empty = await search("zebra invoices on mars");
+    const empty = await helpArticles(ctx, {
+      agentId: agent.id,
+      clientIp: "198.51.100.21",
+      query: new URLSearchParams({ q: "zebra invoices on mars" }),
+    });
     expect(empty.status).toBe(200);
     expect(empty.json).toEqual({ data: { articles: [] } });
-    expect(((await search("refund")).json as { data: { articles: unknown[] } }).data.articles.length).toBeGreaterThan(0);
-    const gaps = await ctx.db.prisma.knowledgeGap.findMany({ where: { agentId: agent.id } });
-    expect(gaps.map((gap) => [gap.kind, gap.question, gap.conversationId])).toEqual([["no_search_result", "zebra invoices on mars", null]]);
+    expect(await ctx.db.prisma.knowledgeGap.count({ where: { agentId: agent.id } })).toBe(0);
   });
 
   it("lists groups with counts over the last 7 and 30 days, the latest wording first", async () => {

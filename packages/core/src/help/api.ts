@@ -10,7 +10,6 @@ import { LimitedWorkError, limitAlongside } from "../ratelimit/index.ts";
 import { errorResult, type HttpResult, jsonResult } from "../results.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
 import { listCollections } from "./collections.ts";
-import { recordEmptySearch } from "./feedback.ts";
 import { findHelpAgent } from "./visibility.ts";
 
 export const HELP_CACHE_HEADERS = { "cache-control": HELP_CACHE_CONTROL };
@@ -34,13 +33,10 @@ export function helpCollections(ctx: AppContext, request: HelpRequest): Promise<
 /** GET /api/agent/{agentId}/help/articles?source=&q= */
 export function helpArticles(ctx: AppContext, request: HelpRequest & { query: URLSearchParams }): Promise<HttpResult> {
   return limitedHelpRead(ctx, request, async () => {
-    const query = parseArticleListQuery(request.query);
-    const articles = await listArticleSummaries(ctx.db, request.agentId, query);
-    if (articles.length === 0) {
-      await requireHelpAgent(ctx, request.agentId);
-      // A search that found nothing is a gap for the panel, as on the help search page.
-      if (query.q) await recordEmptySearch(ctx, { agentId: request.agentId, clientIp: request.clientIp, query: query.q });
-    }
+    const articles = await listArticleSummaries(ctx.db, request.agentId, parseArticleListQuery(request.query));
+    // The JSON routes are reads that store nothing (an integrator's own search records its gaps);
+    // the help centre's search page records the searches that found nothing.
+    if (articles.length === 0) await requireHelpAgent(ctx, request.agentId);
     return { articles };
   });
 }
