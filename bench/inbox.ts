@@ -33,10 +33,7 @@ export async function loadInboxMessages(
   conversations = INBOX_CONVERSATIONS,
 ): Promise<void> {
   const started = performance.now();
-  await db.query(
-    `INSERT INTO "User" (id, "workspaceId", email, name, "passwordHash") VALUES ($1, 'bench_workspace', 'bench-admin@example.com', 'Bench admin', 'unused')`,
-    [ADMIN_ID],
-  );
+  await ensureBenchAdmin(db);
   // Conversations: every 10th with an email, every 7th with a company variable, every 20th escalated.
   await db.query(
     `INSERT INTO "Conversation" (id, "agentId", status, channel, "visitorName", "visitorEmail", "clientVariables", "messageCount", "escalatedAt", "createdAt", "updatedAt")
@@ -74,7 +71,17 @@ export async function loadInboxMessages(
 }
 
 /** A Cookie header for the bench admin, valid for an hour, signed with the app's secret. */
+/** The bench's panel admin (an owner), made once whichever step needs it first. */
+async function ensureBenchAdmin(db: Database): Promise<void> {
+  await db.query(
+    `INSERT INTO "User" (id, "workspaceId", email, name, "passwordHash") VALUES ($1, 'bench_workspace', 'bench-admin@example.com', 'Bench admin', 'unused')
+     ON CONFLICT (id) DO NOTHING`,
+    [ADMIN_ID],
+  );
+}
+
 export async function inboxSessionCookie(db: Database, secret: string): Promise<string> {
+  await ensureBenchAdmin(db);
   const sessionId = `bench_session_${randomUUID()}`;
   await db.query(`INSERT INTO "Session" (id, "userId", "expiresAt") VALUES ($1, $2, now() + interval '1 hour')`, [sessionId, ADMIN_ID]);
   const token = await encode({ token: { userId: ADMIN_ID, workspaceId: "bench_workspace", sessionId }, secret, maxAge: 3600 });
