@@ -79,10 +79,13 @@ const INBOX_LIST_P99_TARGET_MS = 100;
  * heap and buffers up) the app's memory grows by at most this much.
  */
 const INBOX_EXPORT_RSS_GROWTH_TARGET_MB = 32;
-/** Importing 10,000 Markdown articles from a zip: minutes, not hours, with the app's memory flat. */
+/**
+ * Importing 10,000 Markdown articles from a zip: minutes, not hours, with the app's memory flat
+ * (over the last three quarters, once the first has warmed the heap and buffers up).
+ */
 const IMPORT_TARGET_ARTICLES = 10_000;
 const IMPORT_TARGET_SECONDS = 300;
-const IMPORT_RSS_GROWTH_TARGET_MB = 64;
+const IMPORT_RSS_GROWTH_TARGET_MB = 32;
 /** The inbox targets hold over this many messages; a smaller inbox (a quick run) gets no verdict. */
 const INBOX_TARGET_MESSAGES = 1_000_000;
 
@@ -171,16 +174,16 @@ export function verdicts(
   // The import of 10k articles.
   const importDetail =
     imported &&
-    `${imported.created.toLocaleString("en-US")} created, ${imported.failed} failed (${imported.status}) from a ${imported.zipMegabytes.toFixed(1)} MB zip in ${imported.seconds.toFixed(1)} s; RSS ${imported.rssBeforeMb.toFixed(0)} MB before, peak ${imported.rssPeakMb.toFixed(0)} MB`;
+    `${imported.created.toLocaleString("en-US")} created, ${imported.failed} failed (${imported.status}) from a ${imported.zipMegabytes.toFixed(1)} MB zip in ${imported.seconds.toFixed(1)} s; RSS ${imported.rssBeforeMb.toFixed(0)} MB before, ${imported.rssQuarterMb.toFixed(0)} MB at a quarter, peak ${imported.rssPeakMb.toFixed(0)} MB`;
   const fullImport = imported?.articles === IMPORT_TARGET_ARTICLES;
   result.push({
-    target: `import of 10k Markdown articles from a zip: done in < ${IMPORT_TARGET_SECONDS} s, app RSS < ${IMPORT_RSS_GROWTH_TARGET_MB} MB over its start`,
+    target: `import of 10k Markdown articles from a zip: done in < ${IMPORT_TARGET_SECONDS} s, app RSS flat (< ${IMPORT_RSS_GROWTH_TARGET_MB} MB more after the first quarter)`,
     met:
       imported && fullImport
         ? imported.status === "done" &&
           imported.created === imported.articles &&
           imported.seconds < IMPORT_TARGET_SECONDS &&
-          imported.rssPeakMb - imported.rssBeforeMb < IMPORT_RSS_GROWTH_TARGET_MB
+          imported.rssPeakMb - imported.rssQuarterMb < IMPORT_RSS_GROWTH_TARGET_MB
         : null,
     detail: !importDetail
       ? "not run (a run of chosen scenarios skips it)"
