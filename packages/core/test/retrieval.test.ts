@@ -59,11 +59,30 @@ describe("typos", () => {
     expect(editDistance("refund", "refund")).toBe(0);
   });
 
-  it("correct an unknown word to a known one nearby, but leave short words alone", () => {
+  it("correct an unknown word to a written one nearby, but leave short words alone", () => {
     expect(index.correctionsOf("pasword")).toContain("password");
-    expect(index.correctionsOf("invoic")).toEqual([]); // known already
+    expect(index.correctionsOf("invoice")).toEqual([]); // written already
     expect(index.correctionsOf("pas")).toEqual([]);
     expect(rank("pasword rules").articles[0]).toMatchObject({ articleId: "password", coverage: 1 });
+  });
+
+  it("correct the word as written, not its stem, and pick the correction the articles use beside a neighbouring word", () => {
+    // "chaged": one letter from "charged" and from "changed"; its stem "chage" is two from "charg".
+    const charges = new PassageIndex([
+      ...ARTICLES,
+      { id: "changes", title: "Changed shifts", language: "en", content: "A changed shift is changed for everyone. Changed, changed, changed." },
+      { id: "charged-twice", title: "Charged twice", language: "en", content: "Charged twice? A card is sometimes charged twice when a payment is retried." },
+    ]);
+    expect(charges.correctionsOf("chaged")).toEqual(expect.arrayContaining(["changed", "charged"]));
+    const result = rankArticles({ index: charges, synonyms: () => [], message: "i was chaged twice", previous: [] });
+    expect(result.articles[0]?.articleId).toBe("charged-twice");
+  });
+
+  it("search a word of another language as the articles it is written in index it", () => {
+    // "contraseña" alone is too short to detect as Spanish; it is searched by its Spanish stem.
+    expect(index.writtenTerm("contrasena")).toBe(termsOf("contraseña", "es")[0]);
+    const result = rankArticles({ index, synonyms: () => [], message: "contraseña", previous: [], fallbackLanguage: "en" });
+    expect(result.articles[0]?.articleId).toBe("password-es");
   });
 });
 

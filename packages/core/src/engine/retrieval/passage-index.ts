@@ -4,7 +4,7 @@
 // adjacent stems, so a query's phrase ("charged twice") scores above its words scattered.
 import { distance } from "fastest-levenshtein";
 import { sectionsOf } from "../text.ts";
-import { termsOf } from "./analyze.ts";
+import { stem, termsOf, wordsOf } from "./analyze.ts";
 import type { Language } from "./languages.ts";
 
 export interface IndexedArticle {
@@ -29,6 +29,10 @@ const FIELDS = 3; // title, heading, body
 const FIELD_WEIGHTS = [2.5, 4, 1] as const;
 const FIELD_B = [0.3, 0.3, 0.75] as const;
 const K1 = 1.2;
+/** The shortest word a typo is looked for in. */
+const CORRECTABLE_MIN_LENGTH = 5;
+/** The shortest word in which two typos are looked for ("explorer" is two letters from "exporter"). */
+const TWO_TYPOS_MIN_LENGTH = 10;
 
 /** Postings of one term: passage ids, and per passage its frequency in each field. */
 interface Postings {
@@ -105,18 +109,22 @@ export class PassageIndex {
   private readonly lengths: number[] = []; // FIELDS per passage
   private readonly postings = new Map<string, Postings>();
   private readonly totalLength = new Array<number>(FIELDS).fill(0);
-  /** Vocabulary by length, for typo correction (single words only). */
+  /**
+   * The words as written (folded, not stemmed) and how often each occurs, by length: typos are
+   * corrected against these ("chaged" is one letter from "charged"; its stem "chage" is two from
+   * "charg"), then stemmed like the visitor's other words.
+   */
+  private readonly written = new Map<string, { count: number; term: string }>();
   private readonly byLength = new Map<number, string[]>();
   private readonly corrections = new Map<string, string[]>();
   private readonly firstPassage = new Map<string, number>();
 
   constructor(articles: Iterable<IndexedArticle>) {
     for (const article of articles) this.add(article);
-    for (const term of this.postings.keys()) {
-      if (term.includes(" ")) continue;
-      const list = this.byLength.get(term.length) ?? [];
-      list.push(term);
-      this.byLength.set(term.length, list);
+    for (const word of this.written.keys()) {
+      const list = this.byLength.get(word.length) ?? [];
+      list.push(word);
+      this.byLength.set(word.length, list);
     }
   }
 
@@ -127,6 +135,12 @@ export class PassageIndex {
   private add(article: IndexedArticle): void {
     const title = termsOf(article.title, article.language);
     this.firstPassage.set(article.id, this.passages.length);
+    for (const word of wordsOf(`${article.title}\n${article.content}`)) {
+      if (word.length < CORRECTABLE_MIN_LENGTH - 1 || /\d/.test(word)) continue;
+      const known = this.written.get(word);
+      if (known) known.count++;
+      else this.written.set(word, { count: 1, term: stem(word, article.language) });
+    }
     sectionsOf(article.content).forEach((section, index) => {
       const heading = termsOf(section.heading, article.language);
       const body = termsOf(section.sentences.join(" "), article.language);
@@ -170,33 +184,41 @@ export class PassageIndex {
   }
 
   /**
-   * Known words within a small edit distance of an unknown or rare one of at least 5 letters (1
-   * up to 7 letters, 2 from 8), more frequent than it: what the visitor most likely meant to type.
-   * Shorter words have too many neighbours to guess from.
+   * Written words within a small edit distance of an unknown or rare one of at least 5 letters (1
+   * up to 7 letters, 2 from 8), several times more frequent than it: what the visitor most likely
+   * meant to type. Shorter words have too many neighbours to guess from.
    */
-  correctionsOf(term: string): string[] {
-    const cached = this.corrections.get(term);
+  correctionsOf(word: string): string[] {
+    const cached = this.corrections.get(word);
     if (cached) return cached;
-    const found: Array<{ term: string; df: number }> = [];
-    const own = this.documentFrequency(term);
-    if (term.length >= 5 && !/\d/.test(term)) {
-      const allowed = term.length < 8 ? 1 : 2;
-      for (let length = term.length - allowed; length <= term.length + allowed; length++) {
+    const found: Array<{ word: string; count: number }> = [];
+    const own = this.written.get(word)?.count ?? 0;
+    if (word.length >= CORRECTABLE_MIN_LENGTH && !/\d/.test(word)) {
+      const allowed = word.length < TWO_TYPOS_MIN_LENGTH ? 1 : 2;
+      for (let length = word.length - allowed; length <= word.length + allowed; length++) {
         for (const candidate of this.byLength.get(length) ?? []) {
-          if (candidate === term || (candidate[0] !== term[0] && candidate[1] !== term[1])) continue;
-          const df = this.documentFrequency(candidate);
-          if (df <= Math.max(own * 4, 1)) continue;
-          if (editDistance(candidate, term) <= allowed) found.push({ term: candidate, df });
+          if (candidate === word || (candidate[0] !== word[0] && candidate[1] !== word[1])) continue;
+          const count = this.written.get(candidate)?.count ?? 0;
+          if (count <= Math.max(own * 4, 1)) continue;
+          if (editDistance(candidate, word) <= allowed) found.push({ word: candidate, count });
         }
       }
     }
     const best = found
-      .sort((a, b) => b.df - a.df)
+      .sort((a, b) => b.count - a.count)
       .slice(0, 3)
-      .map((entry) => entry.term);
+      .map((entry) => entry.word);
     if (this.corrections.size > 10_000) this.corrections.clear();
-    this.corrections.set(term, best);
+    this.corrections.set(word, best);
     return best;
+  }
+
+  /**
+   * The term a word is indexed under where the help centre writes it: its stem in the language of
+   * the article it appears in ("reembolso" asked alone reads as English, but is a Spanish word).
+   */
+  writtenTerm(word: string): string | undefined {
+    return this.written.get(word)?.term;
   }
 
   /** Every passage matching some query term, with its BM25F score and the query words it matched. */

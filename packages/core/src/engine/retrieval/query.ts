@@ -20,6 +20,30 @@ const OTHER_LANGUAGE_WEIGHT = 0.6;
  */
 const SUBJECT_WORD_MAX_WEIGHT = 5;
 
+/**
+ * Of a word's candidate corrections (most frequent first), the one the help centre writes next to
+ * a neighbouring word ("chaged twice": "charged twice", not "changed twice"), else the most frequent.
+ */
+function likeliestFix(
+  index: PassageIndex,
+  candidates: readonly string[],
+  written: readonly string[],
+  position: number,
+  language: Language,
+): string | undefined {
+  if (candidates.length < 2) return candidates[0];
+  const before = written[position - 1];
+  const after = written[position + 1];
+  const inPhrase = (candidate: string) => {
+    const term = stem(candidate, language);
+    return (
+      (before !== undefined && index.documentFrequency(bigram(stem(before, language), term)) > 0) ||
+      (after !== undefined && index.documentFrequency(bigram(term, stem(after, language))) > 0)
+    );
+  };
+  return candidates.find(inPhrase) ?? candidates[0];
+}
+
 export interface AnalyzedQuery {
   terms: QueryTerm[];
   /** The subject words' bits and how much each says (idf of its stem), for coverage. */
@@ -54,18 +78,31 @@ export function analyzeQuery(
 ): AnalyzedQuery {
   const scale = options.weight ?? 1;
   const firstBit = options.firstBit ?? 0;
-  const words = wordsOf(text).slice(0, 64);
+  const written = wordsOf(text).slice(0, 64);
+  // A word the help centre does not know is read as its likeliest correction ("chaged" as
+  // "charged"), counting a little less than a word the visitor spelled as written.
+  const fixes = written.map((word) => (index.documentFrequency(stem(word, language)) <= 1 ? index.correctionsOf(word) : []));
+  const corrected = fixes.map((candidates, position) => likeliestFix(index, candidates, written, position, language));
+  // A word written in the help centre but in another language than the message's is searched as
+  // the articles index it.
+  const elsewhere = written.map((word) => {
+    const term = index.documentFrequency(stem(word, language)) <= 1 ? index.writtenTerm(word) : undefined;
+    return term && index.documentFrequency(term) > 1 ? term : undefined;
+  });
+  const words = written.map((word, position) => corrected[position] ?? word);
   const set = new TermSet();
   const subject: AnalyzedQuery["words"] = [];
   const bitOf = new Map<number, number>(); // word position -> bit
   words.forEach((word, position) => {
-    if (isStopWord(word, language) || (language !== "en" && isStopWord(word, "en") && word.length < 4)) return;
+    const typed = written[position]!;
+    if (isStopWord(typed, language) || (language !== "en" && isStopWord(typed, "en") && typed.length < 4)) return;
     const n = firstBit + subject.length;
     if (n >= KNOWLEDGE_QUERY_MAX_WORDS) return; // a long rambling message ranks by its first ones
     const bit = 1 << n;
     bitOf.set(position, bit);
-    const own = stem(word, language);
-    subject.push({ bit, weight: Math.min(index.idf(own), SUBJECT_WORD_MAX_WEIGHT) });
+    const fix = corrected[position];
+    const term = elsewhere[position] ?? (fix ? (index.writtenTerm(fix) ?? stem(fix, language)) : stem(word, language));
+    subject.push({ bit, weight: Math.min(index.idf(term), SUBJECT_WORD_MAX_WEIGHT) });
   });
 
   const languages: Language[] = language === "en" ? ["en"] : [language, "en"];
@@ -76,8 +113,12 @@ export function analyzeQuery(
     stems.forEach((term, position) => {
       const bit = bitOf.get(position);
       if (bit === undefined) return;
-      set.add(term, weight, bit);
-      if (index.documentFrequency(term) <= 1) for (const fix of index.correctionsOf(term)) set.add(fix, weight * CORRECTION_WEIGHT, bit);
+      set.add(term, corrected[position] ? weight * CORRECTION_WEIGHT : weight, bit);
+      const asIndexed = elsewhere[position];
+      if (asIndexed) set.add(asIndexed, weight, bit);
+      for (const fix of fixes[position]!) {
+        set.add(index.writtenTerm(fix) ?? stem(fix, analysis), (weight * CORRECTION_WEIGHT) / (fix === corrected[position] ? 1 : 2), bit);
+      }
       if (previous) set.add(bigram(previous.term, term), weight * PHRASE_WEIGHT, previous.bit | bit);
       previous = { term, bit };
     });

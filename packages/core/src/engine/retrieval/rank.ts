@@ -24,6 +24,8 @@ export interface ArticleMatch {
   matched: number;
   /** The article's passages in ranked order (best first). */
   sections: number[];
+  /** Its lexical strength: its best passage's score plus shares of its next two (0 when only another ranking found it). */
+  score: number;
 }
 
 export interface Ranking {
@@ -75,7 +77,9 @@ export function rankArticles(input: RankInput): Ranking {
   }
   const lexical = topByScore(all, LEXICAL_CANDIDATES);
 
-  const fused = fuse(articleOrdered(lexical).slice(0, LEXICAL_DEPTH), input.otherRankings ?? []);
+  const strength = articleStrength(lexical);
+  const byStrength = [...lexical].sort((a, b) => strength(b.articleId) - strength(a.articleId) || b.score - a.score);
+  const fused = fuse(byStrength.slice(0, LEXICAL_DEPTH), input.otherRankings ?? []);
   const words = [...current.words, ...(context?.words.map((word) => ({ ...word, weight: word.weight * PREVIOUS_MESSAGE_WEIGHT })) ?? [])];
   // The earlier message can only add evidence: a question complete on its own ("how do I get a
   // refund?" after "I want to talk to a human") keeps the coverage of its own words.
@@ -85,7 +89,7 @@ export function rankArticles(input: RankInput): Ranking {
     let article = articles.get(passage.articleId);
     if (!article) {
       const matched = matchedByArticle.get(passage.articleId) ?? 0;
-      article = { articleId: passage.articleId, coverage: coverageOf(matched), matched, sections: [] };
+      article = { articleId: passage.articleId, coverage: coverageOf(matched), matched, sections: [], score: strength(passage.articleId) };
       articles.set(passage.articleId, article);
     }
     article.sections.push(passage.section);
@@ -112,22 +116,20 @@ function topByScore<T extends { score: number }>(items: T[], k: number): T[] {
 }
 
 /**
- * Passages ordered by their article's strength first (its best passage plus shares of its
- * next two: an article that answers in several places is more likely about the question), then by
- * score within the article.
+ * Each article's strength: its best passage plus shares of its next two (an article that answers
+ * in several places is more likely about the question). Passages come best first.
  */
-function articleOrdered<T extends RankedPassage>(passages: T[]): T[] {
-  const strength = new Map<string, number[]>();
+function articleStrength(passages: readonly RankedPassage[]): (articleId: string) => number {
+  const best = new Map<string, number[]>();
   for (const passage of passages) {
-    const best = strength.get(passage.articleId);
-    if (!best) strength.set(passage.articleId, [passage.score]);
-    else if (best.length < 3) best.push(passage.score);
+    const scores = best.get(passage.articleId);
+    if (!scores) best.set(passage.articleId, [passage.score]);
+    else if (scores.length < 3) scores.push(passage.score);
   }
-  const articleScore = (id: string) => {
-    const [first = 0, second = 0, third = 0] = strength.get(id) ?? [];
+  return (articleId) => {
+    const [first = 0, second = 0, third = 0] = best.get(articleId) ?? [];
     return first + SUPPORT[0] * second + SUPPORT[1] * third;
   };
-  return [...passages].sort((a, b) => articleScore(b.articleId) - articleScore(a.articleId) || b.score - a.score);
 }
 
 /** Of an article's best few sections, those whose heading names more of the visitor's own words come first. */
