@@ -4,7 +4,7 @@
 // articles in memory.
 import { beforeAll, describe, expect, it } from "vitest";
 import { asksForHuman, isGreeting, isThanks } from "../src/engine/intent.ts";
-import { KNOWLEDGE_MIN_COVERAGE } from "../src/engine/knowledge.ts";
+import { answersQuestion, KNOWLEDGE_MIN_COVERAGE } from "../src/engine/knowledge.ts";
 import { termsOf } from "../src/engine/retrieval/analyze.ts";
 import { reciprocalRankFusion } from "../src/engine/retrieval/fusion.ts";
 import { detectLanguage, type Language, loadLanguageDetector } from "../src/engine/retrieval/languages.ts";
@@ -142,6 +142,35 @@ describe("the threshold", () => {
     expect(result.articles[0]?.articleId).toBe("invoices");
     expect(result.articles[0]!.coverage).toBeLessThan(KNOWLEDGE_MIN_COVERAGE);
     expect(rank("what is the weather in chicago tomorrow").articles[0]?.coverage ?? 0).toBeLessThan(KNOWLEDGE_MIN_COVERAGE);
+  });
+
+  it("is met by a long message that rambles but names several of one article's specific words", () => {
+    // In a help centre of realistic size, where specific words are rare enough to weigh.
+    const filler = Array.from({ length: 60 }, (_, i): IndexedArticle => ({
+      id: `filler-${i}`,
+      title: `Topic ${i}`,
+      language: "en",
+      content: `Open Settings and choose the option you need for topic ${i}. Save your changes.`,
+    }));
+    const big = new PassageIndex([
+      ...filler,
+      {
+        id: "night-shifts",
+        title: "Overnight shifts and breaks",
+        language: "en",
+        content: "A shift that crosses midnight counts its hours on the day it starts. An unpaid break is deducted from the total.",
+      },
+    ]);
+    const message =
+      "so our cook did an overnight shift again, started at 10 and left at 6 in the morning, took an unpaid break, " +
+      "and honestly the number on my screen looks weird compared to what my notebook says, what happened?";
+    const best = rankArticles({ index: big, synonyms: () => [], message, previous: [] }).articles[0]!;
+    expect(best.articleId).toBe("night-shifts");
+    expect(best.coverage).toBeLessThan(KNOWLEDGE_MIN_COVERAGE);
+    expect(answersQuestion(best)).toBe(true);
+    // Two rare words of a message about something else are not enough.
+    const other = rankArticles({ index: big, synonyms: () => [], message: "what should a cook eat before an overnight flight", previous: [] });
+    expect(other.articles[0] && answersQuestion(other.articles[0])).toBe(false);
   });
 
   it("reads a follow-up with the previous visitor message", () => {

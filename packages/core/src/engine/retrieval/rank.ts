@@ -20,6 +20,12 @@ export interface ArticleMatch {
   articleId: string;
   /** Share (0..1) of the question's subject words, weighted by idf, found in the article. */
   coverage: number;
+  /**
+   * How much of the question the article holds in absolute terms: the summed weights (idf) of the
+   * subject words found, the earlier message's counting less. A long message that rambles has a
+   * low coverage but still names several of its answer's specific words.
+   */
+  evidence: number;
   /** Bit set of the subject words found (see Ranking.words). */
   matched: number;
   /** The article's passages in ranked order (best first). */
@@ -89,7 +95,14 @@ export function rankArticles(input: RankInput): Ranking {
     let article = articles.get(passage.articleId);
     if (!article) {
       const matched = matchedByArticle.get(passage.articleId) ?? 0;
-      article = { articleId: passage.articleId, coverage: coverageOf(matched), matched, sections: [], score: strength(passage.articleId) };
+      article = {
+        articleId: passage.articleId,
+        coverage: coverageOf(matched),
+        evidence: weightFound(words, matched),
+        matched,
+        sections: [],
+        score: strength(passage.articleId),
+      };
       articles.set(passage.articleId, article);
     }
     article.sections.push(passage.section);
@@ -99,11 +112,15 @@ export function rankArticles(input: RankInput): Ranking {
   return { language, articles: [...articles.values()], words };
 }
 
+/** The summed weight of `words` whose bits are in `matched`. */
+function weightFound(words: ReadonlyArray<{ bit: number; weight: number }>, matched: number): number {
+  return words.reduce((sum, word) => sum + (matched & word.bit ? word.weight : 0), 0);
+}
+
 /** The share of `words`, by weight, whose bits are in `matched` (0 when there are none). */
 function shareFound(words: ReadonlyArray<{ bit: number; weight: number }>, matched: number): number {
   const total = words.reduce((sum, word) => sum + word.weight, 0);
-  const found = words.reduce((sum, word) => sum + (matched & word.bit ? word.weight : 0), 0);
-  return total > 0 ? found / total : 0;
+  return total > 0 ? weightFound(words, matched) / total : 0;
 }
 
 /** The `k` best-scored items, best first, without sorting them all. */
