@@ -93,6 +93,16 @@ describe("synonyms", () => {
     expect(result.articles[0]?.coverage).toBeGreaterThanOrEqual(KNOWLEDGE_MIN_COVERAGE);
   });
 
+  it("find an English article from a question in another language through the built-in groups, by the English stems", () => {
+    const withNotifications = new PassageIndex([
+      ...ARTICLES,
+      { id: "notifications", title: "Notifications", language: "en", content: "Turn notifications on or off under Settings, then Notifications." },
+    ]);
+    const result = rankArticles({ index: withNotifications, synonyms: builtInSynonyms, message: "Wie schalte ich die Benachrichtigungen aus?", previous: [] });
+    expect(result.language).toBe("de");
+    expect(result.articles[0]?.articleId).toBe("notifications");
+  });
+
   it("use an agent's own groups, which a line of text defines", () => {
     const own = parseSynonymGroups("rota, schedule\n");
     expect(own).toEqual([[["rota"], ["schedul"]]]);

@@ -64,31 +64,89 @@ tax, vat, sales tax, gst
 night, quiet hours, do not disturb, after hours
 `;
 
-/** The same ideas in the other languages, each group also naming its English words. */
+/**
+ * The same ideas in the other languages (es, fr, de, pt), each group also naming its English
+ * words: the general vocabulary of online services and their support, so a question in one
+ * language finds an article written in another.
+ */
 const BUILT_IN_OTHER = `
 contrasena, clave, password, mot de passe, passwort, kennwort, senha
-olvide, oublie, vergessen, esqueci, forgot
-factura, facture, rechnung, fatura, nota fiscal, invoice
-reembolso, devolucion, devolver el dinero, remboursement, rembourser, erstattung, ruckerstattung, zuruckerstatten, geld zuruck, estorno, reembolsar, refund
-cobraron dos veces, doble cobro, debite deux fois, preleve deux fois, zweimal abgebucht, doppelt abgebucht, cobrado duas vezes, cobranca duplicada, charged twice
+olvide, olvidado, oublie, vergessen, esqueci, esquecida, forgot
+restablecer, reinicializar, reinitialiser, zurucksetzen, redefinir, reset
+factura, facturas, facture, factures, rechnung, rechnungen, fatura, faturas, nota fiscal, invoice
+recibo, recu, quittung, beleg, recibo de pagamento, receipt
+reembolso, devolucion, devolver el dinero, remboursement, rembourser, erstattung, ruckerstattung, zuruckerstatten, geld zuruck, estorno, reembolsar, refund, money back
+cobraron dos veces, doble cobro, debite deux fois, preleve deux fois, zweimal abgebucht, doppelt abgebucht, doppelt belastet, cobrado duas vezes, cobranca duplicada, charged twice
+cobro, cargo, prelevement, debit, abbuchung, belastung, cobranca, charge
 cancelar, cancelacion, annuler, resilier, resiliation, kundigen, kundigung, stornieren, cancelamento, cancel
 suscripcion, abonnement, assinatura, plano, plan, subscription
 cuenta, compte, konto, conta, account
-iniciar sesion, entrar, se connecter, connexion, anmelden, einloggen, anmeldung, fazer login, entrar na conta, log in
-tarjeta, carte, karte, cartao, card
-pago, paiement, zahlung, pagamento, payment
-empleado, empleados, employe, salarie, mitarbeiter, funcionario, colaborador, employee
-turno, turnos, horario, planning, equipe, schicht, dienstplan, escala, shift
-vacaciones, conges, urlaub, ferias, time off
+iniciar sesion, entrar, se connecter, connexion, anmelden, einloggen, anmeldung, fazer login, entrar na conta, log in, sign in
+cerrar sesion, se deconnecter, deconnexion, abmelden, ausloggen, sair da conta, log out, sign out
+registrarse, crear una cuenta, inscription, creer un compte, registrieren, konto erstellen, cadastrar, criar conta, sign up
+tarjeta, tarjeta de credito, carte, carte bancaire, karte, kreditkarte, cartao, cartao de credito, card, credit card
+pago, pagos, paiement, paiements, zahlung, zahlungen, pagamento, pagamentos, payment
+pagar, payer, bezahlen, zahlen, pay
+transferencia, virement, uberweisung, transferencia bancaria, bank transfer
+domiciliacion, adeudo directo, prelevement sepa, lastschrift, debito automatico, direct debit
+precio, precios, prix, tarif, tarifs, preis, preise, preco, precos, price, pricing
+cuanto cuesta, combien coute, was kostet, quanto custa, cost, how much
+gratis, gratuito, gratuit, kostenlos, gratuita, free
+prueba, periodo de prueba, essai, essai gratuit, testphase, testversion, teste, teste gratis, trial, free trial
+descuento, remise, reduction, rabatt, desconto, discount
+impuesto, iva, taxe, tva, steuer, mehrwertsteuer, mwst, imposto, tax, vat
+mejorar plan, cambiar de plan, passer a, changer de formule, upgraden, tarif wechseln, mudar de plano, upgrade
+mensual, mensuel, monatlich, mensal, monthly
+anual, annuel, jahrlich, anual, yearly, annual
+empleado, empleados, employe, employes, salarie, salaries, mitarbeiter, mitarbeitende, funcionario, funcionarios, colaborador, colaboradores, employee, staff
+equipo, equipe, team, equipa, team
+gerente, encargado, responsable, manager, vorgesetzter, gerente, gestor, manager
+propietario, dueno, proprietaire, inhaber, eigentumer, proprietario, dono, owner
+invitar, invitacion, inviter, invitation, einladen, einladung, convidar, convite, invite
+rol, roles, permisos, role, droits, rolle, rollen, berechtigungen, papel, permissoes, role, permissions
+turno, turnos, horario, planning, equipe de nuit, schicht, schichten, dienstplan, escala, turno de trabalho, shift, schedule
+vacaciones, dias libres, conges, conge, urlaub, ferias, folga, time off, vacation
+baja por enfermedad, arret maladie, krankmeldung, krank, atestado, licenca medica, sick leave
 horas extra, heures supplementaires, uberstunden, horas extras, overtime
+fichar, fichaje, pointer, pointage, einstempeln, stempeln, bater ponto, registrar ponto, clock in
+hoja de horas, feuille de temps, stundenzettel, zeiterfassung, folha de ponto, timesheet
+pausa, descanso, pause, pause dejeuner, pause, intervalo, break
+salario, sueldo, salaire, lohn, gehalt, salario, wage, pay rate
+nomina, paie, lohnabrechnung, folha de pagamento, payroll
+cliente, clientes, client, clients, kunde, kunden, cliente, clientes, client, customer
 exportar, exporter, exportieren, export
 importar, importer, importieren, import
-notificacion, notificaciones, notification, benachrichtigung, notificacao, notification
+descargar, telecharger, herunterladen, baixar, download
+subir, cargar, televerser, hochladen, carregar, enviar arquivo, upload
+notificacion, notificaciones, notification, benachrichtigung, benachrichtigungen, notificacao, notificacoes, notification
+recordatorio, rappel, erinnerung, lembrete, reminder
 eliminar, borrar, supprimer, loschen, excluir, apagar, delete
-precio, prix, preis, preco, tarif, price
-aplicacion, application, appli, app, aplicativo
-correo, courriel, mail, e-mail, email
-verificacion en dos pasos, double authentification, zwei faktor, zwei-faktor, verificacao em duas etapas, two factor
+cambiar, modificar, changer, modifier, andern, bearbeiten, alterar, mudar, change, edit
+anadir, agregar, ajouter, hinzufugen, adicionar, add
+aplicacion, aplicacion movil, application, appli, app, anwendung, aplicativo, app
+movil, celular, telefono, portable, telephone, handy, smartphone, celular, telemovel, phone, mobile
+correo, correo electronico, courriel, mail, e-mail, email, e mail
+datos, donnees, daten, dados, data
+datos personales, donnees personnelles, personenbezogene daten, dados pessoais, personal data, privacy
+seguridad, securite, sicherheit, seguranca, security
+almacenar, almacenados, stocker, stockees, heberger, speichern, gespeichert, armazenar, armazenados, stored, hosting, data residency
+verificacion en dos pasos, doble autenticacion, double authentification, authentification a deux facteurs, zwei faktor, zwei-faktor, zweistufige verifizierung, verificacao em duas etapas, autenticacao de dois fatores, two factor, 2fa
+codigo, code, code, code, codigo, code
+bloqueado, bloquee, gesperrt, bloqueada, bloqueado, locked
+error, erreur, fehler, erro, error
+no funciona, ne fonctionne pas, marche pas, funktioniert nicht, geht nicht, nao funciona, not working
+se cierra, plante, crash, sturzt ab, absturz, trava, fecha sozinho, crash
+lento, lent, langsam, lento, slow
+sincronizar, synchroniser, synchronisieren, sincronizar, sync
+conectar, integracion, connecter, integration, verbinden, integration, conectar, integracao, connect, integration
+calendario, agenda, calendrier, kalender, calendario, calendar
+informe, informes, rapport, rapports, bericht, berichte, relatorio, relatorios, report
+idioma, langue, sprache, idioma, language
+zona horaria, fuseau horaire, zeitzone, fuso horario, time zone
+ubicacion, sucursal, lieu, site, etablissement, standort, filiale, local, unidade, location
+empresa, negocio, entreprise, societe, unternehmen, firma, betrieb, empresa, negocio, company, business, workspace
+sin conexion, hors ligne, offline, sem internet, sem conexao, offline
+soporte, atencion al cliente, support, assistance, kundendienst, support, suporte, atendimento, support
 `;
 
 /** A group as stemmed phrases (each phrase a sequence of stems, stop words kept in place). */
@@ -107,12 +165,24 @@ export function parseSynonymGroups(text: string, language: Language = "en"): Syn
   return groups;
 }
 
+/**
+ * The groups of several languages, each phrase stemmed both in `language` and in English (the
+ * groups mix both, and English articles index English stems: "notification" is "notif" there).
+ */
+function multilingualGroups(text: string, language: Language): SynonymGroup[] {
+  const local = parseSynonymGroups(text, language);
+  const english = parseSynonymGroups(text, "en");
+  return local.map((group, i) => {
+    const phrases = new Map<string, readonly string[]>();
+    for (const phrase of [...group, ...english[i]!]) phrases.set(phrase.join(" "), phrase);
+    return [...phrases.values()];
+  });
+}
+
 const BUILT_IN: Record<Language, SynonymGroup[]> = Object.fromEntries(
   LANGUAGES.map((language) => [
     language,
-    language === "en"
-      ? parseSynonymGroups(BUILT_IN_EN, "en")
-      : [...parseSynonymGroups(BUILT_IN_EN, "en"), ...parseSynonymGroups(BUILT_IN_OTHER, language)],
+    language === "en" ? parseSynonymGroups(BUILT_IN_EN, "en") : [...parseSynonymGroups(BUILT_IN_EN, "en"), ...multilingualGroups(BUILT_IN_OTHER, language)],
   ]),
 ) as Record<Language, SynonymGroup[]>;
 
