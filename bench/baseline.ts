@@ -80,23 +80,32 @@ const WORDS = `a."searchDocument" @@ websearch_to_tsquery('english', parley_unac
 const TITLE_CONTAINS = `a."searchTitle" LIKE '%' || parley_search_text($4) || '%'`;
 const CONTENT_CONTAINS = `a."searchContent" LIKE '%' || parley_search_text($4) || '%'`;
 
-// Search, most recent first: the same match as the app (words OR substring of title OR substring
-// of content), written as one branch per index so that each bitmap heap scan re-checks only its
-// own condition. $3 = query, $4 = query as a LIKE literal, or null when too short for trigrams.
-export const SEARCH_RECENT = `
-  SELECT a.id, a."sourceId", a.title, a.content
-  FROM (
-    SELECT m.id, m."updatedAt" FROM (
-      (${visibleMatching(WORDS)} ORDER BY a."updatedAt" DESC, a.id LIMIT ${LIST_LIMIT})
-      UNION
+// Search by relevance, as the app's help search (the JSON route with `q` and the search page):
+// the newest SEARCH_CANDIDATES word matches ranked over the stored document, title substring
+// matches breaking ties; then, only when the word matches do not fill the page, substring-only
+// matches (the newest page of each branch), title matches first; recency breaks the remaining
+// ties. One branch per index, so each bitmap heap scan re-checks only its own condition.
+// $3 = query, $4 = query as a LIKE literal, or null when too short for trigrams; "candidates"
+// tells whether the window held enough word matches.
+const SEARCH_CANDIDATES = Math.max(RANK_CANDIDATES, LIST_LIMIT);
+export const SEARCH_RELEVANCE = `
+  WITH words AS MATERIALIZED (${visibleMatching(WORDS)} ORDER BY a."updatedAt" DESC, a.id LIMIT ${SEARCH_CANDIDATES}),
+  hits AS (
+    SELECT w.id, true AS word_match FROM words w
+    UNION ALL
+    SELECT t.id, false FROM (
       (${visibleMatching(`$4::text IS NOT NULL AND ${TITLE_CONTAINS}`)} ORDER BY a."updatedAt" DESC, a.id LIMIT ${LIST_LIMIT})
       UNION
       (${visibleMatching(`$4::text IS NOT NULL AND ${CONTENT_CONTAINS}`)} ORDER BY a."updatedAt" DESC, a.id LIMIT ${LIST_LIMIT})
-    ) m
-    ORDER BY m."updatedAt" DESC, m.id LIMIT ${LIST_LIMIT}
-  ) page
-  JOIN "Article" a ON a.id = page.id
-  ORDER BY page."updatedAt" DESC, page.id`;
+    ) t
+    WHERE (SELECT count(*) FROM words) < ${LIST_LIMIT} AND t.id NOT IN (SELECT w.id FROM words w)
+  )
+  SELECT a.id, a."sourceId", a.title, a.content, (SELECT count(*)::int FROM words) AS candidates
+  FROM hits h JOIN "Article" a ON a.id = h.id
+  ORDER BY h.word_match DESC,
+    CASE WHEN h.word_match THEN ts_rank(a."searchDocument", websearch_to_tsquery('english', parley_unaccent($3)), 1) ELSE 0 END DESC,
+    ($4::text IS NOT NULL AND ${TITLE_CONTAINS}) DESC, a."updatedAt" DESC, a.id
+  LIMIT ${LIST_LIMIT}`;
 
 // Knowledge search, by relevance, with the app's semantics: the newest RANK_CANDIDATES word
 // matches, ranked over the stored document, title matches breaking ties. `tsquery` is SQL over
@@ -230,9 +239,9 @@ async function articles(pool: pg.Pool, agentId: string, params: URLSearchParams)
   if ([...q].length > QUERY_MAX_CHARS) throw new HttpError(400, "Invalid request");
   const pattern = [...q].length >= 3 ? escapeLike(q) : null;
   const rows = q
-    ? await inWindows(pool, agentId, source, LIST_LIMIT, async (start) => {
-        const found = (await pool.query<ArticleRow>(SEARCH_RECENT, [agentId, source, q, pattern, start])).rows;
-        return { rows: found, complete: found.length >= LIST_LIMIT };
+    ? await inWindows(pool, agentId, source, SEARCH_CANDIDATES, async (start) => {
+        const found = (await pool.query<ArticleRow & { candidates: number }>(SEARCH_RELEVANCE, [agentId, source, q, pattern, start])).rows;
+        return { rows: found, complete: (found[0]?.candidates ?? 0) >= SEARCH_CANDIDATES };
       })
     : (await pool.query<ArticleRow>(RECENT, [agentId, source])).rows;
   await assertHelpAgent(pool, agentId, rows.length);

@@ -5,6 +5,8 @@ import { createHash } from "node:crypto";
 import { type Database, migrate, openDatabase } from "@parley/db";
 import { withDatabase } from "@parley/db/testing";
 import pg from "pg";
+import { loadCollections, loadArticles as loadEvalArticles } from "../eval/src/corpus.ts";
+import { evalAgent, loadCorpus } from "../eval/src/load.ts";
 import { createRandom, generateArticle, type Random, TOPICS } from "./corpus.ts";
 
 export interface BenchDatabase {
@@ -84,10 +86,14 @@ const SOURCES: SourceSpec[] = [
 const AGENT_ID = "bench_agent";
 const SEED = 20261122;
 
+/** A fixed, clearly fake key: the bench database is private and dropped at the end. */
+function benchKey(name: string): { apiKey: string; keyHash: string } {
+  const apiKey = `pk_bench_${createHash("sha256").update(`${name}-${SEED}`).digest("base64url").slice(0, 32)}`;
+  return { apiKey, keyHash: createHash("sha256").update(apiKey).digest("hex") };
+}
+
 export async function createFixture(db: Database): Promise<Fixture> {
-  // A fixed, clearly fake key: the bench database is private and dropped at the end.
-  const apiKey = `pk_bench_${createHash("sha256").update(`parley-bench-${SEED}`).digest("base64url").slice(0, 32)}`;
-  const keyHash = createHash("sha256").update(apiKey).digest("hex");
+  const { apiKey, keyHash } = benchKey("parley-bench");
   await db.query(`INSERT INTO "Workspace" (id, name) VALUES ('bench_workspace', 'Bench workspace')`);
   await db.query(
     `INSERT INTO "Agent" (id, "workspaceId", name, active, "httpApiEnabled", "keyHash", "keyLast4", "keyCreatedAt", engine, "updatedAt")
@@ -103,6 +109,31 @@ export async function createFixture(db: Database): Promise<Fixture> {
     if (source.linked) await db.query(`INSERT INTO "AgentSource" ("agentId", "sourceId") VALUES ($1, $2)`, [AGENT_ID, source.id]);
   }
   return { agentId: AGENT_ID, apiKey, linkedSourceIds: SOURCES.filter((s) => s.linked).map((s) => s.id) };
+}
+
+/** The agent of the eval-sized scenario: its id and HTTP API key. */
+export interface EvalFixture {
+  agentId: string;
+  apiKey: string;
+}
+
+/**
+ * The answer-quality evaluation's corpus (eval/corpus, 170 articles in five languages) loaded as
+ * `npm run eval` loads it: its own workspace, one source per collection, every article published,
+ * and the eval's knowledge agent linked to those sources only, here with an HTTP API key. It sees
+ * none of the generated articles, and the bench agent none of these.
+ */
+export async function createEvalFixture(db: Database): Promise<EvalFixture> {
+  await loadCorpus(db, loadCollections(), loadEvalArticles());
+  const agentId = evalAgent("knowledge").id;
+  const { apiKey, keyHash } = benchKey("parley-bench-eval");
+  await db.query(`UPDATE "Agent" SET "keyHash" = $2, "keyLast4" = $3, "keyCreatedAt" = now() WHERE id = $1`, [
+    agentId,
+    keyHash,
+    apiKey.slice(-4),
+  ]);
+  await db.query(`ANALYZE`);
+  return { agentId, apiKey };
 }
 
 const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";

@@ -56,10 +56,15 @@ function compare(scenario: ScenarioName, label: string, app: Answer, baseline: A
       if (keysOf(a) !== keysOf(b)) differing.push(`fields (${keysOf(a)} / ${keysOf(b)})`);
       return differing.length === 0 ? null : `${label}: ${differing.join(", ")} differ`;
     }
-    case "knowledge turn": {
+    case "knowledge turn":
+    case "eval turns": {
       const a = app.body as Json;
       const b = baseline.body as Json;
       if (keysOf(a) !== keysOf(b)) return `${label}: response fields differ (app ${keysOf(a)}, baseline ${keysOf(b)})`;
+      // The eval's questions (five languages, typos, paraphrases) are where the engine's passage
+      // index and the baseline's English full-text search part ways by design: the eval judges
+      // the engine's answers, so only the form is compared here.
+      if (scenario === "eval turns") return null;
       // The baseline approximates the knowledge agent: only the cited articles are compared.
       const cited = (body: Json) =>
         ((body.richContent as Json[] | undefined)?.find((item) => item.type === "articles")?.articles as Json[] | undefined)?.map(

@@ -137,12 +137,28 @@ export function verdicts(
           : `${below.length} of ${helpRows.length} below: ${below.map((row) => `${row.scenario} ${row.articles}/c${row.concurrency} ${row.ratio.toFixed(2)}`).join(", ")}`,
   });
 
-  // Knowledge-agent turn p99 under 100 ms at 10k articles.
+  // Knowledge-agent turns, one visitor at a time (c=1): p99 under 100 ms at 10k articles, and over
+  // the eval's corpus with its real questions. Other concurrencies and the throughput ratio are
+  // shown beside, not judged.
+  const turnDetail = (row: DetailedRow) =>
+    `c=${row.concurrency}: ${row.p99_ms.toFixed(1)} ms${row.ratio === null ? "" : `, ratio ${row.ratio.toFixed(2)}`}`;
   const turns = rows.filter((row) => row.scenario === "knowledge turn" && row.articles === 10_000);
+  const singleTurns = turns.filter((row) => row.concurrency === 1);
   result.push({
-    target: `knowledge turn p99 < ${TURN_P99_TARGET_MS} ms at 10k articles`,
-    met: turns.length === 0 ? null : turns.every((row) => row.p99_ms < TURN_P99_TARGET_MS),
-    detail: turns.map((row) => `c=${row.concurrency}: ${row.p99_ms.toFixed(1)} ms`).join("; ") || "needs the 10k size",
+    target: `knowledge turn p99 < ${TURN_P99_TARGET_MS} ms at 10k articles, c=1`,
+    met: singleTurns.length === 0 ? null : singleTurns.every((row) => row.p99_ms < TURN_P99_TARGET_MS),
+    detail: singleTurns.length === 0 ? "needs the 10k size at c=1" : turns.map(turnDetail).join("; "),
+  });
+  // The eval's agent sees its 170 articles whatever the size: every size's c=1 row is judged.
+  const evalTurns = rows.filter((row) => row.scenario === "eval turns");
+  const singleEvalTurns = evalTurns.filter((row) => row.concurrency === 1);
+  result.push({
+    target: `eval turns (the eval's 170 articles and questions) p99 < ${TURN_P99_TARGET_MS} ms at c=1`,
+    met: singleEvalTurns.length === 0 ? null : singleEvalTurns.every((row) => row.p99_ms < TURN_P99_TARGET_MS),
+    detail:
+      singleEvalTurns.length === 0
+        ? "eval turns not measured at c=1"
+        : evalTurns.map((row) => `${row.articles.toLocaleString("en-US")} generated articles ${turnDetail(row)}`).join("; "),
   });
 
   // The inbox at a million messages.

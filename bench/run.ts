@@ -17,7 +17,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { p99Chart } from "./chart.ts";
-import { articleCounts, type BenchDatabase, createBenchDatabase, createFixture, loadArticles, readableArticleIds } from "./data.ts";
+import {
+  articleCounts,
+  type BenchDatabase,
+  createBenchDatabase,
+  createEvalFixture,
+  createFixture,
+  type EvalFixture,
+  loadArticles,
+  readableArticleIds,
+} from "./data.ts";
 import { compareResponses } from "./equivalence.ts";
 import { type ImportMeasurement, measureImport } from "./imports.ts";
 import {
@@ -242,6 +251,12 @@ async function main(): Promise<void> {
   database = await createBenchDatabase(args["database-url"]);
   log(`created and migrated database ${database.name}`);
   const fixture = await createFixture(database.db);
+  // The eval's corpus once, before any size: its agent sees only those 170 articles.
+  let evalAgent: EvalFixture | undefined;
+  if (scenarios.includes("eval turns")) {
+    evalAgent = await createEvalFixture(database.db);
+    log(`loaded the eval corpus for agent ${evalAgent.agentId}`);
+  }
 
   const baselineServer = await startBaseline(database.url);
   const baselineUrl = baselineServer.url;
@@ -303,7 +318,12 @@ async function main(): Promise<void> {
     loaded = Math.max(loaded, size);
     const counts = await articleCounts(database.db, fixture.agentId);
     log(`  ${counts.total} articles, ${counts.visible} visible to the bench agent; load average ${load()}`);
-    const input = { ...fixture, sessionCookie, articleIds: await readableArticleIds(database.db, fixture.agentId, READ_ARTICLES) };
+    const input = {
+      ...fixture,
+      evalAgent,
+      sessionCookie,
+      articleIds: await readableArticleIds(database.db, fixture.agentId, READ_ARTICLES),
+    };
 
     const compared = scenarios.filter((scenario) => !INBOX_SCENARIOS.includes(scenario));
     if (appUrl && compared.length > 0) {

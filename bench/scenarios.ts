@@ -1,6 +1,7 @@
 // The requests of each scenario, identical for the app and the baseline. Each scenario cycles
 // through a set of URLs (or bodies) so neither server can answer from a warm single-entry cache.
 import type { AutocannonRequest } from "autocannon";
+import { loadQuestions } from "../eval/src/questions.ts";
 import { QUESTIONS, SUBSTRING_QUERIES, WORD_QUERIES } from "./corpus.ts";
 import { INBOX_SEARCH_QUERIES, inboxListPath } from "./inbox.ts";
 
@@ -11,6 +12,7 @@ export const SCENARIOS = [
   "search substring",
   "article read",
   "knowledge turn",
+  "eval turns",
   "inbox search",
   "inbox list",
 ] as const;
@@ -28,9 +30,22 @@ export const HELP_SCENARIOS: readonly ScenarioName[] = [
 /** The panel's inbox over a million messages: the app alone (the baseline serves no panel). */
 export const INBOX_SCENARIOS: readonly ScenarioName[] = ["inbox search", "inbox list"];
 
+/**
+ * The eval's visitor questions (eval/questions, dev and test), each sent alone: a follow-up without
+ * its earlier turns. The files group questions by type and language, so they are interleaved
+ * (ordered by the fractional part of index times the golden ratio): any run, however short, sends
+ * a spread of the whole set.
+ */
+export const EVAL_QUESTIONS: readonly string[] = loadQuestions()
+  .map((question, index) => ({ text: question.question, key: (index * 0.6180339887498949) % 1 }))
+  .sort((a, b) => a.key - b.key)
+  .map((question) => question.text);
+
 export interface ScenarioInput {
   agentId: string;
   apiKey: string;
+  /** The agent over the eval's corpus (eval turns). */
+  evalAgent?: { agentId: string; apiKey: string };
   linkedSourceIds: string[];
   /** Visible articles to read (e.g. 50). */
   articleIds: string[];
@@ -41,6 +56,13 @@ export interface ScenarioInput {
 export function scenarioRequests(name: ScenarioName, input: ScenarioInput): AutocannonRequest[] {
   const base = `/api/agent/${encodeURIComponent(input.agentId)}`;
   const get = (path: string): AutocannonRequest => ({ method: "GET", path });
+  // Every turn starts a new conversation (no conversationId).
+  const turn = (agent: { agentId: string; apiKey: string }, message: string): AutocannonRequest => ({
+    method: "POST",
+    path: `/api/agent/${encodeURIComponent(agent.agentId)}/messages`,
+    headers: { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ message }),
+  });
   switch (name) {
     case "help collections":
       return [get(`${base}/help`)];
@@ -57,13 +79,12 @@ export function scenarioRequests(name: ScenarioName, input: ScenarioInput): Auto
     case "article read":
       return input.articleIds.map((id) => get(`${base}/help/articles/${encodeURIComponent(id)}`));
     case "knowledge turn":
-      // Every turn starts a new conversation (no conversationId).
-      return QUESTIONS.map((message) => ({
-        method: "POST",
-        path: `${base}/messages`,
-        headers: { authorization: `Bearer ${input.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ message }),
-      }));
+      return QUESTIONS.map((message) => turn(input, message));
+    case "eval turns": {
+      const agent = input.evalAgent;
+      if (!agent) throw new Error("eval turns need the eval corpus's agent (createEvalFixture)");
+      return EVAL_QUESTIONS.map((message) => turn(agent, message));
+    }
     case "inbox search": {
       const headers = { cookie: input.sessionCookie ?? "" };
       return INBOX_SEARCH_QUERIES.map((q) => ({ method: "GET", path: inboxListPath({ q, limit: 25 }), headers }));

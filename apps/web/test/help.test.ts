@@ -1,6 +1,7 @@
 // The public help-centre JSON routes (spec 4.2 to 4.5) through their handlers, over the
 // demo data and extra fixtures in a real database, with the real rate limiter (in process, or
 // Redis with REDIS_URL).
+import { searchHelpArticles } from "@parley/core/help";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { seed } from "@parley/db";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -174,7 +175,8 @@ describe("GET /api/agent/{agentId}/help/articles", () => {
 
   it("filters by source; a hidden or unknown source lists nothing", async () => {
     expect(await listIds("demo", "?source=src-billing")).toEqual(["art-invoices", "art-refunds"]);
-    expect(await listIds("demo", "?source=src-billing&q=refund")).toEqual(["art-invoices", "art-refunds"]);
+    // Most relevant first: "refund" is in art-refunds' title, only in art-invoices' content.
+    expect(await listIds("demo", "?source=src-billing&q=refund")).toEqual(["art-refunds", "art-invoices"]);
     expect(await listIds("demo", "?source=src-start&q=refund")).toEqual([]);
     for (const source of ["src-internal", "src-drafts", "src-retired", "nope"])
       expect(await listIds("demo", `?source=${source}`)).toEqual([]);
@@ -242,6 +244,33 @@ describe("GET /api/agent/{agentId}/help/articles", () => {
     expect(await listIds(agent.id, "")).toEqual(expected);
     expect(await listIds(agent.id, "?q=gadget")).toEqual(expected);
     expect(await listIds(agent.id, "?q=adge")).toEqual(expected);
+  });
+
+  it("ranks a search as the search page does (a title match above a newer body-only match); without q, newest first", async () => {
+    const workspace = await ctx.db.prisma.workspace.create({ data: { name: "Relevance" } });
+    const agent = await ctx.db.prisma.agent.create({ data: { workspaceId: workspace.id, name: "Relevance" } });
+    const source = await ctx.db.prisma.source.create({ data: { workspaceId: workspace.id, name: "Reports" } });
+    await ctx.db.prisma.agentSource.create({ data: { agentId: agent.id, sourceId: source.id } });
+    const base = Date.parse("2026-06-01T00:00:00.000Z");
+    await ctx.db.prisma.article.createMany({
+      data: [
+        { id: "rel-title", title: "Exporting timesheets", content: "Choose a format and a date range.", updatedAt: new Date(base) },
+        // The newest: by recency alone it would come first.
+        {
+          id: "rel-body",
+          title: "Reports overview",
+          content: "Reports sum up hours per project, also when exporting them.",
+          updatedAt: new Date(base + 60_000),
+        },
+      ].map((row) => ({ ...row, sourceId: source.id, published: true })),
+    });
+    expect(await listIds(agent.id, "?q=exporting")).toEqual(["rel-title", "rel-body"]);
+    expect(await listIds(agent.id, `?source=${source.id}&q=exporting`)).toEqual(["rel-title", "rel-body"]);
+    // The search page's read (apps/web/src/help/data.ts) gives the same order.
+    const page = await searchHelpArticles(ctx.db, agent.id, "exporting", { limit: 50 });
+    expect(page.map((hit) => hit.id)).toEqual(["rel-title", "rel-body"]);
+    expect(await listIds(agent.id, "")).toEqual(["rel-body", "rel-title"]);
+    expect(await listIds(agent.id, "?q=%20")).toEqual(["rel-body", "rel-title"]);
   });
 
   it("refuses a q over 100 characters with 400 and accepts 100", async () => {

@@ -7,8 +7,7 @@ import {
   listCollections,
   recordEmptySearch,
   resolveHelpArticlePage,
-  type SearchOptions,
-  searchVisibleArticles,
+  searchHelpArticles,
 } from "@parley/core/help";
 import { headers } from "next/headers";
 import { notFound, permanentRedirect } from "next/navigation";
@@ -39,9 +38,9 @@ export const loadArticle = cache(async (agentId: string, slugOrId: string) => {
   return "article" in page ? page.article : notFound();
 });
 
-export const loadArticles = cache(
-  async (agentId: string, query: string, limit: number, order: SearchOptions["order"], sourceId?: string, offset?: number) =>
-    searchVisibleArticles((await getAppContext()).db, agentId, query, { limit, order, sourceId, offset }),
+/** Most relevant first with a query, else most recently updated first (core decides, as for the JSON route). */
+export const loadArticles = cache(async (agentId: string, query: string, limit: number, sourceId?: string, offset?: number) =>
+  searchHelpArticles((await getAppContext()).db, agentId, query, { limit, sourceId, offset }),
 );
 
 export async function appUrl(): Promise<string> {

@@ -9,7 +9,7 @@ import { charCount } from "../messages/schema.ts";
 import { storableString } from "../text.ts";
 import { excerpt } from "./excerpt.ts";
 import { markdownToPlainText } from "./plain-text.ts";
-import { searchVisibleArticles } from "./search.ts";
+import { searchHelpArticles } from "./search.ts";
 import { helpPaths } from "./urls.ts";
 import { articleIsVisibleSql } from "./visibility.ts";
 
@@ -123,13 +123,12 @@ export interface ArticleSummary {
   excerpt: string;
 }
 
-/** The JSON list (spec 4.3): at most 50 visible articles, most recently updated first. */
+/**
+ * The JSON list (spec 4.3): at most 50 visible articles, most recently updated first; with `q`,
+ * most relevant first, as the help centre's search page (searchHelpArticles).
+ */
 export async function listArticleSummaries(db: Database, agentId: string, query: ArticleListQuery): Promise<ArticleSummary[]> {
-  const hits = await searchVisibleArticles(db, agentId, query.q, {
-    limit: HELP_ARTICLES_PER_LIST,
-    sourceId: query.source,
-    order: "recent",
-  });
+  const hits = await searchHelpArticles(db, agentId, query.q, { limit: HELP_ARTICLES_PER_LIST, sourceId: query.source });
   return hits.map((hit) => ({
     id: hit.id,
     sourceId: hit.sourceId,

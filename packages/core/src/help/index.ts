@@ -19,7 +19,7 @@ export { excerpt, highlight } from "./excerpt.ts";
 export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";
 export { markdownToPlainText } from "./plain-text.ts";
 export { helpArticleSchema } from "./schemas.ts";
-export { type ArticleHit, listVisibleArticleDates, type SearchOptions, searchVisibleArticles } from "./search.ts";
+export { type ArticleHit, listVisibleArticleDates, searchHelpArticles } from "./search.ts";
 export { helpSitemap } from "./sitemap.ts";
 export { helpArticleUrl, helpPaths } from "./urls.ts";
 export { findHelpAgent } from "./visibility.ts";

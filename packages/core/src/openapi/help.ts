@@ -78,7 +78,7 @@ export const helpArticlesOperation: ZodOpenApiOperationObject = {
   operationId: "listHelpArticles",
   tags: ["Help centre"],
   summary: "List or search help articles",
-  description: `At most ${HELP_ARTICLES_PER_LIST} published articles, most recently updated first, optionally of one collection and matching \`q\` (words and substrings of titles and content). No authentication.`,
+  description: `At most ${HELP_ARTICLES_PER_LIST} published articles, optionally of one collection. Without \`q\`, most recently updated first. With \`q\` (words and substrings of titles and content), the most relevant first, in the same order as the help centre's search page: articles matching the words by full-text rank (title words weigh more), then those matching only as a substring, title matches first; the most recently updated first among equals. No authentication.`,
   security: [],
   requestParams: { path: helpPathParams, query: articleListQuerySchema },
   responses: {

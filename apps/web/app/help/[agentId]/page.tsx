@@ -33,7 +33,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function HelpHomePage({ params }: Props) {
   const { agentId } = await params;
   const agent = await loadHelpAgent(agentId);
-  const [collections, recent] = await Promise.all([loadCollections(agentId), loadArticles(agentId, "", RECENT_ARTICLES, "recent")]);
+  const [collections, recent] = await Promise.all([loadCollections(agentId), loadArticles(agentId, "", RECENT_ARTICLES)]);
   return (
     <HelpShell brand={agent}>
       <section className="help-hero" aria-labelledby="help-title">

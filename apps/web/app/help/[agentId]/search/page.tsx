@@ -44,7 +44,7 @@ export default async function SearchPage(props: Props) {
   const { agentId } = await props.params;
   const agent = await loadHelpAgent(agentId);
   const { q, tooLong } = await readQuery(props);
-  const results = q && !tooLong ? await loadArticles(agentId, q, HELP_ARTICLES_PER_LIST, "relevance") : [];
+  const results = q && !tooLong ? await loadArticles(agentId, q, HELP_ARTICLES_PER_LIST) : [];
   if (q && !tooLong && results.length === 0) await recordSearchGap(agentId, q);
   return (
     <HelpShell brand={agent}>

@@ -38,7 +38,7 @@ export default async function ArticlePage({ params }: Props) {
   const { agentId, itemId } = await params;
   const agent = await loadHelpAgent(agentId);
   const article = await loadArticle(agentId, itemId);
-  const related = (await loadArticles(agentId, "", MORE_ARTICLES + 1, "recent", article.sourceId))
+  const related = (await loadArticles(agentId, "", MORE_ARTICLES + 1, article.sourceId))
     .filter((other) => other.id !== article.id)
     .slice(0, MORE_ARTICLES);
   return (

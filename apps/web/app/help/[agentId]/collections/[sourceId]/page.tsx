@@ -48,7 +48,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 
 export default async function CollectionPage(props: Props) {
   const { agentId, agent, collection, page, pages } = await load(props);
-  const articles = await loadArticles(agentId, "", HELP_ARTICLES_PER_LIST, "recent", collection.id, (page - 1) * HELP_ARTICLES_PER_LIST);
+  const articles = await loadArticles(agentId, "", HELP_ARTICLES_PER_LIST, collection.id, (page - 1) * HELP_ARTICLES_PER_LIST);
   return (
     <HelpShell brand={agent} headerSearch>
       <Breadcrumbs items={[{ label: "Help centre", href: helpPaths.home(agentId) }, { label: collection.name }]} />
