@@ -70,8 +70,18 @@ describe("typos", () => {
     // "chaged": one letter from "charged" and from "changed"; its stem "chage" is two from "charg".
     const charges = new PassageIndex([
       ...ARTICLES,
-      { id: "changes", title: "Changed shifts", language: "en", content: "A changed shift is changed for everyone. Changed, changed, changed." },
-      { id: "charged-twice", title: "Charged twice", language: "en", content: "Charged twice? A card is sometimes charged twice when a payment is retried." },
+      {
+        id: "changes",
+        title: "Changed shifts",
+        language: "en",
+        content: "A changed shift is changed for everyone. Changed, changed, changed.",
+      },
+      {
+        id: "charged-twice",
+        title: "Charged twice",
+        language: "en",
+        content: "Charged twice? A card is sometimes charged twice when a payment is retried.",
+      },
     ]);
     expect(charges.correctionsOf("chaged")).toEqual(expect.arrayContaining(["changed", "charged"]));
     const result = rankArticles({ index: charges, synonyms: () => [], message: "i was chaged twice", previous: [] });
@@ -96,9 +106,19 @@ describe("synonyms", () => {
   it("find an English article from a question in another language through the built-in groups, by the English stems", () => {
     const withNotifications = new PassageIndex([
       ...ARTICLES,
-      { id: "notifications", title: "Notifications", language: "en", content: "Turn notifications on or off under Settings, then Notifications." },
+      {
+        id: "notifications",
+        title: "Notifications",
+        language: "en",
+        content: "Turn notifications on or off under Settings, then Notifications.",
+      },
     ]);
-    const result = rankArticles({ index: withNotifications, synonyms: builtInSynonyms, message: "Wie schalte ich die Benachrichtigungen aus?", previous: [] });
+    const result = rankArticles({
+      index: withNotifications,
+      synonyms: builtInSynonyms,
+      message: "Wie schalte ich die Benachrichtigungen aus?",
+      previous: [],
+    });
     expect(result.language).toBe("de");
     expect(result.articles[0]?.articleId).toBe("notifications");
   });
@@ -156,12 +176,15 @@ describe("the threshold", () => {
 
   it("is met by a long message that rambles but names several of one article's specific words", () => {
     // In a help centre of realistic size, where specific words are rare enough to weigh.
-    const filler = Array.from({ length: 60 }, (_, i): IndexedArticle => ({
-      id: `filler-${i}`,
-      title: `Topic ${i}`,
-      language: "en",
-      content: `Open Settings and choose the option you need for topic ${i}. Save your changes.`,
-    }));
+    const filler = Array.from(
+      { length: 60 },
+      (_, i): IndexedArticle => ({
+        id: `filler-${i}`,
+        title: `Topic ${i}`,
+        language: "en",
+        content: `Open Settings and choose the option you need for topic ${i}. Save your changes.`,
+      }),
+    );
     const big = new PassageIndex([
       ...filler,
       {
@@ -179,7 +202,12 @@ describe("the threshold", () => {
     expect(best.coverage).toBeLessThan(KNOWLEDGE_MIN_COVERAGE);
     expect(answersQuestion(best)).toBe(true);
     // Two rare words of a message about something else are not enough.
-    const other = rankArticles({ index: big, synonyms: () => [], message: "what should a cook eat before an overnight flight", previous: [] });
+    const other = rankArticles({
+      index: big,
+      synonyms: () => [],
+      message: "what should a cook eat before an overnight flight",
+      previous: [],
+    });
     expect(other.articles[0] && answersQuestion(other.articles[0])).toBe(false);
   });
 

@@ -202,9 +202,7 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       });
       const reply = opening(greet, parts.join("\n\n"));
       // Related links are articles that would have been answers too.
-      const related = ranking.articles.filter(
-        (match) => answersQuestion(match) && !quoted.some((q) => q.match === match),
-      );
+      const related = ranking.articles.filter((match) => answersQuestion(match) && !quoted.some((q) => q.match === match));
       const cited = [...quoted.map(({ match }) => match), ...related]
         .slice(0, KNOWLEDGE_SEARCH_RESULTS)
         .map((match) => index.articles.get(match.articleId))

@@ -182,7 +182,9 @@ function multilingualGroups(text: string, language: Language): SynonymGroup[] {
 const BUILT_IN: Record<Language, SynonymGroup[]> = Object.fromEntries(
   LANGUAGES.map((language) => [
     language,
-    language === "en" ? parseSynonymGroups(BUILT_IN_EN, "en") : [...parseSynonymGroups(BUILT_IN_EN, "en"), ...multilingualGroups(BUILT_IN_OTHER, language)],
+    language === "en"
+      ? parseSynonymGroups(BUILT_IN_EN, "en")
+      : [...parseSynonymGroups(BUILT_IN_EN, "en"), ...multilingualGroups(BUILT_IN_OTHER, language)],
   ]),
 ) as Record<Language, SynonymGroup[]>;
 
