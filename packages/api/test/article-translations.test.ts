@@ -226,8 +226,11 @@ describe("the help lists' language filter", () => {
     for (const ignored of [undefined, "", "xx", "es", "FR", ["fr", "en"], "fr'--"]) {
       expect(helpLanguageFilter(languages, ignored)).toEqual({ languages: names, language: null });
     }
-    // One language: no filter, and a lang parameter changes nothing.
-    expect(helpLanguageFilter(["fr"], "fr")).toEqual({ languages: [], language: null });
+    // One language: no filter, unless that language is asked for (the way back to all articles).
+    expect(helpLanguageFilter(["fr"], undefined)).toEqual({ languages: [], language: null });
+    expect(helpLanguageFilter(["fr"], "en")).toEqual({ languages: [], language: null });
+    expect(helpLanguageFilter(["fr"], "fr")).toEqual({ languages: [names[1]], language: "fr" });
+    expect(helpLanguageFilter([], "fr")).toEqual({ languages: [], language: null });
 
     const french = await searchVisibleArticles(ctx.db, agent.id, "", { limit: 10, order: "recent", language: "fr" });
     expect(french.map((hit) => hit.title).sort()).toEqual(["Bonjour", "Salut"]);

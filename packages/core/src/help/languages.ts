@@ -108,15 +108,14 @@ export interface HelpLanguageFilter {
 }
 
 /**
- * The filter of a list whose visible articles are set to `languages`: offered when they span more
- * than one language, and `requested` (the `lang` parameter) applied only when it is one of them;
- * anything else shows every article.
+ * The filter of a list whose visible articles are set to `languages`: `requested` (the `lang`
+ * parameter) is applied only when it is one of them, anything else shows every article. The
+ * filter is offered when the list spans more than one language, or one is applied (a collection
+ * in one language, opened from the home page's filter: the way back to all its articles).
  */
 export function helpLanguageFilter(languages: readonly Language[], requested: unknown): HelpLanguageFilter {
-  if (languages.length < 2) return { languages: [], language: null };
   const parsed = languageParam.safeParse(requested);
-  return {
-    languages: languages.map((language) => ({ language, languageName: LANGUAGE_NAMES[language] })),
-    language: parsed.success && languages.includes(parsed.data) ? parsed.data : null,
-  };
+  const language = parsed.success && languages.includes(parsed.data) ? parsed.data : null;
+  if (languages.length < 2 && language === null) return { languages: [], language: null };
+  return { languages: languages.map((code) => ({ language: code, languageName: LANGUAGE_NAMES[code] })), language };
 }
