@@ -59,10 +59,15 @@ export async function listVisibleTranslations(db: Database, agentId: string, art
 /** The statement behind listVisibleTranslations: the article first, then its original, then the oldest translations. */
 export function visibleTranslationsSql(agentId: string, articleId: string): Prisma.Sql {
   return Prisma.sql`
-    WITH "group" AS (SELECT coalesce(g."translationOfId", g."id") AS "originalId" FROM "Article" g WHERE g."id" = ${articleId})
+    WITH "group" AS (SELECT coalesce(g."translationOfId", g."id") AS "originalId" FROM "Article" g WHERE g."id" = ${articleId}),
+    "members" AS (
+      SELECT "group"."originalId" AS "id" FROM "group"
+      UNION
+      SELECT t."id" FROM "group" JOIN "Article" t ON t."translationOfId" = "group"."originalId")
     SELECT a."id", a."title", a."slug", a."content", a."language"
-    FROM "group"
-    JOIN "Article" a ON a."id" = "group"."originalId" OR a."translationOfId" = "group"."originalId"
+    FROM "members" m
+    CROSS JOIN "group"
+    JOIN "Article" a ON a."id" = m."id"
     JOIN "AgentSource" l ON l."sourceId" = a."sourceId" AND l."agentId" = ${agentId}
     WHERE ${articleIsVisibleSql("a", agentId)}
       AND NOT EXISTS (
