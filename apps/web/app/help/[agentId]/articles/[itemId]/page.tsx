@@ -46,8 +46,10 @@ export default async function ArticlePage({ params }: Props) {
   const agent = await loadHelpAgent(agentId);
   const article = await loadArticle(agentId, itemId);
   const translations = await loadTranslations(agentId, article.id);
-  const related = (await loadArticles(agentId, "", MORE_ARTICLES + 1, "recent", article.sourceId))
-    .filter((other) => other.id !== article.id)
+  // Its translations are linked above ("Also in"), not again among the collection's other articles.
+  const shown = new Set([article.slug, ...translations.map((translation) => translation.slug)]);
+  const related = (await loadArticles(agentId, "", MORE_ARTICLES + shown.size, "recent", article.sourceId))
+    .filter((other) => other.id !== article.id && !shown.has(other.slug))
     .slice(0, MORE_ARTICLES);
   return (
     <HelpShell brand={agent} headerSearch>
