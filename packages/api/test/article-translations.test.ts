@@ -86,6 +86,27 @@ describe("linking a translation in the panel", () => {
     });
   });
 
+  it("lets no two saves at once build a chain", async () => {
+    const first = await article("Chain one", { language: "en" });
+    const second = await article("Chain two", { language: "fr" });
+    const third = await article("Chain three", { language: "es" });
+    // first → second and second → third together: one of them must be refused.
+    const results = await Promise.allSettled([
+      owner().articles.update({ id: first.id, translationOfId: second.id }),
+      owner().articles.update({ id: second.id, translationOfId: third.id }),
+    ]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "CONFLICT" } });
+    const links = await ctx.db.prisma.article.findMany({
+      where: { id: { in: [first.id, second.id, third.id] }, translationOfId: { not: null } },
+      select: { translationOfId: true },
+    });
+    for (const link of links) {
+      const original = await ctx.db.prisma.article.findUniqueOrThrow({ where: { id: link.translationOfId ?? "" } });
+      expect(original.translationOfId).toBeNull();
+    }
+  });
+
   it("answers the REST error body of the spec for each refusal", () => {
     expect(new AppError("TRANSLATION_OF_ITSELF").toBody()).toEqual({ error: "An article cannot be a translation of itself" });
     expect(new AppError("TRANSLATION_OF_TRANSLATION").status).toBe(409);
