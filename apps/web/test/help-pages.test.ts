@@ -32,6 +32,31 @@ describe("helpMetadata", () => {
     });
   });
 
+  it("gives an article's other languages as absolute hreflang alternates", () => {
+    const metadata = helpMetadata({
+      appUrl: "https://help.example.com",
+      path: helpPaths.article("demo", "refunds"),
+      agentName: "Acme Answers",
+      title: "Refunds",
+      description: "How refunds work.",
+      languages: { en: helpPaths.article("demo", "refunds"), fr: helpPaths.article("demo", "remboursements") },
+    });
+    expect(metadata.alternates).toEqual({
+      canonical: "https://help.example.com/help/demo/articles/refunds",
+      languages: {
+        en: "https://help.example.com/help/demo/articles/refunds",
+        fr: "https://help.example.com/help/demo/articles/remboursements",
+      },
+    });
+  });
+
+  it("keeps a list's language filter in its addresses, before the page number", () => {
+    expect(helpPaths.home("demo", "fr")).toBe("/help/demo?lang=fr");
+    expect(helpPaths.home("demo")).toBe("/help/demo");
+    expect(helpPaths.collection("demo", "src-start", 1, "fr")).toBe("/help/demo/collections/src-start?lang=fr");
+    expect(helpPaths.collection("demo", "src-start", 2, "fr")).toBe("/help/demo/collections/src-start?lang=fr&page=2");
+  });
+
   it("encodes ids in paths", () => {
     expect(helpPaths.article("a b", "x/y?z")).toBe("/help/a%20b/articles/x%2Fy%3Fz");
     expect(helpPaths.search("demo", "café & co")).toBe("/help/demo/search?q=caf%C3%A9%20%26%20co");

@@ -98,6 +98,9 @@ export const sourceOutput = z.object({
 
 export const sourceListOutput = z.array(sourceOutput);
 
+/** An article of a translation group, as the editor names it. */
+const translatedArticle = z.object({ id, title: z.string(), language: z.string().nullable() });
+
 export const articleSummaryOutput = z.object({
   id,
   sourceId: id,
@@ -105,6 +108,8 @@ export const articleSummaryOutput = z.object({
   slug: z.string(),
   /** Null: detected from the text. */
   language: z.string().nullable(),
+  /** The original this article translates; null: an original. */
+  translationOfId: id.nullable(),
   published: z.boolean(),
   active: z.boolean(),
   updatedAt: moment,
@@ -122,7 +127,13 @@ export const articleDetailOutput = z.object({
   /** A scheduled publication not yet made. */
   publishAt: moment.nullable(),
   agentIds: z.array(id),
+  translationOf: translatedArticle.nullable(),
+  /** The articles that translate this one (an original's). */
+  translations: z.array(translatedArticle),
 });
+
+/** The editor's "Translation of" choices: the workspace's originals. */
+export const translationOriginalsOutput = z.array(translatedArticle.extend({ sourceName: z.string() }));
 
 export const articleRevisionsOutput = z.array(
   z.object({ id, title: z.string(), published: z.boolean(), createdAt: moment, authorName: z.string().nullable() }),

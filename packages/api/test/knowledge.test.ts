@@ -171,6 +171,7 @@ describe("articles", () => {
       title: "Invoices",
       slug: "invoices",
       language: null,
+      translationOfId: null,
       published: false,
       active: true,
       updatedAt: expect.any(Date),

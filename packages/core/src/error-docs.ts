@@ -132,6 +132,22 @@ export const ERROR_DOCS = {
     meaning: "Another article of the same source already has this slug (slugs are unique per source).",
     action: "Choose another slug, or change the other article's first.",
   },
+  TRANSLATION_ORIGINAL_NOT_FOUND: {
+    meaning: "The article chosen as the original of a translation is not one of your workspace's (or it was deleted).",
+    action: "Reload the article editor and choose an original that exists.",
+  },
+  TRANSLATION_OF_ITSELF: {
+    meaning: "An article was linked as a translation of itself.",
+    action: "Choose another article as the original, or none.",
+  },
+  TRANSLATION_OF_TRANSLATION: {
+    meaning: "The article chosen as the original is itself a translation (translations link their original only).",
+    action: "Choose the article that one translates.",
+  },
+  TRANSLATION_HAS_TRANSLATIONS: {
+    meaning: "The article has translations linked to it, so it is an original and cannot be a translation itself.",
+    action: "Link its translations to the other original first, or keep this article an original.",
+  },
   IMPORT_JOB_NOT_FOUND: {
     meaning: "The import is not one of your workspace's.",
     action: "Reload the source's imports and pick one that exists.",

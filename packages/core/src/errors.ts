@@ -17,6 +17,7 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, message: "Not found", trpc: "NOT_FOUND" },
   SOURCE_NOT_FOUND: { status: 404, message: "Source not found", trpc: "NOT_FOUND" },
   ARTICLE_NOT_FOUND: { status: 404, message: "Article not found", trpc: "NOT_FOUND" },
+  TRANSLATION_ORIGINAL_NOT_FOUND: { status: 404, message: "The original article was not found in this workspace", trpc: "NOT_FOUND" },
   TEAM_MEMBER_NOT_FOUND: { status: 404, message: "Team member not found", trpc: "NOT_FOUND" },
   INVITATION_NOT_VALID: {
     status: 404,
@@ -44,6 +45,17 @@ export const ERRORS = {
   WEBHOOK_ENDPOINTS_LIMIT: { status: 409, message: "This workspace has the most webhook endpoints allowed", trpc: "CONFLICT" },
   AGENT_ID_TAKEN: { status: 409, message: "An agent with this id already exists", trpc: "CONFLICT" },
   ARTICLE_SLUG_TAKEN: { status: 409, message: "Another article of this source already uses this slug", trpc: "CONFLICT" },
+  TRANSLATION_OF_ITSELF: { status: 400, message: "An article cannot be a translation of itself", trpc: "BAD_REQUEST" },
+  TRANSLATION_OF_TRANSLATION: {
+    status: 409,
+    message: "That article is itself a translation: choose the original it translates",
+    trpc: "CONFLICT",
+  },
+  TRANSLATION_HAS_TRANSLATIONS: {
+    status: 409,
+    message: "This article is the original of other translations, so it cannot be a translation itself",
+    trpc: "CONFLICT",
+  },
   IMPORT_JOB_NOT_FOUND: { status: 404, message: "Import not found", trpc: "NOT_FOUND" },
   SAVED_REPLY_TITLE_TAKEN: { status: 409, message: "A saved reply with this title already exists", trpc: "CONFLICT" },
   SAVED_REPLIES_LIMIT: { status: 409, message: "This workspace has the most saved replies allowed", trpc: "CONFLICT" },

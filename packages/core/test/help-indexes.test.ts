@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleArticleSql } from "../src/help/articles.ts";
 import { collectionsSql } from "../src/help/collections.ts";
+import { helpLanguagesSql, listHelpLanguages, visibleTranslationsSql } from "../src/help/languages.ts";
 import {
   type SearchOptions,
   searchVisibleArticles,
@@ -54,6 +55,9 @@ beforeAll(async () => {
            (SELECT string_to_array('${VOCABULARY}', ' ') AS w) v;
     -- A rare word (and an accented one) in a few articles.
     UPDATE "Article" SET "content" = "content" || ' zephyrine crème brûlée' WHERE ("id" LIKE 'bulk-%5') AND random() < 0.004;
+    -- A tenth of the articles are set to a language, and a few of those translate the article before them.
+    UPDATE "Article" SET "language" = (ARRAY['en', 'fr', 'es'])[1 + substring("id" from 6)::int % 3] WHERE "id" LIKE 'bulk-%7';
+    UPDATE "Article" SET "translationOfId" = 'bulk-' || (substring("id" from 6)::int - 1) WHERE "id" LIKE 'bulk-%17';
     ANALYZE;
   `);
 }, 300_000);
@@ -149,6 +153,17 @@ describe(`help statements on ${ARTICLES} articles`, () => {
       ).toEqual(expected);
       if (!["zephyrine", "ephyri"].includes(query)) expect(expected.length).toBeGreaterThan(0);
     }
+  });
+
+  it("reads the lists' languages, one language's articles and an article's translations from indexes", async () => {
+    expect(await listHelpLanguages(db, AGENT)).toEqual(["en", "es", "fr"]);
+    expectIndexed(await plan(helpLanguagesSql(AGENT)), ["Article_visible_language_idx"]);
+    expectIndexed(await plan(helpLanguagesSql(AGENT, "bulk-src-7")), ["Article_visible_language_idx"]);
+    expectIndexed(await plan(searchVisibleArticlesSql(AGENT, "", { limit: 50, order: "recent", language: "fr" })), [
+      "Article_visible_language_idx",
+    ]);
+    expectIndexed(await plan(collectionsSql(AGENT, undefined, "fr")), ["Article_visible_language_idx"]);
+    expectIndexed(await plan(visibleTranslationsSql(AGENT, "bulk-117")), ["Article_translationOfId_idx"]);
   });
 
   it("counts collections and reads one article by index", async () => {

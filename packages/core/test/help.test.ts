@@ -100,7 +100,7 @@ describe("visibility on the demo data", () => {
 
   it("returns the contract's fields for a hit", async () => {
     const [hit] = await search("demo", "", { sourceId: "src-billing", limit: 1 });
-    expect(Object.keys(hit!).sort()).toEqual(["content", "id", "rank", "slug", "sourceId", "sourceName", "title", "updatedAt"]);
+    expect(Object.keys(hit!).sort()).toEqual(["content", "id", "language", "rank", "slug", "sourceId", "sourceName", "title", "updatedAt"]);
     expect(hit).toMatchObject({ id: "art-invoices", sourceId: "src-billing", sourceName: "Billing", rank: 0 });
     expect(hit!.updatedAt).toBeInstanceOf(Date);
   });

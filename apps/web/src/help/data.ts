@@ -4,7 +4,10 @@ import { logger } from "@parley/core";
 import {
   findHelpBrand,
   getCollection,
+  helpLanguageFilter,
   listCollections,
+  listHelpLanguages,
+  listVisibleTranslations,
   recordEmptySearch,
   resolveHelpArticlePage,
   searchHelpArticles,
@@ -21,12 +24,24 @@ export const loadHelpAgent = cache(async (agentId: string) => {
   return (await findHelpBrand(ctx.db, agentId)) ?? notFound();
 });
 
-export const loadCollections = cache(async (agentId: string) => listCollections((await getAppContext()).db, agentId));
+export const loadCollections = cache(async (agentId: string, language?: HelpListLanguage) =>
+  listCollections((await getAppContext()).db, agentId, language),
+);
 
-/** A visible collection; renders the 404 page otherwise. */
-export const loadCollection = cache(async (agentId: string, sourceId: string) => {
-  return (await getCollection((await getAppContext()).db, agentId, sourceId)) ?? notFound();
+/** A visible collection (its count of one language's articles, when given); renders the 404 page otherwise. */
+export const loadCollection = cache(async (agentId: string, sourceId: string, language?: HelpListLanguage) => {
+  return (await getCollection((await getAppContext()).db, agentId, sourceId, language)) ?? notFound();
 });
+
+/** A list's language filter (the whole help centre, or one collection) and the `lang` it applies. */
+export const loadLanguageFilter = cache(async (agentId: string, requested: unknown, sourceId?: string) =>
+  helpLanguageFilter(await listHelpLanguages((await getAppContext()).db, agentId, sourceId), requested),
+);
+
+/** The visible language versions of an article (empty when it is in one language only). */
+export const loadTranslations = cache(async (agentId: string, articleId: string) =>
+  listVisibleTranslations((await getAppContext()).db, agentId, articleId),
+);
 
 /**
  * A visible article by slug. An old address by id answers 308 to the slug's; anything else renders
@@ -38,9 +53,12 @@ export const loadArticle = cache(async (agentId: string, slugOrId: string) => {
   return "article" in page ? page.article : notFound();
 });
 
+type HelpListLanguage = Parameters<typeof searchHelpArticles>[3]["language"];
+
 /** Most relevant first with a query, else most recently updated first (core decides, as for the JSON route). */
-export const loadArticles = cache(async (agentId: string, query: string, limit: number, sourceId?: string, offset?: number) =>
-  searchHelpArticles((await getAppContext()).db, agentId, query, { limit, sourceId, offset }),
+export const loadArticles = cache(
+  async (agentId: string, query: string, limit: number, sourceId?: string, offset?: number, language?: HelpListLanguage) =>
+    searchHelpArticles((await getAppContext()).db, agentId, query, { limit, sourceId, offset, language }),
 );
 
 export async function appUrl(): Promise<string> {

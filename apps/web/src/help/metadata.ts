@@ -17,6 +17,8 @@ export function helpMetadata(options: {
   type?: "website" | "article";
   modifiedTime?: Date;
   noIndex?: boolean;
+  /** The page in other languages: hreflang code (or x-default) to path, each a `<link rel="alternate">`. */
+  languages?: Record<string, string>;
 }): Metadata {
   const site = siteName(options.agentName);
   const title = options.title ? `${options.title} – ${site}` : site;
@@ -25,7 +27,12 @@ export function helpMetadata(options: {
     metadataBase: new URL(options.appUrl),
     title: { absolute: title },
     description: options.description,
-    alternates: { canonical: url },
+    alternates: {
+      canonical: url,
+      languages: options.languages
+        ? Object.fromEntries(Object.entries(options.languages).map(([language, path]) => [language, `${options.appUrl}${path}`]))
+        : undefined,
+    },
     openGraph:
       options.type === "article"
         ? {

@@ -13,6 +13,7 @@ import {
   listArticlesInput,
   listKnowledgeGaps,
   listKnowledgeGapsInput,
+  listTranslationOriginals,
   previewArticle,
   previewArticleInput,
   restoreArticleRevision,
@@ -22,6 +23,7 @@ import {
   setArticleActiveInput,
   setArticlePublished,
   setArticlePublishedInput,
+  translationOriginalsInput,
   updateArticle,
   updateArticleInput,
 } from "@parley/core/admin";
@@ -35,6 +37,7 @@ import {
   articleScheduleOutput,
   knowledgeGapsOutput,
   okOutput,
+  translationOriginalsOutput,
 } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
@@ -47,6 +50,11 @@ export const articlesRouter = createTRPCRouter({
     .input(articleIdInput)
     .output(articleDetailOutput)
     .query(({ ctx, input }) => getArticle(ctx.app.db, ctx.session.workspaceId, input.id)),
+  // The articles the editor's "Translation of" offers.
+  translationOriginals: protectedProcedure
+    .input(translationOriginalsInput)
+    .output(translationOriginalsOutput)
+    .query(({ ctx, input }) => listTranslationOriginals(ctx.app.db, ctx.session.workspaceId, input)),
   create: protectedProcedure
     .input(createArticleInput)
     .output(articleDetailOutput)

@@ -9,6 +9,7 @@ import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHAR
 import { renderArticleHtml } from "../markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
 import { recordRevision } from "./article-history.ts";
+import { assertTranslationLink, translationOfInput } from "./article-translations.ts";
 import { type AuditEntry, recordAudit } from "./audit.ts";
 import { articleScores } from "./knowledge-gaps.ts";
 import { type AdminScope, assertSourceInWorkspace, rowId } from "./scope.ts";
@@ -35,6 +36,8 @@ export const createArticleInput = z.object({
   title: titleInput,
   content: contentInput,
   language: languageInput.optional(),
+  /** The article this one translates; null or absent: an original. */
+  translationOfId: translationOfInput.optional(),
   /** Generated from the title when absent. */
   slug: articleSlugInput.optional(),
   published: z.boolean().optional(),
@@ -46,6 +49,7 @@ export const updateArticleInput = z.object({
   slug: articleSlugInput.optional(),
   sourceId: sourceChoice.optional(),
   language: languageInput.optional(),
+  translationOfId: translationOfInput.optional(),
 });
 /** What the editor shows while the admin types: any draft, up to an article's size (empty included). */
 export const previewArticleInput = z.object({ content: z.string().max(ARTICLE_CONTENT_MAX_CHARS) });
@@ -58,6 +62,7 @@ const summarySelect = {
   title: true,
   slug: true,
   language: true,
+  translationOfId: true,
   published: true,
   active: true,
   updatedAt: true,
@@ -71,6 +76,8 @@ const detailSelect = {
   publishedAt: true,
   publishAt: true,
   source: { select: { name: true, agents: { select: { agentId: true }, orderBy: { createdAt: "asc" } } } },
+  translationOf: { select: { id: true, title: true, language: true } },
+  translations: { select: { id: true, title: true, language: true }, orderBy: [{ title: "asc" }, { id: "asc" }] },
 } satisfies Prisma.ArticleSelect;
 
 export async function listArticles(db: Database, workspaceId: string, input: z.infer<typeof listArticlesInput>) {
@@ -112,6 +119,7 @@ export async function createArticle(
   const published = input.published ?? false;
   const article = await withSlugConflict(() =>
     db.prisma.$transaction(async (tx) => {
+      await assertTranslationLink(tx, workspaceId, null, input.translationOfId ?? null);
       const slug = input.slug ?? (await freeArticleSlug(tx, input.sourceId, slugFromTitle(input.title)));
       const created = await tx.article.create({
         data: {
@@ -120,6 +128,7 @@ export async function createArticle(
           slug,
           content: input.content,
           language: input.language ?? null,
+          translationOfId: input.translationOfId ?? null,
           published,
           publishedAt: published ? now : null,
         },
@@ -191,6 +200,7 @@ async function updateInWorkspace(
 ): Promise<ArticleDetail> {
   await withSlugConflict(() =>
     db.prisma.$transaction(async (tx) => {
+      if (data.translationOfId !== undefined) await assertTranslationLink(tx, scope.workspaceId, id, data.translationOfId as string | null);
       const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId: scope.workspaceId } }, data });
       if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
       if (revisionAt) await recordRevision(tx, id, scope.userId, revisionAt);

@@ -32,6 +32,7 @@ export {
   restoreArticleRevision,
 } from "./article-history.ts";
 export { publishDueArticles, ScheduledPublisher, scheduleArticle, scheduleArticleInput } from "./article-schedule.ts";
+export { listTranslationOriginals, translationOriginalsInput } from "./article-translations.ts";
 export {
   articleIdInput,
   createArticle,

@@ -81,6 +81,7 @@ export const OPERATION_PERMISSIONS = {
   "sources.delete": "knowledge.write",
   "articles.list": "knowledge.read",
   "articles.get": "knowledge.read",
+  "articles.translationOriginals": "knowledge.read",
   "articles.create": "knowledge.write",
   "articles.update": "knowledge.write",
   "articles.setPublished": "knowledge.write",

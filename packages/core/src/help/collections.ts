@@ -1,36 +1,41 @@
 // Help collections (spec 2.3 and 4.2): the agent's visible sources that hold at least one visible
 // article, with that number. Counted per source on the partial index of visible articles.
 import { type Database, Prisma } from "@parley/db";
+import type { LanguageCode as Language } from "../article-languages.ts";
 import { articleIsPublishedSql, visibleSourcesSql } from "./visibility.ts";
 
 export interface HelpCollection {
   /** The source id. */
   id: string;
   name: string;
-  /** Visible (published, active) articles in the source. */
+  /** Visible (published, active) articles in the source (of the language, when filtered by one). */
   count: number;
 }
 
-/** The statement behind listCollections / getCollection (exported so tests can EXPLAIN it). */
-export function collectionsSql(agentId: string, sourceId?: string): Prisma.Sql {
+/**
+ * The statement behind listCollections / getCollection (exported so tests can EXPLAIN it). With a
+ * language, only articles set to it count, and collections without any are left out.
+ */
+export function collectionsSql(agentId: string, sourceId?: string, language?: Language): Prisma.Sql {
   const sourceFilter = sourceId === undefined ? Prisma.empty : Prisma.sql`AND s."id" = ${sourceId}`;
+  const languageFilter = language === undefined ? Prisma.empty : Prisma.sql`AND a."language" = ${language}`;
   return Prisma.sql`
     SELECT s."id", s."name", c."count"
     FROM (${visibleSourcesSql(agentId)}) s
     CROSS JOIN LATERAL (
-      SELECT count(*)::int AS "count" FROM "Article" a WHERE a."sourceId" = s."id" AND ${articleIsPublishedSql("a")}
+      SELECT count(*)::int AS "count" FROM "Article" a WHERE a."sourceId" = s."id" AND ${articleIsPublishedSql("a")} ${languageFilter}
     ) c
     WHERE c."count" > 0 ${sourceFilter}
     ORDER BY s."name", s."id"`;
 }
 
 /** The agent's collections, by name. Empty for an unknown or inactive agent. */
-export function listCollections(db: Database, agentId: string): Promise<HelpCollection[]> {
-  return db.rows<HelpCollection>(collectionsSql(agentId));
+export function listCollections(db: Database, agentId: string, language?: Language): Promise<HelpCollection[]> {
+  return db.rows<HelpCollection>(collectionsSql(agentId, undefined, language));
 }
 
 /** One collection of the agent, or null when it is not visible (or has no visible article). */
-export async function getCollection(db: Database, agentId: string, sourceId: string): Promise<HelpCollection | null> {
-  const [collection] = await db.rows<HelpCollection>(collectionsSql(agentId, sourceId));
+export async function getCollection(db: Database, agentId: string, sourceId: string, language?: Language): Promise<HelpCollection | null> {
+  const [collection] = await db.rows<HelpCollection>(collectionsSql(agentId, sourceId, language));
   return collection ?? null;
 }

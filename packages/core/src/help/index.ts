@@ -1,6 +1,7 @@
 // The public help centre: which agents and articles a visitor may see (visibility.ts, one rule
 // for the JSON routes and the pages), the JSON routes and the sitemap, collections, article lists
-// and search, excerpts, and the pages' addresses (also in @parley/core/browser).
+// and search, an article's translations and the lists' language filter, excerpts, and the pages'
+// addresses (also in @parley/core/browser).
 export { HELP_CACHE_HEADERS, type HelpRequest, helpArticle, helpArticles, helpCollections, helpErrorResult } from "./api.ts";
 export {
   type ArticleSummary,
@@ -17,6 +18,13 @@ export { findHelpBrand, type HelpBrand } from "./brand.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
 export { excerpt, highlight } from "./excerpt.ts";
 export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";
+export {
+  type HelpLanguageFilter,
+  type HelpTranslation,
+  helpLanguageFilter,
+  listHelpLanguages,
+  listVisibleTranslations,
+} from "./languages.ts";
 export { markdownToPlainText } from "./plain-text.ts";
 export { helpArticleSchema } from "./schemas.ts";
 export { type ArticleHit, listVisibleArticleDates, searchHelpArticles } from "./search.ts";

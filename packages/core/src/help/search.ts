@@ -8,6 +8,7 @@
 // source instead of sorting every visible article. Every statement is built
 // with Prisma.sql, so user input only ever travels as a bound parameter.
 import { type Database, Prisma } from "@parley/db";
+import type { LanguageCode as Language } from "../article-languages.ts";
 import { HELP_RANK_CANDIDATES } from "../limits.ts";
 import { articleIsPublishedSql, visibleSourcesSql } from "./visibility.ts";
 
@@ -20,6 +21,8 @@ export interface ArticleHit {
   slug: string;
   /** Stored Markdown. */
   content: string;
+  /** The language an admin set (en, es, fr, de, pt); null: left to detection. */
+  language: string | null;
   updatedAt: Date;
   /** Full-text rank (title-weighted) in "relevance" order; 0 for substring-only matches and in "recent" order. */
   rank: number;
@@ -31,6 +34,8 @@ export interface SearchOptions {
   order: "relevance" | "recent";
   /** Rows to skip (paged collection lists). */
   offset?: number;
+  /** Only articles set to this language (the help lists' language filter). */
+  language?: Language;
   /**
    * "all" (default): every word of the query must match, or the query as a substring. "any": at
    * least one word, ranked by how many and how well they match, no substring matching (the
@@ -63,7 +68,7 @@ export function searchHelpArticles(
   db: Database,
   agentId: string,
   query: string,
-  page: Pick<SearchOptions, "limit" | "sourceId" | "offset">,
+  page: Pick<SearchOptions, "limit" | "sourceId" | "offset" | "language">,
 ): Promise<ArticleHit[]> {
   return searchVisibleArticles(db, agentId, query, { ...page, order: query.trim() ? "relevance" : "recent" });
 }
@@ -93,13 +98,14 @@ type WindowRow = ArticleHit & { complete?: boolean };
 function hitsOf(rows: WindowRow[]): ArticleHit[] {
   return rows
     .filter((row) => row.id !== null)
-    .map(({ id, sourceId, sourceName, title, slug, content, updatedAt, rank }) => ({
+    .map(({ id, sourceId, sourceName, title, slug, content, language, updatedAt, rank }) => ({
       id,
       sourceId,
       sourceName,
       title,
       slug,
       content,
+      language,
       updatedAt,
       rank,
     }));
@@ -117,8 +123,13 @@ export function searchVisibleArticlesSql(
 ): Prisma.Sql {
   const page = pageOf(options);
   const q = query.trim();
-  if (!q) return recentArticlesSql(agentId, { ...page, sourceId: options.sourceId });
-  return matchingArticlesSql(agentId, q, { ...page, sourceId: options.sourceId, order: options.order, match: options.match }, windowStart);
+  if (!q) return recentArticlesSql(agentId, { ...page, sourceId: options.sourceId, language: options.language });
+  return matchingArticlesSql(
+    agentId,
+    q,
+    { ...page, sourceId: options.sourceId, language: options.language, order: options.order, match: options.match },
+    windowStart,
+  );
 }
 
 /**
@@ -178,7 +189,7 @@ export function visibleArticleDatesSql(agentId: string, limit: number): Prisma.S
  * The newest visible articles (id, source, update time), ordered: top `offset + limit` of each
  * visible source from the partial index, merged, then the page cut out.
  */
-function recentVisibleSql(agentId: string, page: { limit: number; offset: number; sourceId?: string }): Prisma.Sql {
+function recentVisibleSql(agentId: string, page: RecentPage): Prisma.Sql {
   const perSource = page.offset + page.limit;
   const sourceFilter = page.sourceId === undefined ? Prisma.empty : Prisma.sql`WHERE s."id" = ${page.sourceId}`;
   return Prisma.sql`
@@ -187,7 +198,7 @@ function recentVisibleSql(agentId: string, page: { limit: number; offset: number
     CROSS JOIN LATERAL (
       SELECT a."id", a."updatedAt"
       FROM "Article" a
-      WHERE a."sourceId" = s."id" AND ${articleIsPublishedSql("a")}
+      WHERE a."sourceId" = s."id" AND ${articleIsPublishedSql("a")} ${languageFilterSql(page.language)}
       ORDER BY a."updatedAt" DESC, a."id"
       LIMIT ${perSource}
     ) top
@@ -196,10 +207,22 @@ function recentVisibleSql(agentId: string, page: { limit: number; offset: number
     LIMIT ${page.limit} OFFSET ${page.offset}`;
 }
 
-function recentArticlesSql(agentId: string, page: { limit: number; offset: number; sourceId?: string }): Prisma.Sql {
+interface RecentPage {
+  limit: number;
+  offset: number;
+  sourceId?: string;
+  language?: Language;
+}
+
+/** `AND` the article `a` is set to `language` (nothing without one). */
+function languageFilterSql(language: Language | undefined): Prisma.Sql {
+  return language === undefined ? Prisma.empty : Prisma.sql`AND a."language" = ${language}`;
+}
+
+function recentArticlesSql(agentId: string, page: RecentPage): Prisma.Sql {
   // Content is read for the final page only, by primary key.
   return Prisma.sql`
-    SELECT a."id", a."sourceId", r."sourceName", a."title", a."slug", a."content", a."updatedAt", 0::float8 AS "rank"
+    SELECT a."id", a."sourceId", r."sourceName", a."title", a."slug", a."content", a."language", a."updatedAt", 0::float8 AS "rank"
     FROM (${recentVisibleSql(agentId, page)}) r
     JOIN "Article" a ON a."id" = r."id"
     ORDER BY r."updatedAt" DESC, r."id"`;
@@ -209,6 +232,7 @@ interface MatchOptions {
   limit: number;
   offset: number;
   sourceId?: string;
+  language?: Language;
   order: "relevance" | "recent";
   match?: "all" | "any";
 }
@@ -238,7 +262,7 @@ function matchingArticlesSql(agentId: string, q: string, options: MatchOptions, 
   const inWindow = windowStart === null ? Prisma.empty : Prisma.sql`AND a."updatedAt" >= ${windowStart}`;
   const branch = (condition: Prisma.Sql, n: number) => Prisma.sql`(
     SELECT a."id", a."updatedAt" FROM "Article" a
-    WHERE ${articleIsPublishedSql("a")} AND a."sourceId" IN (SELECT vs."id" FROM vs) ${inWindow}
+    WHERE ${articleIsPublishedSql("a")} AND a."sourceId" IN (SELECT vs."id" FROM vs) ${inWindow} ${languageFilterSql(options.language)}
       AND ${condition}
     ORDER BY a."updatedAt" DESC, a."id"
     LIMIT ${n})`;
@@ -248,7 +272,7 @@ function matchingArticlesSql(agentId: string, q: string, options: MatchOptions, 
       conditions.map((condition) => branch(condition, n)),
       " UNION ",
     )}) u`;
-  const columns = Prisma.sql`a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", a."updatedAt"`;
+  const columns = Prisma.sql`a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", a."language", a."updatedAt"`;
   const scope = Prisma.sql`vs AS MATERIALIZED (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter})`;
   // Whether the window held the whole answer: it holds every article, or enough matches.
   const complete = (found: Prisma.Sql, wanted: number) =>

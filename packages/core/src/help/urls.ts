@@ -3,11 +3,20 @@
 // functions (no database): the panel's browser code imports them too (@parley/core/browser).
 const segment = (value: string) => encodeURIComponent(value);
 
+/** A query string of the parameters that are set (`lang`: the list's language filter). */
+function queryString(params: { lang?: string; page?: number }): string {
+  const parts: string[] = [];
+  if (params.lang) parts.push(`lang=${encodeURIComponent(params.lang)}`);
+  if (params.page !== undefined && params.page > 1) parts.push(`page=${params.page}`);
+  return parts.length > 0 ? `?${parts.join("&")}` : "";
+}
+
 /** Paths of the help pages, relative to the app's public base URL. */
 export const helpPaths = {
-  home: (agentId: string) => `/help/${segment(agentId)}`,
-  collection: (agentId: string, sourceId: string, page = 1) =>
-    `/help/${segment(agentId)}/collections/${segment(sourceId)}${page > 1 ? `?page=${page}` : ""}`,
+  /** `lang`: only the articles of that language (the language filter). */
+  home: (agentId: string, lang?: string) => `/help/${segment(agentId)}${queryString({ lang })}`,
+  collection: (agentId: string, sourceId: string, page = 1, lang?: string) =>
+    `/help/${segment(agentId)}/collections/${segment(sourceId)}${queryString({ lang, page })}`,
   /** By slug; an article's id there answers 308 to this address. */
   article: (agentId: string, slug: string) => `/help/${segment(agentId)}/articles/${segment(slug)}`,
   search: (agentId: string, q?: string) => `/help/${segment(agentId)}/search${q ? `?q=${encodeURIComponent(q)}` : ""}`,

@@ -18,14 +18,33 @@ export interface ArticleValues {
   sourceId: string;
   /** Empty: detected from the text. */
   language: string;
+  /** The original this article translates; empty: an original. */
+  translationOfId: string;
   content: string;
 }
 
-/** What the form submits: no slug when the field was left empty, no language when it is detected. */
-export type ArticleSubmission = Omit<ArticleValues, "slug" | "language"> & { slug?: string; language: LanguageCode | null };
+/** What the form submits: no slug when the field was left empty, no language when it is detected, no original for an original. */
+export type ArticleSubmission = Omit<ArticleValues, "slug" | "language" | "translationOfId"> & {
+  slug?: string;
+  language: LanguageCode | null;
+  translationOfId: string | null;
+};
+
+/** An article of a translation group, as the editor names it. */
+interface TranslatedArticle {
+  id: string;
+  title: string;
+  language: string | null;
+}
+
+function languageName(code: string): string {
+  return (LANGUAGE_NAMES as Record<string, string>)[code] ?? code;
+}
 
 interface ArticleFormProps {
   initial: ArticleValues;
+  /** The article being edited (absent for a new one), with its place in a translation group. */
+  editing?: { id: string; translationOf: TranslatedArticle | null; translations: TranslatedArticle[] };
   submitLabel: string;
   pending: boolean;
   error: unknown;
@@ -35,9 +54,10 @@ interface ArticleFormProps {
   onEdit?: () => void;
 }
 
-export function ArticleForm({ initial, submitLabel, pending, error, success, onSubmit, onEdit }: ArticleFormProps) {
+export function ArticleForm({ initial, editing, submitLabel, pending, error, success, onSubmit, onEdit }: ArticleFormProps) {
   const trpc = useTRPC();
   const sources = useQuery(trpc.sources.list.queryOptions());
+  const originals = useQuery(trpc.articles.translationOriginals.queryOptions({ articleId: editing?.id }));
   const [values, setValues] = useState<ArticleValues>(initial);
   const errors = fieldErrors(error);
 
@@ -48,8 +68,19 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    onSubmit({ ...values, slug: values.slug.trim() || undefined, language: (values.language || null) as LanguageCode | null });
+    onSubmit({
+      ...values,
+      slug: values.slug.trim() || undefined,
+      language: (values.language || null) as LanguageCode | null,
+      translationOfId: values.translationOfId || null,
+    });
   }
+
+  // The current original stays a choice even when the list of originals is cut short.
+  const originalChoices = [...(originals.data ?? [])];
+  if (editing?.translationOf && !originalChoices.some((choice) => choice.id === editing.translationOf?.id))
+    originalChoices.unshift({ ...editing.translationOf, sourceName: "" });
+  const translations = editing?.translations ?? [];
 
   return (
     <PanelForm onSubmit={submit} className="form">
@@ -97,6 +128,28 @@ export function ArticleForm({ initial, submitLabel, pending, error, success, onS
         {LANGUAGE_CODES.map((code) => (
           <option key={code} value={code}>
             {LANGUAGE_NAMES[code]}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Translation of"
+        name="translationOfId"
+        value={values.translationOfId}
+        onChange={(event) => set("translationOfId", event.target.value)}
+        error={errors.translationOfId}
+        // An original with translations cannot be a translation too (groups are one level deep).
+        disabled={translations.length > 0}
+        hint={
+          translations.length > 0
+            ? `This article is the original of ${translations.map((translation) => `“${translation.title}”`).join(", ")}.`
+            : "The original this article translates: the help page links each language of an article to the others."
+        }
+      >
+        <option value="">None: this is an original</option>
+        {originalChoices.map((choice) => (
+          <option key={choice.id} value={choice.id}>
+            {choice.title}
+            {choice.language ? ` (${languageName(choice.language)})` : ""}
           </option>
         ))}
       </SelectField>

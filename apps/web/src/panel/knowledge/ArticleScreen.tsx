@@ -29,6 +29,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
           queryClient.invalidateQueries(trpc.articles.list.queryFilter()),
           queryClient.invalidateQueries(trpc.sources.list.queryFilter()),
           queryClient.invalidateQueries(trpc.articles.revisions.queryFilter({ articleId })),
+          queryClient.invalidateQueries(trpc.articles.translationOriginals.queryFilter()),
         ]),
     }),
   );
@@ -93,7 +94,15 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
           <ArticleForm
             // A restored version replaces what the form holds.
             key={`${data.id}:${restores}`}
-            initial={{ title: data.title, slug: data.slug, sourceId: data.sourceId, language: data.language ?? "", content: data.content }}
+            initial={{
+              title: data.title,
+              slug: data.slug,
+              sourceId: data.sourceId,
+              language: data.language ?? "",
+              translationOfId: data.translationOfId ?? "",
+              content: data.content,
+            }}
+            editing={{ id: data.id, translationOf: data.translationOf, translations: data.translations }}
             submitLabel="Save article"
             pending={update.isPending}
             error={update.error}

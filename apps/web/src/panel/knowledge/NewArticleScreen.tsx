@@ -33,7 +33,7 @@ export function NewArticleScreen({ sourceId, title = "" }: { sourceId?: string; 
       <p className="muted">New articles start as drafts; publish them from the article page.</p>
       <section className="card" aria-label="Article">
         <ArticleForm
-          initial={{ title, slug: "", sourceId: sourceId ?? "", language: "", content: "" }}
+          initial={{ title, slug: "", sourceId: sourceId ?? "", language: "", translationOfId: "", content: "" }}
           submitLabel="Create article"
           pending={create.isPending}
           error={create.error}

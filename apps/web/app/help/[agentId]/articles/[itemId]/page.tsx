@@ -1,14 +1,16 @@
-// One article: breadcrumbs, title, updated date, the Markdown rendered and sanitised, and more
-// articles from the same collection, and "Was this helpful?".
+// One article: breadcrumbs, title, updated date, its other languages (hreflang links and "Also
+// in"), the Markdown rendered and sanitised, and more articles from the same collection, and "Was
+// this helpful?".
 import { excerpt, helpPaths, markdownToPlainText } from "@parley/core/help";
 import { renderArticleHtml } from "@parley/core/markdown";
 import type { Metadata } from "next";
 import { ArticleFeedback } from "~/help/ArticleFeedback.tsx";
 import { ArticleList } from "~/help/ArticleList.tsx";
 import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";
-import { appUrl, loadArticle, loadArticles, loadHelpAgent } from "~/help/data.ts";
+import { appUrl, loadArticle, loadArticles, loadHelpAgent, loadTranslations } from "~/help/data.ts";
 import { formatDate } from "~/help/format.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
+import { ArticleLanguages } from "~/help/Languages.tsx";
 import { helpMetadata } from "~/help/metadata.ts";
 
 export const dynamic = "force-dynamic";
@@ -23,6 +25,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { agentId, itemId } = await params;
   const agent = await loadHelpAgent(agentId);
   const article = await loadArticle(agentId, itemId);
+  const translations = await loadTranslations(agentId, article.id);
   return helpMetadata({
     appUrl: await appUrl(),
     path: helpPaths.article(agentId, article.slug),
@@ -31,6 +34,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     description: excerpt(markdownToPlainText(article.content), "", DESCRIPTION_CHARS),
     type: "article",
     modifiedTime: article.updatedAt,
+    languages:
+      translations.length > 0
+        ? Object.fromEntries(translations.map((translation) => [translation.language, helpPaths.article(agentId, translation.slug)]))
+        : undefined,
   });
 }
 
@@ -38,8 +45,11 @@ export default async function ArticlePage({ params }: Props) {
   const { agentId, itemId } = await params;
   const agent = await loadHelpAgent(agentId);
   const article = await loadArticle(agentId, itemId);
-  const related = (await loadArticles(agentId, "", MORE_ARTICLES + 1, article.sourceId))
-    .filter((other) => other.id !== article.id)
+  const translations = await loadTranslations(agentId, article.id);
+  // Its translations are linked above ("Also in"), not again among the collection's other articles.
+  const shown = new Set([article.slug, ...translations.map((translation) => translation.slug)]);
+  const related = (await loadArticles(agentId, "", MORE_ARTICLES + shown.size, article.sourceId))
+    .filter((other) => other.id !== article.id && !shown.has(other.slug))
     .slice(0, MORE_ARTICLES);
   return (
     <HelpShell brand={agent} headerSearch>
@@ -55,6 +65,7 @@ export default async function ArticlePage({ params }: Props) {
         <p className="help-article-meta">
           Updated <time dateTime={article.updatedAt.toISOString()}>{formatDate(article.updatedAt)}</time>
         </p>
+        <ArticleLanguages translations={translations} hrefOf={(slug) => helpPaths.article(agentId, slug)} />
         {/* Sanitised in renderArticleHtml (@parley/core/markdown: allow-listed tags, attributes and URL schemes). */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised HTML from the article's Markdown */}
         <div className="help-prose" dangerouslySetInnerHTML={{ __html: renderArticleHtml(article.content) }} />
