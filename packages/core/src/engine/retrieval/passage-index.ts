@@ -185,7 +185,7 @@ export class PassageIndex {
 
   /**
    * Written words within a small edit distance of an unknown or rare one of at least 5 letters (1
-   * up to 7 letters, 2 from 8), several times more frequent than it: what the visitor most likely
+   * up to 9 letters, 2 from 10), several times more frequent than it: what the visitor most likely
    * meant to type. Shorter words have too many neighbours to guess from.
    */
   correctionsOf(word: string): string[] {

@@ -30,8 +30,6 @@ export interface ArticleMatch {
   matched: number;
   /** The article's passages in ranked order (best first). */
   sections: number[];
-  /** Its lexical strength: its best passage's score plus shares of its next two (0 when only another ranking found it). */
-  score: number;
 }
 
 export interface Ranking {
@@ -101,7 +99,6 @@ export function rankArticles(input: RankInput): Ranking {
         evidence: weightFound(words, matched),
         matched,
         sections: [],
-        score: strength(passage.articleId),
       };
       articles.set(passage.articleId, article);
     }
