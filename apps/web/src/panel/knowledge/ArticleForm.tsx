@@ -66,6 +66,16 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
     onEdit?.();
   }
 
+  /** A field's name, value, change handler and error: what every field of the form binds the same way. */
+  function bound(name: keyof ArticleValues) {
+    return {
+      name,
+      value: values[name],
+      onChange: (event: { target: { value: string } }) => set(name, event.target.value),
+      error: errors[name],
+    };
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
     onSubmit({
@@ -84,31 +94,15 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
 
   return (
     <PanelForm onSubmit={submit} className="form">
-      <TextField
-        label="Title"
-        name="title"
-        value={values.title}
-        onChange={(event) => set("title", event.target.value)}
-        error={errors.title}
-        autoComplete="off"
-      />
+      <TextField label="Title" {...bound("title")} autoComplete="off" />
       <TextField
         label="Slug"
-        name="slug"
-        value={values.slug}
-        onChange={(event) => set("slug", event.target.value)}
-        error={errors.slug}
+        {...bound("slug")}
         autoComplete="off"
         spellCheck={false}
         hint="The help page's address: lowercase letters, digits and hyphens. Left empty, it is made from the title."
       />
-      <SelectField
-        label="Source"
-        name="sourceId"
-        value={values.sourceId}
-        onChange={(event) => set("sourceId", event.target.value)}
-        error={errors.sourceId}
-      >
+      <SelectField label="Source" {...bound("sourceId")}>
         {values.sourceId === "" ? <option value="">Choose a source</option> : null}
         {(sources.data ?? []).map((source) => (
           <option key={source.id} value={source.id}>
@@ -118,10 +112,7 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
       </SelectField>
       <SelectField
         label="Language"
-        name="language"
-        value={values.language}
-        onChange={(event) => set("language", event.target.value)}
-        error={errors.language}
+        {...bound("language")}
         hint="The help centre marks the page with it, and the agent answers visitors in this language from it first."
       >
         <option value="">Detect from the text</option>
@@ -133,10 +124,7 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
       </SelectField>
       <SelectField
         label="Translation of"
-        name="translationOfId"
-        value={values.translationOfId}
-        onChange={(event) => set("translationOfId", event.target.value)}
-        error={errors.translationOfId}
+        {...bound("translationOfId")}
         // An original with translations cannot be a translation too (groups are one level deep).
         disabled={translations.length > 0}
         hint={
@@ -156,12 +144,9 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
       <div className="editor">
         <TextAreaField
           label="Content (Markdown)"
-          name="content"
+          {...bound("content")}
           rows={18}
           className="mono"
-          value={values.content}
-          onChange={(event) => set("content", event.target.value)}
-          error={errors.content}
           hint="Headings (#), lists (-), **bold**, [links](https://…). Scripts, event handlers and unsafe links are removed."
         />
         <div className="field">
