@@ -1,7 +1,7 @@
 // Browser-side guards of the security journeys: a trap that records any script an XSS payload
 // manages to run (alert, dialogs, window.__xss), a listener for Content-Security-Policy violations,
 // and checks of what a rendered area holds and does when each of its links is clicked.
-import { type BrowserContext, expect, type Locator, type Page } from "@playwright/test";
+import { type BrowserContext, expect, type Locator, type Page, type Request } from "@playwright/test";
 
 declare global {
   interface Window {
@@ -117,20 +117,42 @@ export async function clickEveryLink(page: Page, traps: Traps, area: () => Locat
     const before = page.url();
     const popups: Page[] = [];
     const onPage = (popup: Page) => popups.push(popup);
+    // A navigation the click starts may still be loading after the pause on a busy machine:
+    // its request is awaited, so the page is checked (or reopened) only once it has settled.
+    const navigations: Request[] = [];
+    const onRequest = (request: Request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigations.push(request);
+    };
     page.context().on("page", onPage);
+    page.on("request", onRequest);
     await link.click({ force: true, noWaitAfter: true, timeout: 5_000 }).catch(() => link.evaluate((node: HTMLElement) => node.click()));
     await page.waitForTimeout(250);
     page.context().off("page", onPage);
+    page.off("request", onRequest);
+    for (const navigation of navigations) await navigation.response().catch(() => null);
+    if (navigations.length > 0) await page.waitForLoadState("load");
     for (const popup of popups) {
       const ran = await popup.evaluate(() => window.__xss ?? []).catch(() => []);
       expect(ran, `script ran in the tab opened by link ${index} (${href}) of ${where}`).toEqual([]);
       await popup.close();
     }
-    if (page.url() === before) {
-      await expectNoScriptRan(page, traps, `${where} after clicking link ${index} (${href})`);
-    } else {
-      await reopen();
-    }
+    if (page.url() === before && (await stayedOnPage(page, traps, `${where} after clicking link ${index} (${href})`))) continue;
+    await reopen();
   }
   expect(traps.dialogs, `dialogs after clicking the links of ${where}`).toEqual([]);
+}
+
+/**
+ * Checks the page the click left in place; false when a navigation replaced it during the check
+ * (the check's page is gone: the caller reopens it, and the new page is the one checked next).
+ */
+async function stayedOnPage(page: Page, traps: Traps, where: string): Promise<boolean> {
+  try {
+    await expectNoScriptRan(page, traps, where);
+    return true;
+  } catch (error) {
+    if (!String(error).includes("Execution context was destroyed")) throw error;
+    await page.waitForLoadState("load");
+    return false;
+  }
 }
