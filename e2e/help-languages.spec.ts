@@ -1,6 +1,6 @@
-// An article in two languages: an admin writes an English article and its French translation,
-// links the French one to its original in the editor, and a visitor finds each from the other
-// (hreflang links and "Also in"), while a Spanish draft of the same group is never linked. The
+// An article in two languages: an admin writes an English article and its French translation
+// (its language left to detection), links the French one to its original in the editor, and a
+// visitor finds each from the other (hreflang links and "Also in"), while a Spanish draft of the same group is never linked. The
 // help centre's home then offers a language filter. The articles are deleted at the end, so the
 // demo help centre is as the other journeys expect it.
 import { expect, type Page, test } from "@playwright/test";
@@ -65,9 +65,15 @@ test("an admin links a French translation; the help page links each visible lang
     await publish(page, original.id);
 
     // The French one names its original in the editor; the choices give each original's language.
-    const translation = await createArticle(page, { ...french, language: "Français", translationOf: `${english.title} (English)` });
+    // Its language is left to detection: the editor says what was detected when it was saved.
+    const translation = await createArticle(page, {
+      ...french,
+      language: "Detect from the text",
+      translationOf: `${english.title} (English)`,
+    });
     created.push(translation.id);
     await expect(page.getByLabel("Translation of")).toHaveValue(original.id);
+    await expect(page.getByLabel("Language").locator("option:checked")).toHaveText("Detect from the text (Français when last saved)");
     await publish(page, translation.id);
     for (const [width, height] of WIDTHS) {
       await page.setViewportSize({ width, height });

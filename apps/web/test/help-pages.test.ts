@@ -109,9 +109,53 @@ describe("GET /help/{agentId}/sitemap.xml", () => {
       ["https://help.example.com/help/demo/articles/refunds", "2026-09-29T13:45:00.000Z"],
       ["https://help.example.com/help/demo/articles/welcome", "2026-09-15T09:00:00.000Z"],
     ]);
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(
-      true,
-    );
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+      ),
+    ).toBe(true);
+  });
+
+  it("gives an article's visible versions in other languages as hreflang alternates, its own included", async () => {
+    const make = (slug: string, language: string | null, extra: { translationOfId?: string; published?: boolean; content?: string } = {}) =>
+      ctx.db.prisma.article.create({
+        data: {
+          sourceId: "src-billing",
+          title: slug,
+          slug,
+          content: extra.content ?? "x",
+          language,
+          published: extra.published ?? true,
+          ...extra,
+        },
+      });
+    const original = await make("gift-cards", "en");
+    await make("cartes-cadeaux", "fr", { translationOfId: original.id });
+    // Left to detection, never detected yet: read from its text.
+    await make("tarjetas-regalo", null, {
+      translationOfId: original.id,
+      content: "Las tarjetas regalo se pueden usar en cualquier pedido de la tienda y no caducan nunca.",
+    });
+    await make("geschenkkarten", "de", { translationOfId: original.id, published: false });
+    await make("lonely-page", "en");
+
+    const response = await helpSitemapRoute(ctx, new Request("https://help.example.com/help/demo/sitemap.xml"), { agentId: "demo" });
+    const xml = await response.text();
+    const linksOf = (slug: string) => {
+      const entry = xml.split("\n").find((line) => line.includes(`<loc>https://help.example.com/help/demo/articles/${slug}</loc>`));
+      return [...(entry ?? "").matchAll(/<xhtml:link rel="alternate" hreflang="([a-z]+)" href="([^"]+)"\/>/g)].map(
+        (m) => `${m[1]} ${m[2]}`,
+      );
+    };
+    const url = (slug: string) => `https://help.example.com/help/demo/articles/${slug}`;
+    const group = [`en ${url("gift-cards")}`, `fr ${url("cartes-cadeaux")}`, `es ${url("tarjetas-regalo")}`];
+    expect(linksOf("gift-cards")).toEqual(group);
+    expect(linksOf("cartes-cadeaux")).toEqual([group[1], group[0], group[2]]);
+    expect(linksOf("tarjetas-regalo")).toEqual([group[2], group[0], group[1]]);
+    // The unpublished German version is named nowhere; an article with no translation has no alternates.
+    expect(xml).not.toContain("geschenkkarten");
+    expect(linksOf("lonely-page")).toEqual([]);
+    expect(xml).toContain(`<loc>${url("lonely-page")}</loc>`);
   });
 
   it("is the help 404 for an unknown or inactive agent", async () => {

@@ -122,6 +122,8 @@ export const articleListOutput = z.array(articleSummaryOutput.extend({ helpful: 
 export const articleDetailOutput = z.object({
   ...articleSummaryOutput.shape,
   content: z.string(),
+  /** The language detected from the text when it was last saved; null: not detected yet. */
+  detectedLanguage: z.string().nullable(),
   createdAt: moment,
   publishedAt: moment.nullable(),
   /** A scheduled publication not yet made. */

@@ -4,10 +4,11 @@
 // makes of it: each visible language version of an article, never a hidden one, and the lists'
 // language filter.
 import { AppError } from "@parley/core";
+import { detectMissingLanguages } from "@parley/core/admin";
 import { helpLanguageFilter, listCollections, listHelpLanguages, listVisibleTranslations, searchHelpArticles } from "@parley/core/help";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callerFor, setup, type Workspace } from "./support.ts";
+import { callerFor, createWorkspace, setup, type Workspace } from "./support.ts";
 
 let ctx: TestContext;
 let a: Workspace;
@@ -263,5 +264,52 @@ describe("the help lists' language filter", () => {
       { id: other.id, name: "Billing", count: 1 },
       { id: source.id, name: "Guides", count: 1 },
     ]);
+  });
+
+  it("counts an article left to detection in the language its text is in, detected when saved or by the worker", async () => {
+    const detection = await createWorkspace(ctx, "detection");
+    const agent = { id: detection.agentId };
+    const source = { id: detection.sourceId };
+    // The fixture's own article, written without core, is the worker's first.
+    await ctx.db.prisma.article.delete({ where: { id: detection.articleId } });
+    const caller = callerFor(ctx, detection.scope);
+    const storedLanguage = async (id: string) =>
+      (await ctx.db.prisma.article.findUniqueOrThrow({ where: { id }, select: { detectedLanguage: true } })).detectedLanguage;
+
+    const saved = await caller.articles.create({
+      sourceId: source.id,
+      title: "Cómo cambiar la contraseña",
+      content: "Abre la configuración de tu cuenta, elige la seguridad y escribe una contraseña nueva dos veces.",
+      published: true,
+    });
+    expect(saved.language).toBeNull();
+    expect(await storedLanguage(saved.id)).toBe("es");
+    expect(await listHelpLanguages(ctx.db, agent.id)).toEqual(["es"]);
+    // Rewritten in French: detected again with the save.
+    await caller.articles.update({
+      id: saved.id,
+      title: "Changer son mot de passe",
+      content: "Ouvrez les réglages de votre compte, choisissez la sécurité et saisissez deux fois un nouveau mot de passe.",
+    });
+    expect(await storedLanguage(saved.id)).toBe("fr");
+
+    // Written without core (the demo seed, a bulk load): the worker's pass detects it, once.
+    const loaded = await ctx.db.prisma.article.create({
+      data: {
+        sourceId: source.id,
+        title: "Reset your password",
+        slug: "reset-your-password",
+        content: "Open your account settings, choose security and type a new password twice.",
+        published: true,
+      },
+    });
+    expect(await storedLanguage(loaded.id)).toBeNull();
+    expect(await listHelpLanguages(ctx.db, agent.id)).toEqual(["fr"]);
+    expect(await detectMissingLanguages(ctx.db, 1_000)).toBeGreaterThan(0);
+    expect(await storedLanguage(loaded.id)).toBe("en");
+    expect(await listHelpLanguages(ctx.db, agent.id)).toEqual(["en", "fr"]);
+    expect(await detectMissingLanguages(ctx.db)).toBe(0);
+    const english = await searchHelpArticles(ctx.db, agent.id, "", { limit: 10, language: "en" });
+    expect(english.map((hit) => [hit.title, hit.language])).toEqual([["Reset your password", "en"]]);
   });
 });

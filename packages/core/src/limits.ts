@@ -273,6 +273,8 @@ export const ARTICLE_REVISIONS_PER_LIST = 50;
 export const ARTICLE_SCHEDULE_MAX_DAYS = 366;
 /** Scheduled publications the worker publishes per pass (the rest on the next pass). */
 export const SCHEDULED_PUBLICATIONS_PER_PASS = 100;
+/** Articles whose language the worker detects per pass (older articles; every save detects its own). */
+export const DETECTED_LANGUAGES_PER_PASS = 200;
 /** Characters of a visitor's unanswered question that are kept (visitor data: bounded). */
 export const KNOWLEDGE_GAP_QUESTION_MAX_CHARS = 500;
 /** The gaps page: groups of similar questions shown (the most frequent of the last 30 days). */

@@ -31,7 +31,7 @@ export function ArticleList(props: {
   return (
     <ul className="help-article-list">
       {props.articles.map((article) => (
-        // An article set to a language is read aloud in it (one left to detection keeps the page's).
+        // An article is read aloud in its language, set or detected (one not detected yet keeps the page's).
         <li key={article.id} lang={article.language ?? undefined}>
           <Heading className="help-article-title">
             <Link href={helpPaths.article(props.agentId, article.slug)}>

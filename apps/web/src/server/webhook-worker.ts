@@ -2,7 +2,7 @@
 // instrumentation hook (every instance runs one; they share the work through the database), and
 // stopped by the server entry on SIGTERM/SIGINT through the process's shutdown hooks.
 import { logger } from "@parley/core";
-import { RetentionTask, ScheduledPublisher } from "@parley/core/admin";
+import { LanguageDetectionTask, RetentionTask, ScheduledPublisher } from "@parley/core/admin";
 import { ImportRunner } from "@parley/core/imports";
 import { EmbeddingIndexer } from "@parley/core/semantic";
 import { WebhookWorker } from "@parley/core/webhooks";
@@ -20,11 +20,12 @@ export async function startWebhookWorker(): Promise<WebhookWorker> {
   }
   const db = await getDb();
   const semantic = await getSemanticSearch();
-  // The embeddings worker, article imports, scheduled publications and retention run on this
-  // loop, never on a request; a lease row lets one instance of the cluster run each retention pass.
+  // The embeddings worker, article imports, scheduled publications, language detection of older
+  // articles and retention run on this loop, never on a request; a lease row lets one instance of the cluster run each retention pass.
   const tasks = [
     new ScheduledPublisher({ db }),
     new RetentionTask({ db }),
+    new LanguageDetectionTask({ db }),
     new ImportRunner({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL }),
     ...(semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder })] : []),
   ];

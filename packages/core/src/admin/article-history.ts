@@ -7,6 +7,7 @@ import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { ARTICLE_REVISIONS_PER_LIST } from "../limits.ts";
 import { recordAudit } from "./audit.ts";
+import { detectArticleLanguage } from "./detected-languages.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 import { publicName } from "./team.ts";
 
@@ -113,7 +114,10 @@ export async function restoreArticleRevision(
 ): Promise<{ articleId: string }> {
   return db.prisma.$transaction(async (tx) => {
     const revision = await findRevision(tx, scope.workspaceId, input.revisionId);
-    await tx.article.update({ where: { id: revision.articleId }, data: { title: revision.title, content: revision.content } });
+    await tx.article.update({
+      where: { id: revision.articleId },
+      data: { title: revision.title, content: revision.content, detectedLanguage: await detectArticleLanguage(revision) },
+    });
     await recordRevision(tx, revision.articleId, scope.userId, now);
     await recordAudit(tx, scope, {
       action: "article.restored",

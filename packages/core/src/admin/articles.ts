@@ -11,6 +11,7 @@ import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
 import { recordRevision } from "./article-history.ts";
 import { assertTranslationLink, translationOfInput } from "./article-translations.ts";
 import { type AuditEntry, recordAudit } from "./audit.ts";
+import { detectArticleLanguage, recordDetectedLanguage } from "./detected-languages.ts";
 import { articleScores } from "./knowledge-gaps.ts";
 import { type AdminScope, assertSourceInWorkspace, rowId } from "./scope.ts";
 
@@ -72,6 +73,7 @@ const summarySelect = {
 const detailSelect = {
   ...summarySelect,
   content: true,
+  detectedLanguage: true,
   createdAt: true,
   publishedAt: true,
   publishAt: true,
@@ -117,6 +119,7 @@ export async function createArticle(
   const { workspaceId } = scope;
   await assertSourceInWorkspace(db, workspaceId, input.sourceId);
   const published = input.published ?? false;
+  const detectedLanguage = await detectArticleLanguage(input);
   const article = await withSlugConflict(() =>
     db.prisma.$transaction(async (tx) => {
       await assertTranslationLink(tx, workspaceId, null, input.translationOfId ?? null);
@@ -128,6 +131,7 @@ export async function createArticle(
           slug,
           content: input.content,
           language: input.language ?? null,
+          detectedLanguage,
           translationOfId: input.translationOfId ?? null,
           published,
           publishedAt: published ? now : null,
@@ -203,6 +207,7 @@ async function updateInWorkspace(
       if (data.translationOfId !== undefined) await assertTranslationLink(tx, scope.workspaceId, id, data.translationOfId as string | null);
       const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId: scope.workspaceId } }, data });
       if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+      if (data.title !== undefined || data.content !== undefined) await recordDetectedLanguage(tx, id);
       if (revisionAt) await recordRevision(tx, id, scope.userId, revisionAt);
       const { title } = await tx.article.findUniqueOrThrow({ where: { id }, select: { title: true } });
       await recordAudit(tx, scope, { ...audit, targetType: "article", targetId: id, targetLabel: title });

@@ -81,6 +81,7 @@ export {
   waitingEscalations,
 } from "./conversations.ts";
 export { deleteAgent, deleteArticle, deleteByIdInput, deleteSource } from "./deletion.ts";
+export { detectMissingLanguages, LanguageDetectionTask } from "./detected-languages.ts";
 export {
   type AgentActivity,
   type GettingStarted,

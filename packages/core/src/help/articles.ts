@@ -2,7 +2,7 @@
 // plain-text excerpts. Only visible articles (./visibility.ts); anything else is null / absent.
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
-import { articleLanguageOf, type Language, loadLanguageDetector } from "../engine/retrieval/languages.ts";
+import { articleLanguageOf, articleLanguageSql, type Language, loadLanguageDetector } from "../engine/retrieval/languages.ts";
 import { AppError } from "../errors.ts";
 import { HELP_ARTICLES_PER_LIST, HELP_EXCERPT_CHARS, HELP_QUERY_MAX_CHARS } from "../limits.ts";
 import { charCount } from "../messages/schema.ts";
@@ -43,7 +43,7 @@ export interface HelpPageArticle extends HelpArticle {
  */
 export async function getVisibleArticleBySlug(db: Database, agentId: string, slug: string): Promise<HelpPageArticle | null> {
   const [article] = await db.rows<Omit<HelpPageArticle, "language"> & { language: string | null }>(Prisma.sql`
-    SELECT a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", a."language", a."updatedAt"
+    SELECT a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language", a."updatedAt"
     FROM "Article" a
     JOIN "Source" s ON s."id" = a."sourceId"
     JOIN "AgentSource" l ON l."sourceId" = a."sourceId" AND l."agentId" = ${agentId}

@@ -2,6 +2,7 @@
 // article, with that number. Counted per source on the partial index of visible articles.
 import { type Database, Prisma } from "@parley/db";
 import type { LanguageCode as Language } from "../article-languages.ts";
+import { articleLanguageSql } from "../engine/retrieval/languages.ts";
 import { articleIsPublishedSql, visibleSourcesSql } from "./visibility.ts";
 
 export interface HelpCollection {
@@ -14,11 +15,11 @@ export interface HelpCollection {
 
 /**
  * The statement behind listCollections / getCollection (exported so tests can EXPLAIN it). With a
- * language, only articles set to it count, and collections without any are left out.
+ * language, only articles in it (set or detected) count, and collections without any are left out.
  */
 export function collectionsSql(agentId: string, sourceId?: string, language?: Language): Prisma.Sql {
   const sourceFilter = sourceId === undefined ? Prisma.empty : Prisma.sql`AND s."id" = ${sourceId}`;
-  const languageFilter = language === undefined ? Prisma.empty : Prisma.sql`AND a."language" = ${language}`;
+  const languageFilter = language === undefined ? Prisma.empty : Prisma.sql`AND ${articleLanguageSql("a")} = ${language}`;
   return Prisma.sql`
     SELECT s."id", s."name", c."count"
     FROM (${visibleSourcesSql(agentId)}) s

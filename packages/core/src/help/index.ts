@@ -19,10 +19,12 @@ export { getCollection, type HelpCollection, listCollections } from "./collectio
 export { excerpt, highlight } from "./excerpt.ts";
 export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";
 export {
+  type HelpAlternate,
   type HelpLanguageFilter,
   type HelpTranslation,
   helpLanguageFilter,
   listHelpLanguages,
+  listSitemapAlternates,
   listVisibleTranslations,
 } from "./languages.ts";
 export { markdownToPlainText } from "./plain-text.ts";

@@ -4,7 +4,7 @@
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { LANGUAGE_CODES, LANGUAGE_NAMES, type LanguageCode as Language } from "../article-languages.ts";
-import { articleLanguageOf, loadLanguageDetector } from "../engine/retrieval/languages.ts";
+import { articleLanguageOf, articleLanguageSql, loadLanguageDetector } from "../engine/retrieval/languages.ts";
 import { articleIsPublishedSql, articleIsVisibleSql, visibleSourcesSql } from "./visibility.ts";
 
 /** One language version of an article, as its help page links it. */
@@ -64,24 +64,20 @@ export function visibleTranslationsSql(agentId: string, articleId: string): Pris
       SELECT "group"."originalId" AS "id" FROM "group"
       UNION
       SELECT t."id" FROM "group" JOIN "Article" t ON t."translationOfId" = "group"."originalId")
-    SELECT a."id", a."title", a."slug", a."content", a."language"
+    SELECT a."id", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language"
     FROM "members" m
     CROSS JOIN "group"
     JOIN "Article" a ON a."id" = m."id"
     JOIN "AgentSource" l ON l."sourceId" = a."sourceId" AND l."agentId" = ${agentId}
     WHERE ${articleIsVisibleSql("a", agentId)}
-      AND NOT EXISTS (
-        SELECT 1 FROM "Article" b
-        JOIN "AgentSource" lb ON lb."sourceId" = b."sourceId" AND lb."agentId" = ${agentId}
-        WHERE b."slug" = a."slug" AND b."id" <> a."id" AND ${articleIsVisibleSql("b", agentId)}
-          AND (lb."createdAt", lb."sourceId") < (l."createdAt", l."sourceId"))
+      AND ${shownAtItsSlugSql(agentId)}
     ORDER BY a."id" = ${articleId} DESC, a."id" = "group"."originalId" DESC, a."createdAt", a."id"`;
 }
 
 /**
- * The languages admins set on the agent's visible articles (of one collection, when given), in
- * the editor's order. Articles left to detection are in no language here: the filter lists what
- * an admin chose. One index probe per language and source.
+ * The languages of the agent's visible articles (of one collection, when given), as set by an
+ * admin or detected when their text last changed, in the editor's order. One index probe per
+ * language and source.
  */
 export function listHelpLanguages(db: Database, agentId: string, sourceId?: string): Promise<Language[]> {
   return db.rows<{ language: Language }>(helpLanguagesSql(agentId, sourceId)).then((rows) => rows.map((row) => row.language));
@@ -96,7 +92,7 @@ export function helpLanguagesSql(agentId: string, sourceId?: string): Prisma.Sql
     FROM (VALUES ${codes}) c("code", "position")
     WHERE EXISTS (
       SELECT 1 FROM vs CROSS JOIN LATERAL (
-        SELECT 1 FROM "Article" a WHERE a."sourceId" = vs."id" AND a."language" = c."code" AND ${articleIsPublishedSql("a")} LIMIT 1
+        SELECT 1 FROM "Article" a WHERE a."sourceId" = vs."id" AND ${articleLanguageSql("a")} = c."code" AND ${articleIsPublishedSql("a")} LIMIT 1
       ) found)
     ORDER BY c."position"`;
 }
@@ -123,4 +119,84 @@ export function helpLanguageFilter(languages: readonly Language[], requested: un
   const language = parsed.success && languages.includes(parsed.data) ? parsed.data : null;
   if (languages.length < 2 && language === null) return { languages: [], language: null };
   return { languages: languages.map((code) => ({ language: code, languageName: LANGUAGE_NAMES[code] })), language };
+}
+
+/** One language version of an article in the sitemap: its hreflang and its page's slug. */
+export interface HelpAlternate {
+  language: Language;
+  slug: string;
+}
+
+interface AlternateRow {
+  groupId: string;
+  id: string;
+  slug: string;
+  title: string;
+  /** Only read when the article's language is not stored yet (detected from it then). */
+  content: string | null;
+  language: string | null;
+}
+
+/**
+ * The alternates of every visible article of the agent that has visible versions in other
+ * languages, by slug: the same versions listVisibleTranslations gives its page (the article for
+ * its own language, then one per other language), so the sitemap and the pages agree.
+ */
+export async function listSitemapAlternates(db: Database, agentId: string): Promise<Map<string, HelpAlternate[]>> {
+  const rows = await db.rows<AlternateRow>(sitemapAlternatesSql(agentId));
+  if (rows.some((row) => !row.language)) await loadLanguageDetector();
+  const groups = new Map<string, Array<HelpAlternate & { id: string }>>();
+  for (const row of rows) {
+    const members = groups.get(row.groupId) ?? [];
+    members.push({ id: row.id, slug: row.slug, language: articleLanguageOf({ ...row, content: row.content ?? "" }) });
+    groups.set(row.groupId, members);
+  }
+  const alternates = new Map<string, HelpAlternate[]>();
+  for (const members of groups.values()) {
+    for (const member of members) {
+      const byLanguage = new Map<Language, HelpAlternate>();
+      for (const version of [member, ...members]) {
+        if (!byLanguage.has(version.language)) byLanguage.set(version.language, { language: version.language, slug: version.slug });
+      }
+      if (byLanguage.size > 1) alternates.set(member.slug, [...byLanguage.values()]);
+    }
+  }
+  return alternates;
+}
+
+/**
+ * The statement behind listSitemapAlternates: the groups that have a translation in one of the
+ * agent's visible sources, and their visible members, each group's original first and then its
+ * oldest translations (a member whose slug's address shows another article is left out).
+ */
+export function sitemapAlternatesSql(agentId: string): Prisma.Sql {
+  const language = articleLanguageSql("a");
+  return Prisma.sql`
+    WITH "groups" AS (
+      SELECT DISTINCT t."translationOfId" AS "id" FROM "Article" t
+      WHERE t."translationOfId" IS NOT NULL AND ${articleIsVisibleSql("t", agentId)}),
+    "members" AS (
+      SELECT g."id" AS "groupId", g."id" FROM "groups" g
+      UNION ALL
+      SELECT g."id", t."id" FROM "groups" g JOIN "Article" t ON t."translationOfId" = g."id")
+    SELECT m."groupId", a."id", a."slug", a."title", ${language} AS "language",
+      CASE WHEN ${language} IS NULL THEN a."content" END AS "content"
+    FROM "members" m
+    JOIN "Article" a ON a."id" = m."id"
+    JOIN "AgentSource" l ON l."sourceId" = a."sourceId" AND l."agentId" = ${agentId}
+    WHERE ${articleIsVisibleSql("a", agentId)}
+      AND ${shownAtItsSlugSql(agentId)}
+    ORDER BY m."groupId", a."id" = m."groupId" DESC, a."createdAt", a."id"`;
+}
+
+/**
+ * The article `a`, of the source linked to the agent as `l`, is the one its slug's address shows:
+ * no visible article of a source linked before has the same slug.
+ */
+function shownAtItsSlugSql(agentId: string): Prisma.Sql {
+  return Prisma.sql`NOT EXISTS (
+    SELECT 1 FROM "Article" b
+    JOIN "AgentSource" lb ON lb."sourceId" = b."sourceId" AND lb."agentId" = ${agentId}
+    WHERE b."slug" = a."slug" AND b."id" <> a."id" AND ${articleIsVisibleSql("b", agentId)}
+      AND (lb."createdAt", lb."sourceId") < (l."createdAt", l."sourceId"))`;
 }

@@ -9,6 +9,7 @@
 // with Prisma.sql, so user input only ever travels as a bound parameter.
 import { type Database, Prisma } from "@parley/db";
 import type { LanguageCode as Language } from "../article-languages.ts";
+import { articleLanguageSql } from "../engine/retrieval/languages.ts";
 import { HELP_RANK_CANDIDATES } from "../limits.ts";
 import { articleIsPublishedSql, visibleSourcesSql } from "./visibility.ts";
 
@@ -21,7 +22,7 @@ export interface ArticleHit {
   slug: string;
   /** Stored Markdown. */
   content: string;
-  /** The language an admin set (en, es, fr, de, pt); null: left to detection. */
+  /** The language an admin set, else the one detected (en, es, fr, de, pt); null: not detected yet. */
   language: string | null;
   updatedAt: Date;
   /** Full-text rank (title-weighted) in "relevance" order; 0 for substring-only matches and in "recent" order. */
@@ -34,7 +35,7 @@ export interface SearchOptions {
   order: "relevance" | "recent";
   /** Rows to skip (paged collection lists). */
   offset?: number;
-  /** Only articles set to this language (the help lists' language filter). */
+  /** Only articles in this language, set or detected (the help lists' language filter). */
   language?: Language;
   /**
    * "all" (default): every word of the query must match, or the query as a substring. "any": at
@@ -214,15 +215,15 @@ interface RecentPage {
   language?: Language;
 }
 
-/** `AND` the article `a` is set to `language` (nothing without one). */
+/** `AND` the article `a` is in `language`, set or detected (nothing without one). */
 function languageFilterSql(language: Language | undefined): Prisma.Sql {
-  return language === undefined ? Prisma.empty : Prisma.sql`AND a."language" = ${language}`;
+  return language === undefined ? Prisma.empty : Prisma.sql`AND ${articleLanguageSql("a")} = ${language}`;
 }
 
 function recentArticlesSql(agentId: string, page: RecentPage): Prisma.Sql {
   // Content is read for the final page only, by primary key.
   return Prisma.sql`
-    SELECT a."id", a."sourceId", r."sourceName", a."title", a."slug", a."content", a."language", a."updatedAt", 0::float8 AS "rank"
+    SELECT a."id", a."sourceId", r."sourceName", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language", a."updatedAt", 0::float8 AS "rank"
     FROM (${recentVisibleSql(agentId, page)}) r
     JOIN "Article" a ON a."id" = r."id"
     ORDER BY r."updatedAt" DESC, r."id"`;
@@ -272,7 +273,7 @@ function matchingArticlesSql(agentId: string, q: string, options: MatchOptions, 
       conditions.map((condition) => branch(condition, n)),
       " UNION ",
     )}) u`;
-  const columns = Prisma.sql`a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", a."language", a."updatedAt"`;
+  const columns = Prisma.sql`a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language", a."updatedAt"`;
   const scope = Prisma.sql`vs AS MATERIALIZED (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v ${sourceFilter})`;
   // Whether the window held the whole answer: it holds every article, or enough matches.
   const complete = (found: Prisma.Sql, wanted: number) =>

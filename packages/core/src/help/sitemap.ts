@@ -1,11 +1,14 @@
 // GET /help/{agentId}/sitemap.xml: the help centre's pages for search engines (home, collections,
-// visible articles with lastmod). Not rate limited (crawlers); the help routes' cache rule and 404.
+// visible articles with lastmod, and an article's versions in other languages as hreflang
+// alternates, as its page links them). Not rate limited (crawlers); the help routes' cache rule
+// and 404.
 import type { AppContext } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { HELP_SITEMAP_MAX_URLS } from "../limits.ts";
 import type { HttpResult } from "../results.ts";
 import { HELP_CACHE_HEADERS, helpErrorResult } from "./api.ts";
 import { listCollections } from "./collections.ts";
+import { type HelpAlternate, listSitemapAlternates } from "./languages.ts";
 import { listVisibleArticleDates } from "./search.ts";
 import { helpPaths } from "./urls.ts";
 import { findHelpAgent } from "./visibility.ts";
@@ -17,6 +20,8 @@ export async function helpSitemap(ctx: AppContext, request: { agentId: string })
     const collections = await listCollections(ctx.db, agent.id);
     // The home page and the collections count towards the protocol's limit too.
     const articles = await listVisibleArticleDates(ctx.db, agent.id, Math.max(1, HELP_SITEMAP_MAX_URLS - 1 - collections.length));
+    const alternates = await listSitemapAlternates(ctx.db, agent.id);
+    const articleUrl = (slug: string) => ctx.appUrl + helpPaths.article(agent.id, slug);
     const newestIn = new Map<string, Date>();
     for (const article of articles) if (!newestIn.has(article.sourceId)) newestIn.set(article.sourceId, article.updatedAt);
     const urls = [
@@ -24,18 +29,26 @@ export async function helpSitemap(ctx: AppContext, request: { agentId: string })
       ...collections.map((collection) =>
         sitemapUrl(ctx.appUrl + helpPaths.collection(agent.id, collection.id), newestIn.get(collection.id)),
       ),
-      ...articles.map((article) => sitemapUrl(ctx.appUrl + helpPaths.article(agent.id, article.slug), article.updatedAt)),
+      ...articles.map((article) =>
+        sitemapUrl(articleUrl(article.slug), article.updatedAt, (alternates.get(article.slug) ?? []).map(hreflangLink(articleUrl))),
+      ),
     ];
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join("\n")}\n</urlset>\n`;
     return { status: 200, headers: { ...HELP_CACHE_HEADERS, "content-type": "application/xml; charset=utf-8" }, text: xml };
   } catch (error) {
     return helpErrorResult(error);
   }
 }
 
-function sitemapUrl(location: string, lastModified: Date | undefined): string {
+function sitemapUrl(location: string, lastModified: Date | undefined, links: string[] = []): string {
   const lastmod = lastModified ? `<lastmod>${lastModified.toISOString()}</lastmod>` : "";
-  return `  <url><loc>${escapeXml(location)}</loc>${lastmod}</url>`;
+  return `  <url><loc>${escapeXml(location)}</loc>${lastmod}${links.join("")}</url>`;
+}
+
+/** An alternate as the sitemap protocol's extension for languages writes it (every version, the page's own too). */
+function hreflangLink(articleUrl: (slug: string) => string) {
+  return (alternate: HelpAlternate) =>
+    `<xhtml:link rel="alternate" hreflang="${alternate.language}" href="${escapeXml(articleUrl(alternate.slug))}"/>`;
 }
 
 function escapeXml(text: string): string {

@@ -3,6 +3,7 @@
 // rule (no title, too long) fails alone with the reason; the job goes on.
 import type { Database, Prisma } from "@parley/db";
 import { recordArticlePublication } from "../admin/articles.ts";
+import { detectArticleLanguage } from "../admin/detected-languages.ts";
 import { freeArticleSlug, isArticleSlug, slugFromTitle } from "../article-slugs.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS } from "../limits.ts";
 
@@ -85,6 +86,7 @@ async function writeItem(
       data: {
         title,
         content: item.content,
+        detectedLanguage: await detectArticleLanguage({ title, content: item.content }),
         sourceUrl: existing.sourceUrl ?? item.sourceUrl,
         ...(published !== existing.published ? { published, publishedAt: published ? now : null } : {}),
       },
@@ -100,6 +102,7 @@ async function writeItem(
       title,
       slug,
       content: item.content,
+      detectedLanguage: await detectArticleLanguage({ title, content: item.content }),
       sourceUrl: item.sourceUrl,
       published,
       publishedAt: published ? now : null,

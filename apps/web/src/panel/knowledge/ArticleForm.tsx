@@ -44,7 +44,7 @@ function languageName(code: string): string {
 interface ArticleFormProps {
   initial: ArticleValues;
   /** The article being edited (absent for a new one), with its place in a translation group. */
-  editing?: { id: string; translationOf: TranslatedArticle | null; translations: TranslatedArticle[] };
+  editing?: { id: string; detectedLanguage: string | null; translationOf: TranslatedArticle | null; translations: TranslatedArticle[] };
   submitLabel: string;
   pending: boolean;
   error: unknown;
@@ -115,7 +115,11 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
         {...bound("language")}
         hint="The help centre marks the page with it, and the agent answers visitors in this language from it first."
       >
-        <option value="">Detect from the text</option>
+        <option value="">
+          {editing?.detectedLanguage
+            ? `Detect from the text (${languageName(editing.detectedLanguage)} when last saved)`
+            : "Detect from the text"}
+        </option>
         {LANGUAGE_CODES.map((code) => (
           <option key={code} value={code}>
             {LANGUAGE_NAMES[code]}

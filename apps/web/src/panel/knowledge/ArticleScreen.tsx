@@ -102,7 +102,12 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
               translationOfId: data.translationOfId ?? "",
               content: data.content,
             }}
-            editing={{ id: data.id, translationOf: data.translationOf, translations: data.translations }}
+            editing={{
+              id: data.id,
+              detectedLanguage: data.detectedLanguage,
+              translationOf: data.translationOf,
+              translations: data.translations,
+            }}
             submitLabel="Save article"
             pending={update.isPending}
             error={update.error}

@@ -12,7 +12,7 @@
 import { type Database, Prisma } from "@parley/db";
 import { articleIsPublishedSql, visibleSourcesSql } from "../../help/visibility.ts";
 import { KNOWLEDGE_INDEX_MAX_ARTICLES } from "../../limits.ts";
-import { articleLanguageOf, type Language, loadLanguageDetector } from "./languages.ts";
+import { articleLanguageOf, articleLanguageSql, type Language, loadLanguageDetector } from "./languages.ts";
 import { type IndexedArticle, PassageIndex } from "./passage-index.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "./synonyms.ts";
 
@@ -109,7 +109,7 @@ async function build(db: Database, agentId: string, signature: Signature, previo
     const rows = await db.prisma.$queryRaw<
       Array<{ id: string; title: string; slug: string; content: string; language: string | null; updatedAt: Date }>
     >(
-      Prisma.sql`SELECT a."id", a."title", a."slug", a."content", a."language", a."updatedAt" FROM "Article" a WHERE a."id" IN (${Prisma.join(stale.slice(i, i + 500))})`,
+      Prisma.sql`SELECT a."id", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language", a."updatedAt" FROM "Article" a WHERE a."id" IN (${Prisma.join(stale.slice(i, i + 500))})`,
     );
     for (const row of rows) {
       const language = articleLanguageOf(row);

@@ -3,6 +3,7 @@
 // desk in one of them is far likelier than a look-alike language. Its smallest table
 // ("extrasmall", about 29 MB of heap; "small" took 46 MB of a server capped at 256 MB) is loaded
 // on the first knowledge turn, not at start (loadLanguageDetector).
+import { Prisma } from "@parley/db";
 import { eld } from "eld";
 import { LANGUAGE_CODES } from "../../article-languages.ts";
 
@@ -80,7 +81,19 @@ export function detectLanguage(text: string, fallback: Language = "en"): Languag
   return best;
 }
 
-/** An article's language: the one an admin set, else detected from its text (once the detector is loaded). */
+/**
+ * An article's language in SQL (alias `alias`): the one an admin set, else the one detected when
+ * its text last changed (null until the worker has detected an older article's).
+ */
+export function articleLanguageSql(alias: string): Prisma.Sql {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(alias)) throw new Error(`Not an SQL identifier: ${alias}`);
+  return Prisma.raw(`coalesce("${alias}"."language", "${alias}"."detectedLanguage")`);
+}
+
+/**
+ * An article's language: `language` as articleLanguageSql reads it, else detected from its text
+ * now (once the detector is loaded).
+ */
 export function articleLanguageOf(article: { language: string | null; title: string; content: string }): Language {
   return article.language && isLanguage(article.language) ? article.language : detectLanguage(`${article.title}\n${article.content}`);
 }
