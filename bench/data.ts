@@ -207,8 +207,10 @@ function generateBatch(from: number, to: number): ArticleBatch {
   return batch;
 }
 
-const INSERT_BATCH = `INSERT INTO "Article" (id, "sourceId", title, content, published, active, "createdAt", "updatedAt", "publishedAt")
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::boolean[], $7::timestamp[], $8::timestamp[], $9::timestamp[])`;
+// The generated corpus is English: its language is stored as a save through the panel stores
+// it, so the app's worker has no articles to detect while it is measured.
+const INSERT_BATCH = `INSERT INTO "Article" (id, "sourceId", title, content, published, active, "createdAt", "updatedAt", "publishedAt", "detectedLanguage")
+  SELECT *, 'en' FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::boolean[], $7::timestamp[], $8::timestamp[], $9::timestamp[])`;
 
 interface IndexDefinition {
   name: string;
