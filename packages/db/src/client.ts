@@ -1,6 +1,7 @@
 // One way to get a database: embedded PGlite in a data folder when no DATABASE_URL is set,
 // PostgreSQL through @prisma/adapter-pg otherwise. Same schema and migrations on both.
 // An embedded folder is opened only under its lock (folder-lock.ts): one process owns it.
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -28,6 +29,15 @@ export interface Statement {
   values: unknown[];
 }
 
+export interface RowsOptions {
+  /**
+   * Keep the statement prepared on each server connection (its text is parsed and planned once
+   * per connection, not per call). Only for statements whose text has one fixed shape: every
+   * distinct text stays prepared for the connection's lifetime.
+   */
+  prepared?: boolean;
+}
+
 export interface Database extends SqlSession {
   mode: DatabaseMode;
   prisma: PrismaClient;
@@ -36,7 +46,7 @@ export interface Database extends SqlSession {
    * that run on every help request): rows as Prisma's $queryRaw gives them for the columns Parley
    * reads (text, int4, float4, bool, timestamp as a Date in UTC, as Prisma stores it).
    */
-  rows<Row>(statement: Statement): Promise<Row[]>;
+  rows<Row>(statement: Statement, options?: RowsOptions): Promise<Row[]>;
   /** Runs `fn` on a single connection (session state such as advisory locks stays with it). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   /** Embedded folder only: a consistent copy of the open database (a gzipped tarball of its folder). */
@@ -117,8 +127,15 @@ async function openServer(url: string, poolSize = 10): Promise<Database> {
       await pool.query(sql);
     },
     query: async <Row>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as Row[],
-    rows: async <Row>(statement: Statement) =>
-      (await pool.query({ text: statement.text, values: driverValues(statement.values), types: UTC_TIMESTAMP_TYPES })).rows as Row[],
+    rows: async <Row>(statement: Statement, options?: RowsOptions) =>
+      (
+        await pool.query({
+          text: statement.text,
+          values: driverValues(statement.values),
+          types: UTC_TIMESTAMP_TYPES,
+          ...(options?.prepared ? { name: preparedName(statement.text) } : {}),
+        })
+      ).rows as Row[],
     withSession: async (fn) => {
       const client = await pool.connect();
       try {
@@ -199,4 +216,16 @@ export async function closeDb(): Promise<void> {
   const pending = store[globalKey];
   store[globalKey] = undefined;
   if (pending) await (await pending).close();
+}
+
+const preparedNames = new Map<string, string>();
+
+/** The prepared statement's name: from the text, so one name never stands for two texts. */
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) {
+    name = `parley_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
 }

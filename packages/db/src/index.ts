@@ -6,6 +6,7 @@ export {
   dataDir,
   getDb,
   openDatabase,
+  type RowsOptions,
   repoRoot,
   type SqlSession,
   type Statement,

@@ -1,6 +1,6 @@
 // db.rows runs a Prisma.sql statement on the driver (the help centre's reads): it must read and
 // write timestamps as Prisma does (UTC wall time in the column), whatever the process's time zone,
-// and give the same values as $queryRaw for the column types Parley reads.
+// and give the same values as $queryRaw for the column types Parley reads, prepared or not.
 import { Prisma } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,5 +42,28 @@ describe("db.rows", () => {
     const viaPrisma = await db.prisma.$queryRaw(statement);
     expect(viaDriver).toEqual([{ id: "ws-rows", name: "Rows", count: 1, rank: 0.25, complete: true, nothing: null, latest: createdAt }]);
     expect(viaDriver).toEqual(viaPrisma);
+  });
+});
+
+describe("db.rows, prepared", () => {
+  it("gives the same rows as an unprepared run, for each value and after the data changed", async () => {
+    await db.prisma.workspace.createMany({
+      data: [
+        { id: "ws-prep-1", name: "One" },
+        { id: "ws-prep-2", name: "Two" },
+      ],
+    });
+    const byId = (id: string) => Prisma.sql`SELECT "id", "name" FROM "Workspace" WHERE "id" = ${id}`;
+    // More runs than PostgreSQL makes before it may switch a prepared statement to a generic plan.
+    for (let run = 0; run < 8; run++) {
+      for (const id of ["ws-prep-1", "ws-prep-2", "ws-none"]) {
+        expect(await db.rows(byId(id), { prepared: true }), `${id}, run ${run}`).toEqual(await db.rows(byId(id)));
+      }
+    }
+    await db.prisma.workspace.update({ where: { id: "ws-prep-2" }, data: { name: "Renamed" } });
+    expect(await db.rows(byId("ws-prep-2"), { prepared: true })).toEqual([{ id: "ws-prep-2", name: "Renamed" }]);
+    // Another text under the prepared option is its own statement, never confused with the first.
+    const names = await db.rows(Prisma.sql`SELECT "name" FROM "Workspace" WHERE "id" = ${"ws-prep-1"}`, { prepared: true });
+    expect(names).toEqual([{ name: "One" }]);
   });
 });

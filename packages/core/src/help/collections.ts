@@ -30,13 +30,13 @@ export function collectionsSql(agentId: string, sourceId?: string, language?: La
     ORDER BY s."name", s."id"`;
 }
 
-/** The agent's collections, by name. Empty for an unknown or inactive agent. */
+/** The agent's collections, by name. Empty for an unknown or inactive agent. Prepared, as the article read. */
 export function listCollections(db: Database, agentId: string, language?: Language): Promise<HelpCollection[]> {
-  return db.rows<HelpCollection>(collectionsSql(agentId, undefined, language));
+  return db.rows<HelpCollection>(collectionsSql(agentId, undefined, language), { prepared: true });
 }
 
 /** One collection of the agent, or null when it is not visible (or has no visible article). */
 export async function getCollection(db: Database, agentId: string, sourceId: string, language?: Language): Promise<HelpCollection | null> {
-  const [collection] = await db.rows<HelpCollection>(collectionsSql(agentId, sourceId, language));
+  const [collection] = await db.rows<HelpCollection>(collectionsSql(agentId, sourceId, language), { prepared: true });
   return collection ?? null;
 }

@@ -90,7 +90,9 @@ export async function searchVisibleArticles(db: Database, agentId: string, query
       if (rows[0]?.complete) return hitsOf(rows);
     }
   }
-  return hitsOf(await db.rows<WindowRow>(searchVisibleArticlesSql(agentId, query, options, null)));
+  // The list without a query has a few fixed shapes, planned alike for every agent: prepared. A
+  // search is planned for its words and window each time.
+  return hitsOf(await db.rows<WindowRow>(searchVisibleArticlesSql(agentId, query, options, null), { prepared: !query.trim() }));
 }
 
 type WindowRow = ArticleHit & { complete?: boolean };
