@@ -73,7 +73,7 @@ test("an admin links a French translation; the help page links each visible lang
     });
     created.push(translation.id);
     await expect(page.getByLabel("Translation of")).toHaveValue(original.id);
-    await expect(page.getByLabel("Language").locator("option:checked")).toHaveText("Detect from the text (Français when last saved)");
+    await expect(page.getByLabel("Language").locator("option:checked")).toHaveText("Detected: Français");
     await publish(page, translation.id);
     for (const [width, height] of WIDTHS) {
       await page.setViewportSize({ width, height });

@@ -115,10 +115,9 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
         {...bound("language")}
         hint="The help centre marks the page with it, and the agent answers visitors in this language from it first."
       >
+        {/* Short enough for a phone's select: the language detected when the article was last saved. */}
         <option value="">
-          {editing?.detectedLanguage
-            ? `Detect from the text (${languageName(editing.detectedLanguage)} when last saved)`
-            : "Detect from the text"}
+          {editing?.detectedLanguage ? `Detected: ${languageName(editing.detectedLanguage)}` : "Detect from the text"}
         </option>
         {LANGUAGE_CODES.map((code) => (
           <option key={code} value={code}>
