@@ -121,7 +121,7 @@ describe("every model round-trips every field", () => {
     }
   });
 
-  it("Article, with Markdown content and both nullable states of publishedAt and translationOfId", async () => {
+  it("Article, with Markdown content and both nullable states of publishedAt, translationOfId and detectedLanguage", async () => {
     const published = {
       id: "art-rt",
       sourceId: source.id,
@@ -136,6 +136,7 @@ describe("every model round-trips every field", () => {
       publishedAt: t("2026-04-01T12:00:00.000Z"),
       publishAt: null,
       language: "fr",
+      detectedLanguage: "fr",
       translationOfId: null,
     };
     const draft = {
@@ -148,6 +149,7 @@ describe("every model round-trips every field", () => {
       publishedAt: null,
       publishAt: t("2026-05-01T08:00:00.000Z"),
       language: null,
+      detectedLanguage: null,
       // A translation of the article above.
       translationOfId: "art-rt",
     };
