@@ -3,14 +3,14 @@
 // (or by the seed and bulk loads, which skip core). The help centre's lists, language filter and
 // alternates then read `language ?? detectedLanguage` from the row, not the text.
 import { type Database, Prisma } from "@parley/db";
-import { detectLanguage, loadLanguageDetector } from "../engine/retrieval/languages.ts";
+import { articleLanguageOf, loadLanguageDetector } from "../engine/retrieval/languages.ts";
 import { DETECTED_LANGUAGES_PER_PASS } from "../limits.ts";
 import { logger } from "../logger.ts";
 import type { BackgroundTask } from "../webhooks/worker.ts";
 
-/** What detection reads of an article: the same text the knowledge search indexes. */
+/** Detection as the knowledge search reads an article left to it (the detector loaded). */
 function detectedLanguageOf(article: { title: string; content: string }): string {
-  return detectLanguage(`${article.title}\n${article.content}`);
+  return articleLanguageOf({ ...article, language: null });
 }
 
 /** The language to store with an article written with this title and content. */

@@ -129,7 +129,6 @@ export interface HelpAlternate {
 
 interface AlternateRow {
   groupId: string;
-  id: string;
   slug: string;
   title: string;
   /** Only read when the article's language is not stored yet (detected from it then). */
@@ -145,10 +144,10 @@ interface AlternateRow {
 export async function listSitemapAlternates(db: Database, agentId: string): Promise<Map<string, HelpAlternate[]>> {
   const rows = await db.rows<AlternateRow>(sitemapAlternatesSql(agentId));
   if (rows.some((row) => !row.language)) await loadLanguageDetector();
-  const groups = new Map<string, Array<HelpAlternate & { id: string }>>();
+  const groups = new Map<string, HelpAlternate[]>();
   for (const row of rows) {
     const members = groups.get(row.groupId) ?? [];
-    members.push({ id: row.id, slug: row.slug, language: articleLanguageOf({ ...row, content: row.content ?? "" }) });
+    members.push({ slug: row.slug, language: articleLanguageOf({ ...row, content: row.content ?? "" }) });
     groups.set(row.groupId, members);
   }
   const alternates = new Map<string, HelpAlternate[]>();
@@ -179,7 +178,7 @@ export function sitemapAlternatesSql(agentId: string): Prisma.Sql {
       SELECT g."id" AS "groupId", g."id" FROM "groups" g
       UNION ALL
       SELECT g."id", t."id" FROM "groups" g JOIN "Article" t ON t."translationOfId" = g."id")
-    SELECT m."groupId", a."id", a."slug", a."title", ${language} AS "language",
+    SELECT m."groupId", a."slug", a."title", ${language} AS "language",
       CASE WHEN ${language} IS NULL THEN a."content" END AS "content"
     FROM "members" m
     JOIN "Article" a ON a."id" = m."id"
