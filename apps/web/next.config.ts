@@ -7,7 +7,7 @@ const config: NextConfig = {
   transpilePackages: ["@parley/api", "@parley/core", "@parley/db"],
   // Loaded from node_modules at run time: WASM assets (PGlite), native-ish drivers, and eld (it
   // loads its n-gram table by a computed import).
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "ws", "eld"],
+  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pglite-prisma-adapter", "pg", "ioredis", "ws", "eld"],
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

@@ -14,8 +14,9 @@ export function evalSemanticSearch(db: Database, config: EmbeddingsConfig): Sema
 /** Embeds every article of the loaded corpus and loads the vectors; throws when any article failed. */
 export async function embedCorpus(db: Database, semantic: SemanticSearch): Promise<string> {
   const started = performance.now();
-  const outcome = await new EmbeddingIndexer({ db, embedder: semantic.embedder }).drain();
+  const outcome = await new EmbeddingIndexer({ db, embedder: semantic.embedder, vectorSearch: semantic.passages.setting }).drain();
   if (outcome.failed > 0) throw new Error(`Embedding the corpus failed for ${outcome.failed} articles (see the warnings above)`);
   await semantic.passages.sync();
-  return `Embedded ${outcome.passagesEmbedded} passages of ${outcome.embedded} articles with ${semantic.embedder.model} in ${Math.round(performance.now() - started)} ms.`;
+  const search = (await semantic.passages.kind()) === "pgvector" ? "pgvector" : "the in-process index";
+  return `Embedded ${outcome.passagesEmbedded} passages of ${outcome.embedded} articles with ${semantic.embedder.model} in ${Math.round(performance.now() - started)} ms; searched by ${search}.`;
 }

@@ -1,5 +1,7 @@
 // The eval's semantic retrieval: the corpus embedded through an OpenAI-compatible endpoint (the
 // deterministic fake of core's tests) by the app's own worker before any question.
+
+import { pgvectorUsable } from "@parley/core/semantic";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeEmbeddings, startFakeEmbeddings } from "../../packages/core/test/support/fake-embeddings.ts";
@@ -45,13 +47,16 @@ describe("embedCorpus", () => {
   it("embeds every passage of every article before the questions and loads the vectors", async () => {
     expect(semantic).toBeDefined();
     const line = await embedCorpus(ctx.db, semantic!);
-    expect(line).toMatch(/^Embedded 3 passages of 2 articles with bow-1 in \d+ ms\.$/);
+    expect(line).toMatch(/^Embedded 3 passages of 2 articles with bow-1 in \d+ ms; searched by (pgvector|the in-process index)\.$/);
+    // Auto: pgvector only on a PostgreSQL server that has it.
+    const byPgvector = ctx.db.mode === "server" && (await pgvectorUsable(ctx.db));
+    expect(line.endsWith(`searched by ${byPgvector ? "pgvector" : "the in-process index"}.`)).toBe(true);
     expect(fake.inputs().sort()).toEqual([
       "Refunds\nWe refund a wrong charge within ten days.",
       "Reset your password\nForgotten password\nChoose Forgot password and follow the email.",
       "Reset your password\nOpen the sign-in page.",
     ]);
-    expect(semantic!.passages.index.size).toBe(3);
+    expect(await semantic!.passages.count()).toBe(3);
   });
 
   it("stops the run when the endpoint fails, naming how many articles failed", async () => {

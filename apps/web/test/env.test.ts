@@ -40,6 +40,7 @@ describe("parseAppEnv", () => {
       "EMBEDDINGS_API_KEY",
       "EMBEDDINGS_MODEL",
       "EMBEDDINGS_DIMENSIONS",
+      "EMBEDDINGS_VECTOR_SEARCH",
       "SMTP_URL",
     ] as const) {
       expect(parsed[name], name).toBeUndefined();
@@ -86,6 +87,7 @@ describe("parseAppEnv", () => {
     ["EMBEDDINGS_BASE_URL", "not a url", ""],
     ["EMBEDDINGS_DIMENSIONS", "4", ""],
     ["EMBEDDINGS_DIMENSIONS", "many", ""],
+    ["EMBEDDINGS_VECTOR_SEARCH", "faiss", ""],
     ["SMTP_URL", "https://mail.example.com", "must be an smtp:// or smtps:// URL"],
     ["SMTP_URL", "mail.example.com:587", "must be an smtp:// or smtps:// URL"],
   ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
@@ -114,20 +116,25 @@ describe("parseAppEnv", () => {
         EMBEDDINGS_API_KEY: "sk-1",
         EMBEDDINGS_MODEL: "text-embedding-3-small",
         EMBEDDINGS_DIMENSIONS: "512",
+        EMBEDDINGS_VECTOR_SEARCH: "pgvector",
       }),
     ).toMatchObject({
       EMBEDDINGS_BASE_URL: "https://embeddings.example/v1",
       EMBEDDINGS_API_KEY: "sk-1",
       EMBEDDINGS_MODEL: "text-embedding-3-small",
       EMBEDDINGS_DIMENSIONS: 512,
+      EMBEDDINGS_VECTOR_SEARCH: "pgvector",
     });
   });
 
   it("takes blank embeddings settings as unset", () => {
-    expect(parseAppEnv({ EMBEDDINGS_BASE_URL: "", EMBEDDINGS_MODEL: "", EMBEDDINGS_DIMENSIONS: "" })).toMatchObject({
+    expect(
+      parseAppEnv({ EMBEDDINGS_BASE_URL: "", EMBEDDINGS_MODEL: "", EMBEDDINGS_DIMENSIONS: "", EMBEDDINGS_VECTOR_SEARCH: "" }),
+    ).toMatchObject({
       EMBEDDINGS_BASE_URL: undefined,
       EMBEDDINGS_MODEL: "",
       EMBEDDINGS_DIMENSIONS: undefined,
+      EMBEDDINGS_VECTOR_SEARCH: undefined,
     });
   });
 

@@ -68,6 +68,8 @@ export const EMBEDDINGS_RESCAN_MS = 60_000;
 export const EMBEDDINGS_SYNC_INTERVAL_MS = 1_000;
 /** Deleted passages are remembered this long for other instances' indexes (one away longer reloads), in milliseconds. */
 export const EMBEDDINGS_DELETIONS_KEPT_MS = 24 * 3_600_000;
+/** Stored vectors given their pgvector value per worker pass (rows from before pgvector was installed). */
+export const EMBEDDINGS_PGVECTOR_BACKFILL_PER_PASS = 500;
 
 export const HELP_QUERY_MAX_CHARS = 100;
 export const HELP_ARTICLES_PER_LIST = 50;

@@ -10,9 +10,11 @@ import { configureLogging } from "../src/logger.ts";
 import { createEmbedder } from "../src/semantic/embedder.ts";
 import { EmbeddingIndexer } from "../src/semantic/indexer.ts";
 import { createSemanticSearch, nearestPassages } from "../src/semantic/nearest.ts";
-import { embeddingsConfigFrom } from "../src/semantic/settings.ts";
+import { PGVECTOR_MISSING } from "../src/semantic/passage-search.ts";
+import { backfillVectorColumn, pgvectorUsable } from "../src/semantic/pgvector.ts";
+import { embeddingsConfigFrom, type VectorSearchSetting } from "../src/semantic/settings.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
-import { type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
+import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
 
 const API_KEY = "sk-embeddings-test";
 const MODEL = "bow-1";
@@ -66,10 +68,11 @@ afterEach(async () => {
   await db.prisma.article.deleteMany({});
 });
 
-function indexer(model = MODEL, dimensions?: number) {
+function indexer(model = MODEL, dimensions?: number, vectorSearch?: VectorSearchSetting) {
   return new EmbeddingIndexer({
     db,
     embedder: createEmbedder({ baseUrl: fake.baseUrl, apiKey: API_KEY, model, dimensions }),
+    vectorSearch,
     now: () => clock,
     random: () => 0.5,
     retryDelaysMs: [10_000, 60_000],
@@ -171,7 +174,7 @@ describe("the embeddings worker", () => {
     fake.requests.length = 0;
 
     const config = embeddingsConfigFrom({ EMBEDDINGS_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: "bow-1", EMBEDDINGS_DIMENSIONS: 16 });
-    expect(config).toEqual({ baseUrl: fake.baseUrl, apiKey: undefined, model: "bow-1", dimensions: 16 });
+    expect(config).toEqual({ baseUrl: fake.baseUrl, apiKey: undefined, model: "bow-1", dimensions: 16, vectorSearch: "auto" });
     expect(await indexer("bow-1", 16).drain()).toMatchObject({ embedded: 1, passagesEmbedded: 1 });
     expect(fake.requests).toEqual([expect.objectContaining({ model: "bow-1", dimensions: 16 })]);
     const row = await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "refunds" } });
@@ -223,12 +226,13 @@ describe("the embeddings worker", () => {
 });
 
 describe("nearestPassages", () => {
-  function semantic(options: { queryTimeoutMs?: number } = {}) {
+  function semantic(options: { queryTimeoutMs?: number; syncIntervalMs?: number; vectorSearch?: VectorSearchSetting } = {}) {
     return createSemanticSearch({
       db,
       config: { baseUrl: fake.baseUrl, apiKey: API_KEY, model: MODEL },
       queryTimeoutMs: options.queryTimeoutMs,
-      syncIntervalMs: 0,
+      syncIntervalMs: options.syncIntervalMs ?? 0,
+      vectorSearch: options.vectorSearch,
     });
   }
 
@@ -238,83 +242,155 @@ describe("nearestPassages", () => {
     expect(await nearestPassages({ db }, AGENT, "forgot password", 3)).toBeNull();
   });
 
-  it("returns the passage nearest in meaning among the agent's visible articles, best first", async () => {
-    await article("pw", PASSWORD, { title: "Passwords" });
-    await article("refunds", REFUNDS, { title: "Refunds" });
-    // The same words in articles the agent may not show: another source, a draft.
-    await article("internal", "Reset a forgotten password: sign-in page, Forgot password, email reset link.", { sourceId: "sem-other" });
-    await indexer().drain();
-    await article("draft", "Reset a forgotten password with the email reset link from the sign-in page.", { published: false });
-    await db.prisma.articleEmbedding.create({ data: { articleId: "draft", model: MODEL } });
-    await db.prisma.passageEmbedding.create({
-      data: {
-        articleId: "draft",
-        model: MODEL,
-        section: 0,
-        sourceId: "sem-src",
-        textHash: "x",
-        vector: (await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "internal" } })).vector,
-      },
-    });
+  // PGlite has pgvector; this machine's PostgreSQL does not, and there only the in-process index runs.
+  it.each(["in-process", "pgvector"] as const)(
+    "%s: returns the passage nearest in meaning among the agent's visible articles, best first",
+    async (vectorSearch) => {
+      if (vectorSearch === "pgvector" && !(await pgvectorUsable(db))) return;
+      await article("pw", PASSWORD, { title: "Passwords" });
+      await article("refunds", REFUNDS, { title: "Refunds" });
+      // The same words in articles the agent may not show: another source, a draft.
+      await article("internal", "Reset a forgotten password: sign-in page, Forgot password, email reset link.", { sourceId: "sem-other" });
+      await indexer(MODEL, undefined, vectorSearch).drain();
+      await article("draft", "Reset a forgotten password with the email reset link from the sign-in page.", { published: false });
+      await db.prisma.articleEmbedding.create({ data: { articleId: "draft", model: MODEL } });
+      await db.prisma.passageEmbedding.create({
+        data: {
+          articleId: "draft",
+          model: MODEL,
+          section: 0,
+          sourceId: "sem-src",
+          textHash: "x",
+          vector: (await db.prisma.passageEmbedding.findFirstOrThrow({ where: { articleId: "internal" } })).vector,
+        },
+      });
+      if (vectorSearch === "pgvector") expect(await backfillVectorColumn(db, MODEL)).toBe(1);
 
-    const search = semantic();
-    const question = "I forgot my password, can you email me a reset link?";
-    const best = await nearestPassages({ db, semantic: search }, AGENT, question, 1);
-    expect(best).toEqual([{ articleId: "pw", section: 1, score: expect.any(Number) }]);
-    expect(best?.[0]?.score).toBeGreaterThan(0.5);
-    expect(best?.[0]?.score).toBeLessThanOrEqual(1);
-    // Asked for more than there are: every visible passage, best first, and no hidden one
-    // (the internal and draft articles hold nearer copies of the answer).
-    const all = await nearestPassages({ db, semantic: search }, AGENT, question, 10);
-    expect(all?.map((hit) => `${hit.articleId}#${hit.section}`).sort()).toEqual(["pw#0", "pw#1", "pw#2", "refunds#0"]);
-    expect(all?.[0]).toEqual(best?.[0]);
-    const scores = all?.map((hit) => hit.score) ?? [];
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      const search = semantic({ vectorSearch });
+      expect(await search.passages.kind()).toBe(vectorSearch);
+      const question = "I forgot my password, can you email me a reset link?";
+      const best = await nearestPassages({ db, semantic: search }, AGENT, question, 1);
+      expect(best).toEqual([{ articleId: "pw", section: 1, score: expect.any(Number) }]);
+      expect(best?.[0]?.score).toBeGreaterThan(0.5);
+      expect(best?.[0]?.score).toBeLessThanOrEqual(1);
+      // Asked for more than there are: every visible passage, best first, and no hidden one
+      // (the internal and draft articles hold nearer copies of the answer).
+      const all = await nearestPassages({ db, semantic: search }, AGENT, question, 10);
+      expect(all?.map((hit) => `${hit.articleId}#${hit.section}`).sort()).toEqual(["pw#0", "pw#1", "pw#2", "refunds#0"]);
+      expect(all?.[0]).toEqual(best?.[0]);
+      const scores = all?.map((hit) => hit.score) ?? [];
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
 
-    const refund = await nearestPassages({ db, semantic: search }, AGENT, "my card was charged twice, refund please", 1);
-    expect(refund).toEqual([{ articleId: "refunds", section: 0, score: expect.any(Number) }]);
+      const refund = await nearestPassages({ db, semantic: search }, AGENT, "my card was charged twice, refund please", 1);
+      expect(refund).toEqual([{ articleId: "refunds", section: 0, score: expect.any(Number) }]);
 
-    // Nothing once the source is deactivated (the help centre hides its articles).
-    await db.prisma.source.update({ where: { id: "sem-src" }, data: { active: false } });
-    try {
-      expect(await nearestPassages({ db, semantic: search }, AGENT, "refund", 3)).toEqual([]);
-    } finally {
-      await db.prisma.source.update({ where: { id: "sem-src" }, data: { active: true } });
-    }
-  });
+      // Nothing once the source is deactivated (the help centre hides its articles).
+      await db.prisma.source.update({ where: { id: "sem-src" }, data: { active: false } });
+      try {
+        expect(await nearestPassages({ db, semantic: search }, AGENT, "refund", 3)).toEqual([]);
+      } finally {
+        await db.prisma.source.update({ where: { id: "sem-src" }, data: { active: true } });
+      }
+    },
+  );
 
-  it("sees what another instance's worker writes and removes (the index syncs from the database)", async () => {
+  it("in-process: sees what another instance's worker writes and removes (the index syncs from the database)", async () => {
     await article("pw", PASSWORD);
-    const search = semantic();
+    const search = semantic({ vectorSearch: "in-process" });
     await search.passages.sync();
-    expect(search.passages.index.size).toBe(0);
+    expect(search.passages.inProcess.index.size).toBe(0);
 
     await indexer().drain();
     expect(await nearestPassages({ db, semantic: search }, AGENT, "change password in security settings", 1)).toEqual([
       { articleId: "pw", section: 2, score: expect.any(Number) },
     ]);
-    expect(search.passages.index.size).toBe(3);
+    expect(search.passages.inProcess.index.size).toBe(3);
 
     await db.prisma.article.update({ where: { id: "pw" }, data: { published: false } });
     await indexer().drain();
     expect(await nearestPassages({ db, semantic: search }, AGENT, "change password", 1)).toEqual([]);
-    expect(search.passages.index.size).toBe(0);
+    expect(search.passages.inProcess.index.size).toBe(0);
 
     // Published again, then deleted: the delete cascades in the database, and the index follows.
     await db.prisma.article.update({ where: { id: "pw" }, data: { published: true } });
     await indexer().drain();
     expect(await nearestPassages({ db, semantic: search }, AGENT, "change password", 1)).toHaveLength(1);
-    expect(search.passages.index.size).toBe(3);
+    expect(search.passages.inProcess.index.size).toBe(3);
     await db.prisma.article.delete({ where: { id: "pw" } });
     await search.passages.sync();
-    expect(search.passages.index.size).toBe(0);
+    expect(search.passages.inProcess.index.size).toBe(0);
 
     // A new instance loads what is stored at start.
     await article("refunds", REFUNDS);
     await indexer().drain();
-    const restarted = semantic();
+    const restarted = semantic({ vectorSearch: "in-process" });
     await restarted.passages.sync();
-    expect(restarted.passages.index.size).toBe(1);
+    expect(restarted.passages.inProcess.index.size).toBe(1);
+  });
+
+  it("auto: pgvector on a PostgreSQL server that has it, the in-process index elsewhere; pgvector asked for without it fails the semantic half", async () => {
+    const usable = await pgvectorUsable(db);
+    expect(await semantic().passages.kind()).toBe(usable && db.mode === "server" ? "pgvector" : "in-process");
+    expect(await semantic({ vectorSearch: "in-process" }).passages.kind()).toBe("in-process");
+    if (usable) return;
+    await article("pw", PASSWORD);
+    const search = semantic({ vectorSearch: "pgvector" });
+    await expect(search.passages.kind()).rejects.toThrow(PGVECTOR_MISSING);
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password", 1)).toBeNull();
+    await expect(indexer(MODEL, undefined, "pgvector").pass()).rejects.toThrow(PGVECTOR_MISSING);
+  });
+
+  it("pgvector: the database searches by the model's HNSW index; nothing is held in process or synced", async () => {
+    if (!(await pgvectorUsable(db))) return;
+    await article("pw", PASSWORD);
+    const pgvectorIndexer = () => indexer(MODEL, undefined, "pgvector");
+    await pgvectorIndexer().drain();
+    // A long sync interval: with pgvector no instance holds a copy that could lag behind.
+    const search = semantic({ vectorSearch: "pgvector", syncIntervalMs: 3_600_000 });
+    expect(await search.passages.count()).toBe(3);
+    const indexes = await db.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'PassageEmbedding_hnsw_%' AND indexdef LIKE $1`,
+      [`%'${MODEL}'%`],
+    );
+    expect(indexes).toHaveLength(1);
+    expect(indexes[0]!.indexdef).toContain(
+      `USING hnsw (((embedding)::vector(${DIMENSIONS})) vector_cosine_ops) WHERE (model = '${MODEL}'::text)`,
+    );
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password in security settings", 1)).toEqual([
+      { articleId: "pw", section: 2, score: expect.any(Number) },
+    ]);
+    // The exact in-process search's answer: the same similarities, best first, each the passage's
+    // own (passages of equal similarity may come in either order).
+    await article("refunds", REFUNDS);
+    await pgvectorIndexer().drain();
+    const exact = semantic({ vectorSearch: "in-process" });
+    for (const question of ["forgot password email link", "refund a duplicate charge", "change the password in security settings"]) {
+      const byDatabase = (await nearestPassages({ db, semantic: search }, AGENT, question, 3))!;
+      const all = (await nearestPassages({ db, semantic: exact }, AGENT, question, 10))!;
+      expect(byDatabase).toHaveLength(3);
+      const similarity = new Map(all.map((hit) => [`${hit.articleId}#${hit.section}`, hit.score]));
+      byDatabase.forEach((hit, i) => {
+        expect(hit.score).toBeCloseTo(all[i]!.score, 5);
+        expect(hit.score).toBeCloseTo(similarity.get(`${hit.articleId}#${hit.section}`)!, 5);
+      });
+    }
+    await db.prisma.article.delete({ where: { id: "refunds" } });
+
+    await db.prisma.article.update({ where: { id: "pw" }, data: { published: false } });
+    await pgvectorIndexer().drain();
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password", 1)).toEqual([]);
+    expect(await search.passages.count()).toBe(0);
+    expect(search.passages.inProcess.index.size).toBe(0);
+
+    // Rows stored before pgvector was installed (no pgvector value) get one from the worker's next pass.
+    await db.prisma.article.update({ where: { id: "pw" }, data: { published: true } });
+    await pgvectorIndexer().drain();
+    await db.execScript(`UPDATE "PassageEmbedding" SET "embedding" = NULL WHERE "section" = 2`);
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password in security settings", 3)).toHaveLength(2);
+    await pgvectorIndexer().pass();
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "change password in security settings", 1)).toEqual([
+      { articleId: "pw", section: 2, score: expect.any(Number) },
+    ]);
   });
 
   it("gives null, soon, when the endpoint fails or answers after the timeout", async () => {

@@ -9,9 +9,10 @@ import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { vector } from "@electric-sql/pglite-pgvector";
 
-/** The PostgreSQL extensions the migrations use. */
-export const EXTENSIONS = { btree_gin, pg_trgm, unaccent };
+/** The PostgreSQL extensions the migrations use (pgvector: passage vectors searched in SQL). */
+export const EXTENSIONS = { btree_gin, pg_trgm, unaccent, vector };
 
 export class DataFolderDamagedError extends Error {
   constructor(

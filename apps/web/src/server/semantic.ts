@@ -1,5 +1,5 @@
-// Semantic retrieval of this process: the embeddings endpoint's client and the in-process passage
-// index, built once from the settings (src/env.ts), or null when EMBEDDINGS_BASE_URL or
+// Semantic retrieval of this process: the embeddings endpoint's client and the passage search
+// (pgvector, or the in-process index), built once from the settings (src/env.ts), or null when EMBEDDINGS_BASE_URL or
 // EMBEDDINGS_MODEL is unset (retrieval is then lexical only).
 import { describeError, logger } from "@parley/core";
 import { createSemanticSearch, embeddingsConfigFrom, type SemanticSearch } from "@parley/core/semantic";
@@ -28,7 +28,8 @@ export function warmSemanticIndex(): void {
       await semantic.passages.sync();
       logger.info("passage index loaded", {
         model: semantic.embedder.model,
-        passages: semantic.passages.index.size,
+        search: await semantic.passages.kind(),
+        passages: await semantic.passages.count(),
         ms: Math.round(performance.now() - started),
       });
     })

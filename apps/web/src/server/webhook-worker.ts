@@ -27,7 +27,7 @@ export async function startWebhookWorker(): Promise<WebhookWorker> {
     new RetentionTask({ db }),
     new LanguageDetectionTask({ db }),
     new ImportRunner({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL }),
-    ...(semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder })] : []),
+    ...(semantic ? [new EmbeddingIndexer({ db, embedder: semantic.embedder, vectorSearch: semantic.passages.setting })] : []),
   ];
   const worker = new WebhookWorker({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL, tasks });
   registry.webhookWorker = worker;

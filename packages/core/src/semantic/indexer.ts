@@ -20,7 +20,10 @@ import {
 } from "../limits.ts";
 import { describeError, logger } from "../logger.ts";
 import type { Embedder } from "./embedder.ts";
-import { type PassageText, passagesOf, vectorToBytes } from "./passages.ts";
+import { resolveVectorSearch } from "./passage-search.ts";
+import { type PassageText, passagesOf, vectorFromBytes, vectorToBytes } from "./passages.ts";
+import { backfillVectorColumn, ensureModelIndex, vectorLiteral } from "./pgvector.ts";
+import type { VectorSearchSetting } from "./settings.ts";
 
 export interface EmbeddingIndexerOptions {
   db: Database;
@@ -31,6 +34,8 @@ export interface EmbeddingIndexerOptions {
   timeoutMs?: number;
   /** Articles claimed per pass. */
   batch?: number;
+  /** Where the vectors are searched (the search's own setting): with pgvector they are written to its column too. */
+  vectorSearch?: VectorSearchSetting;
   /** Without any article change, look for due work (retries of other instances) this often. */
   rescanMs?: number;
   name?: string;
@@ -70,11 +75,17 @@ export class EmbeddingIndexer {
       batch: options.batch ?? EMBEDDINGS_ARTICLES_PER_PASS,
       rescanMs: options.rescanMs ?? EMBEDDINGS_RESCAN_MS,
       name: options.name ?? `embeddings-${randomBytes(3).toString("hex")}`,
+      vectorSearch: options.vectorSearch ?? "auto",
     };
   }
 
   get model(): string {
     return this.embedder.model;
+  }
+
+  /** Whether the vectors go to pgvector's column too (decided as the search decides). */
+  private async inPgvector(): Promise<boolean> {
+    return (await resolveVectorSearch(this.db, this.options.vectorSearch)) === "pgvector";
   }
 
   /**
@@ -111,6 +122,7 @@ export class EmbeddingIndexer {
   /** Finds due work, claims up to a batch and processes it, one article after another. */
   async pass(): Promise<PassOutcome> {
     await this.pruneDeletions();
+    if (await this.inPgvector()) await backfillVectorColumn(this.db, this.model);
     await this.removeOtherModelsOfHiddenArticles();
     const added = await this.addMissingStates();
     if (added > 0) logger.info("articles to embed", { worker: this.options.name, model: this.model, articles: added });
@@ -243,6 +255,9 @@ export class EmbeddingIndexer {
   ): Promise<boolean> {
     const model = this.model;
     const storedBySection = new Map(stored.map((row) => [row.section, row]));
+    const inPgvector = await this.inPgvector();
+    const dimensions = vectorByHash.values().next().value?.byteLength;
+    if (inPgvector && dimensions) await ensureModelIndex(this.db, model, dimensions / 4);
     return this.db.prisma.$transaction(async (tx) => {
       const { count } = await tx.articleEmbedding.updateMany({
         where: { articleId, model, claimToken: token },
@@ -266,6 +281,11 @@ export class EmbeddingIndexer {
           VALUES (${articleId}, ${model}, ${passage.section}, ${article.sourceId}, ${passage.hash}, ${vector}, clock_timestamp() AT TIME ZONE 'UTC')
           ON CONFLICT ("articleId", "model", "section") DO UPDATE
           SET "sourceId" = EXCLUDED."sourceId", "textHash" = EXCLUDED."textHash", "vector" = EXCLUDED."vector", "updatedAt" = EXCLUDED."updatedAt"`;
+        if (inPgvector) {
+          await tx.$executeRaw`
+            UPDATE "PassageEmbedding" SET "embedding" = ${vectorLiteral(vectorFromBytes(vector))}::vector
+            WHERE "articleId" = ${articleId} AND "model" = ${model} AND "section" = ${passage.section}`;
+        }
       }
       // This model now covers the article: earlier models' vectors of it are dead weight.
       await tx.passageEmbedding.deleteMany({ where: { articleId, model: { not: model } } });

@@ -7,8 +7,8 @@ import { articleIsVisibleSql, visibleSourcesSql } from "../help/visibility.ts";
 import { EMBEDDINGS_QUERY_MAX_CHARS, EMBEDDINGS_QUERY_TIMEOUT_MS } from "../limits.ts";
 import { describeError, logger } from "../logger.ts";
 import { createEmbedder, type Embedder } from "./embedder.ts";
-import type { EmbeddingsConfig } from "./settings.ts";
-import { StoredPassageIndex } from "./stored-index.ts";
+import { PassageSearch } from "./passage-search.ts";
+import type { EmbeddingsConfig, VectorSearchSetting } from "./settings.ts";
 import type { Neighbour } from "./vector-index.ts";
 
 /** Candidates taken from the index per passage asked for, before the visibility check drops some. */
@@ -16,7 +16,7 @@ const CANDIDATES_PER_RESULT = 4;
 
 export interface SemanticSearch {
   embedder: Embedder;
-  passages: StoredPassageIndex;
+  passages: PassageSearch;
   queryTimeoutMs: number;
 }
 
@@ -26,11 +26,13 @@ export function createSemanticSearch(options: {
   embedder?: Embedder;
   queryTimeoutMs?: number;
   syncIntervalMs?: number;
+  /** Default: the config's (EMBEDDINGS_VECTOR_SEARCH), else auto. */
+  vectorSearch?: VectorSearchSetting;
 }): SemanticSearch {
   const embedder = options.embedder ?? createEmbedder(options.config);
   return {
     embedder,
-    passages: new StoredPassageIndex(options.db, embedder.model, options.syncIntervalMs),
+    passages: new PassageSearch(options.db, embedder.model, options.vectorSearch ?? options.config.vectorSearch, options.syncIntervalMs),
     queryTimeoutMs: options.queryTimeoutMs ?? EMBEDDINGS_QUERY_TIMEOUT_MS,
   };
 }
@@ -51,12 +53,12 @@ export async function nearestPassages(deps: SemanticDeps, agentId: string, text:
   const started = performance.now();
   try {
     const deadline = AbortSignal.timeout(semantic.queryTimeoutMs);
-    const [vectors, index, sources] = await Promise.all([
+    const [vectors, sources] = await Promise.all([
       semantic.embedder.embed([text.slice(0, EMBEDDINGS_QUERY_MAX_CHARS)], { timeoutMs: semantic.queryTimeoutMs, signal: deadline }),
-      beforeDeadline(semantic.passages.current(), deadline),
       visibleSourceIds(deps.db, agentId),
+      beforeDeadline(semantic.passages.ready(), deadline),
     ]);
-    const candidates = index.search(vectors[0]!, k * CANDIDATES_PER_RESULT, sources);
+    const candidates = await beforeDeadline(semantic.passages.nearest(vectors[0]!, k * CANDIDATES_PER_RESULT, sources), deadline);
     const visible = await visibleArticleIds(deps.db, agentId, [...new Set(candidates.map((hit) => hit.articleId))]);
     return candidates.filter((hit) => visible.has(hit.articleId)).slice(0, k);
   } catch (error) {
