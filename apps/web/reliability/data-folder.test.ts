@@ -12,11 +12,12 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateAgentKey } from "@parley/core";
+import { PGVECTOR_MISSING, pgvectorUsable } from "@parley/core/semantic";
 import { type Database, migrate, openDatabase, restoreDataFolder, seed } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, productionAppEnv } from "../../../bench/processes.ts";
 import { type AppInstance, newAuthSecret, printLogsOnFailure, startApp } from "./support/apps.ts";
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./support/database.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createSeededDatabase } from "./support/database.ts";
 import { sendTurn, sleep } from "./support/http.ts";
 import { SERVER_ENTRY } from "./support/paths.ts";
 import { type Finished, runDbCli, runToExit } from "./support/run.ts";
@@ -204,5 +205,33 @@ describe("a server that cannot start", () => {
     // It never opened (nor created) the embedded database.
     expect(readdirSync(dataDir)).toEqual([]);
     console.log(`port in use: exit ${result.code} after ${seconds.toFixed(1)} s with one line: ${lines(result.stderr)[0]}`);
+  });
+
+  it("asked for pgvector on a PostgreSQL without it, exits 1 with one line naming the setting, before its workers start", async ({
+    skip,
+  }) => {
+    const db = await createSeededDatabase();
+    try {
+      if (await pgvectorUsable(db)) skip(); // This server has pgvector: nothing to refuse.
+      const port = await freePort();
+      const result = await runToExit(
+        process.execPath,
+        [SERVER_ENTRY],
+        productionAppEnv(port, newAuthSecret(), {
+          DATABASE_URL: db.url,
+          REDIS_URL: "",
+          EMBEDDINGS_BASE_URL: "http://127.0.0.1:9/v1",
+          EMBEDDINGS_MODEL: "any-model",
+          EMBEDDINGS_VECTOR_SEARCH: "pgvector",
+        }),
+      );
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).not.toContain("Parley is listening");
+      expect(lines(result.stderr)).toEqual([`Parley could not start: ${PGVECTOR_MISSING}`]);
+      // No worker ran: nothing was queued for embedding.
+      expect(await db.query(`SELECT 1 FROM "ArticleEmbedding"`)).toEqual([]);
+    } finally {
+      await db.close();
+    }
   });
 });

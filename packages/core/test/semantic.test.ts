@@ -11,8 +11,10 @@ import { createEmbedder } from "../src/semantic/embedder.ts";
 import { EmbeddingIndexer } from "../src/semantic/indexer.ts";
 import { createSemanticSearch, nearestPassages } from "../src/semantic/nearest.ts";
 import { PGVECTOR_MISSING } from "../src/semantic/passage-search.ts";
-import { backfillVectorColumn, pgvectorUsable } from "../src/semantic/pgvector.ts";
+import { vectorToBytes } from "../src/semantic/passages.ts";
+import { backfillVectorColumn, nearestInDatabase, pgvectorUsable } from "../src/semantic/pgvector.ts";
 import { embeddingsConfigFrom, type VectorSearchSetting } from "../src/semantic/settings.ts";
+import { unitVector } from "../src/semantic/vector-index.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
 
@@ -328,11 +330,13 @@ describe("nearestPassages", () => {
     expect(restarted.passages.inProcess.index.size).toBe(1);
   });
 
-  it("auto: pgvector on a PostgreSQL server that has it, the in-process index elsewhere; pgvector asked for without it fails the semantic half", async () => {
+  it("auto: pgvector on a PostgreSQL server that has it, the in-process index elsewhere; pgvector asked for without it fails the semantic half", async ({
+    skip,
+  }) => {
     const usable = await pgvectorUsable(db);
     expect(await semantic().passages.kind()).toBe(usable && db.mode === "server" ? "pgvector" : "in-process");
     expect(await semantic({ vectorSearch: "in-process" }).passages.kind()).toBe("in-process");
-    if (usable) return;
+    if (usable) skip(); // This server has pgvector: nothing to refuse.
     await article("pw", PASSWORD);
     const search = semantic({ vectorSearch: "pgvector" });
     await expect(search.passages.kind()).rejects.toThrow(PGVECTOR_MISSING);
@@ -340,8 +344,8 @@ describe("nearestPassages", () => {
     await expect(indexer(MODEL, undefined, "pgvector").pass()).rejects.toThrow(PGVECTOR_MISSING);
   });
 
-  it("pgvector: the database searches by the model's HNSW index; nothing is held in process or synced", async () => {
-    if (!(await pgvectorUsable(db))) return;
+  it("pgvector: the database searches by the model's HNSW index; nothing is held in process or synced", async ({ skip }) => {
+    if (!(await pgvectorUsable(db))) skip();
     await article("pw", PASSWORD);
     const pgvectorIndexer = () => indexer(MODEL, undefined, "pgvector");
     await pgvectorIndexer().drain();
@@ -354,7 +358,7 @@ describe("nearestPassages", () => {
     );
     expect(indexes).toHaveLength(1);
     expect(indexes[0]!.indexdef).toContain(
-      `USING hnsw (((embedding)::vector(${DIMENSIONS})) vector_cosine_ops) WHERE (model = '${MODEL}'::text)`,
+      `USING hnsw (((embedding)::vector(${DIMENSIONS})) vector_cosine_ops) WHERE ((model = '${MODEL}'::text) AND (vector_dims(embedding) = ${DIMENSIONS}))`,
     );
     expect(await nearestPassages({ db, semantic: search }, AGENT, "change password in security settings", 1)).toEqual([
       { articleId: "pw", section: 2, score: expect.any(Number) },
@@ -391,6 +395,72 @@ describe("nearestPassages", () => {
     expect(await nearestPassages({ db, semantic: search }, AGENT, "change password in security settings", 1)).toEqual([
       { articleId: "pw", section: 2, score: expect.any(Number) },
     ]);
+  });
+
+  it("pgvector: a vector rewritten without its pgvector value (another setting, an older instance) is not found until the worker fills it", async ({
+    skip,
+  }) => {
+    if (!(await pgvectorUsable(db))) skip();
+    await article("pw", PASSWORD);
+    await indexer(MODEL, undefined, "pgvector").drain();
+    const search = semantic({ vectorSearch: "pgvector" });
+    // An in-process worker re-embeds the edited section: the old pgvector value must not stay.
+    await db.prisma.article.update({
+      where: { id: "pw" },
+      data: { content: PASSWORD.replace("type the new password twice", "enter a passphrase") },
+    });
+    await indexer(MODEL, undefined, "in-process").drain();
+    const empty = await db.query<{ section: number }>(`SELECT "section" FROM "PassageEmbedding" WHERE "embedding" IS NULL`);
+    expect(empty.map((row) => Number(row.section))).toEqual([2]);
+    expect((await nearestPassages({ db, semantic: search }, AGENT, "passphrase", 3))?.map((hit) => hit.section).sort()).toEqual([0, 1]);
+    await indexer(MODEL, undefined, "pgvector").pass();
+    expect(await nearestPassages({ db, semantic: search }, AGENT, "enter a passphrase in security settings", 1)).toEqual([
+      { articleId: "pw", section: 2, score: expect.any(Number) },
+    ]);
+  });
+
+  it("pgvector: finds every passage asked for when the index gives up early, and indexes long vectors as halfvec", async ({ skip }) => {
+    if (!(await pgvectorUsable(db)) || db.mode !== "embedded") skip(); // A session-wide setting: one connection.
+    const near = (dims: number, hot: number, noise = 0) =>
+      unitVector(Array.from({ length: dims }, (_, i) => (i === hot ? 1 : 0) + (noise ? Math.sin(i * noise) * 0.05 : 0)));
+    async function store(model: string, articleId: string, sourceId: string, vectors: Float32Array[]) {
+      await db.prisma.passageEmbedding.createMany({
+        data: vectors.map((vector, section) => ({
+          articleId,
+          model,
+          section,
+          sourceId,
+          textHash: `h${section}`,
+          vector: vectorToBytes(vector),
+        })),
+      });
+      while ((await backfillVectorColumn(db, model)) > 0);
+    }
+    // 300 passages of another source crowd the query's neighbourhood; the agent's 3 lie further off.
+    await article("pw", PASSWORD);
+    await article("internal", "Internal notes.", { sourceId: "sem-other" });
+    await store(
+      "crowd-1",
+      "internal",
+      "sem-other",
+      Array.from({ length: 300 }, (_, i) => near(32, 0, i + 1)),
+    );
+    await store("crowd-1", "pw", "sem-src", [near(32, 1), near(32, 2), near(32, 3)]);
+    await db.execScript("SET hnsw.max_scan_tuples = 1");
+    try {
+      const found = await nearestInDatabase(db, "crowd-1", near(32, 0), 3, new Set(["sem-src"]));
+      expect(found.map((hit) => `${hit.articleId}#${hit.section}`).sort()).toEqual(["pw#0", "pw#1", "pw#2"]);
+    } finally {
+      await db.execScript("RESET hnsw.max_scan_tuples");
+    }
+
+    // 3,000 dimensions: over vector's 2,000 for HNSW, so the index reads them as halfvec.
+    await store("long-1", "pw", "sem-src", [near(3_000, 5), near(3_000, 2_500), near(3_000, 900)]);
+    const [index] = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexdef LIKE '%long-1%'`);
+    expect(index?.indexdef).toContain("USING hnsw (((embedding)::halfvec(3000)) halfvec_cosine_ops)");
+    const nearest = await nearestInDatabase(db, "long-1", near(3_000, 2_500), 2, new Set(["sem-src"]));
+    expect(nearest.map((hit) => hit.section)).toEqual([1, expect.any(Number)]);
+    expect(nearest[0]!.score).toBeCloseTo(1, 2);
   });
 
   it("gives null, soon, when the endpoint fails or answers after the timeout", async () => {

@@ -19,6 +19,12 @@ export function getSemanticSearch(): Promise<SemanticSearch | null> {
   return registry.semantic;
 }
 
+/** Throws when the settings ask for a vector search this database cannot do (pgvector without it). */
+export async function checkVectorSearch(): Promise<void> {
+  const semantic = await getSemanticSearch();
+  if (semantic) await semantic.passages.kind();
+}
+
 /** Loads the stored vectors in the background; a failure is logged and the first query tries again. */
 export function warmSemanticIndex(): void {
   void getSemanticSearch()

@@ -1,8 +1,9 @@
 // Start-up of this server instance, run once by the instrumentation hook (Node.js runtime only):
-// the webhook worker (which opens the database, and so takes the embedded folder's lock), the
-// widget's /ws, and the public REST routes' direct path. In production Next only logs a hook that
-// fails and keeps serving 500s, so a failure here (the database cannot open, its folder in use or
-// damaged, an invalid variable) ends the process: one line on stderr, exit code 1.
+// the webhook worker (which opens the database, and so takes the embedded folder's lock, unless
+// the semantic settings' check did just before), the widget's /ws, and the public REST routes'
+// direct path. In production Next only logs a hook that fails and keeps serving 500s, so a failure
+// here (the database cannot open, its folder in use or damaged, an invalid variable, a vector
+// search the database cannot do) ends the process: one line on stderr, exit code 1.
 import { processRegistry } from "./registry.ts";
 
 export async function startServerInstance(): Promise<void> {
@@ -19,6 +20,10 @@ export async function startServerInstance(): Promise<void> {
     // Request body caps for server.mjs (body-limit.ts): it holds every request until they are here.
     const { limitRequestBody } = await import("./body-limit.ts");
     registry.hooks.limitRequestBody = limitRequestBody;
+    // EMBEDDINGS_VECTOR_SEARCH=pgvector on a database without it ends the start here, before any
+    // worker would fail on it over and over.
+    const { checkVectorSearch } = await import("./semantic.ts");
+    await checkVectorSearch();
     const { startWebhookWorker } = await import("./webhook-worker.ts");
     await startWebhookWorker();
     // The passage index is built from the stored vectors while the server starts serving; until

@@ -4,7 +4,7 @@
 export { createEmbedder, type Embedder } from "./embedder.ts";
 export { EmbeddingIndexer, type EmbeddingIndexerOptions, type PassOutcome } from "./indexer.ts";
 export { createSemanticSearch, nearestPassages, type SemanticDeps, type SemanticSearch } from "./nearest.ts";
-export { PassageSearch, type VectorSearchKind } from "./passage-search.ts";
+export { PassageSearch, PGVECTOR_MISSING, type VectorSearchKind } from "./passage-search.ts";
 export { passagesOf } from "./passages.ts";
 export { pgvectorUsable } from "./pgvector.ts";
 export {

@@ -14,6 +14,7 @@ import type { Database } from "@parley/db";
 import {
   EMBEDDINGS_ARTICLES_PER_PASS,
   EMBEDDINGS_DELETIONS_KEPT_MS,
+  EMBEDDINGS_PGVECTOR_BACKFILL_PER_PASS,
   EMBEDDINGS_RESCAN_MS,
   EMBEDDINGS_RETRY_DELAYS_MS,
   EMBEDDINGS_WORKER_TIMEOUT_MS,
@@ -62,6 +63,8 @@ export class EmbeddingIndexer {
   private readonly embedder: Embedder;
   private readonly options: Required<Omit<EmbeddingIndexerOptions, "db" | "embedder">>;
   private seenSignature: string | null = null;
+  /** The last pass gave a full batch of stored vectors their pgvector value: more may be waiting. */
+  private backfillLeft = false;
   private nextScanAt = 0;
 
   constructor(options: EmbeddingIndexerOptions) {
@@ -98,8 +101,8 @@ export class EmbeddingIndexer {
     if (signature === this.seenSignature && now < this.nextScanAt) return;
     const outcome = await this.pass();
     const claimed = outcome.embedded + outcome.removed + outcome.failed;
-    // A full batch may have left work behind: the next step passes again.
-    if (claimed < this.options.batch) {
+    // A full batch (or a full backfill) may have left work behind: the next step passes again.
+    if (claimed < this.options.batch && !this.backfillLeft) {
       this.seenSignature = signature;
       const retryAt = await this.earliestRetry();
       this.nextScanAt = Math.min(now + this.options.rescanMs, retryAt ?? Number.POSITIVE_INFINITY);
@@ -115,14 +118,15 @@ export class EmbeddingIndexer {
       total.removed += outcome.removed;
       total.failed += outcome.failed;
       total.passagesEmbedded += outcome.passagesEmbedded;
-      if (outcome.embedded + outcome.removed + outcome.failed === 0) return total;
+      if (outcome.embedded + outcome.removed + outcome.failed === 0 && !this.backfillLeft) return total;
     }
   }
 
   /** Finds due work, claims up to a batch and processes it, one article after another. */
   async pass(): Promise<PassOutcome> {
     await this.pruneDeletions();
-    if (await this.inPgvector()) await backfillVectorColumn(this.db, this.model);
+    this.backfillLeft =
+      (await this.inPgvector()) && (await backfillVectorColumn(this.db, this.model)) === EMBEDDINGS_PGVECTOR_BACKFILL_PER_PASS;
     await this.removeOtherModelsOfHiddenArticles();
     const added = await this.addMissingStates();
     if (added > 0) logger.info("articles to embed", { worker: this.options.name, model: this.model, articles: added });
