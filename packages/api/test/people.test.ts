@@ -99,6 +99,60 @@ describe("invitations", () => {
   });
 });
 
+describe("invitations outlive no inviter's right to invite", () => {
+  const accept = (link: string, name: string) => acceptInvitation(ctx.db, { token: tokenOf(link), name, password: "correct horse" }, NOW);
+  const withdrawals = (email: string) =>
+    ctx.db.prisma.auditEvent.findMany({
+      where: { action: "invitation.revoked", targetLabel: email },
+      select: { actorUserId: true, targetType: true, detail: true },
+    });
+
+  it("deactivating an owner withdraws their pending invitations, audited; the link then is not valid", async () => {
+    const inviter = await addPerson("leaving-owner", "owner");
+    const { id, link } = await callerFor(ctx, inviter).people.invite({ email: "heir@example.com", role: "owner" });
+    await owner().people.deactivate({ userId: inviter.userId });
+
+    expect(await ctx.db.prisma.invitation.count({ where: { id } })).toBe(0);
+    expect(await withdrawals("heir@example.com")).toEqual([
+      { actorUserId: a.scope.userId, targetType: "invitation", detail: { role: "owner", reason: "inviter deactivated" } },
+    ]);
+    await expect(openInvitation(ctx.db, tokenOf(link), NOW)).rejects.toThrow(INVALID);
+    await expect(accept(link, "Heir")).rejects.toThrow(INVALID);
+    expect(await ctx.db.prisma.user.count({ where: { email: "heir@example.com" } })).toBe(0);
+  });
+
+  it("demoting an owner to a role that may not invite withdraws their pending invitations; others' stay", async () => {
+    const inviter = await addPerson("demoted-owner", "owner");
+    const theirs = await callerFor(ctx, inviter).people.invite({ email: "theirs@example.com", role: "admin" });
+    const mine = await owner().people.invite({ email: "mine@example.com", role: "admin" });
+    await owner().people.setRole({ userId: inviter.userId, role: "admin" });
+
+    expect(await withdrawals("theirs@example.com")).toEqual([
+      { actorUserId: a.scope.userId, targetType: "invitation", detail: { role: "admin", reason: "inviter's role changed" } },
+    ]);
+    await expect(accept(theirs.link, "Theirs")).rejects.toThrow(INVALID);
+    await expect(accept(mine.link, "Mine")).resolves.toEqual({ email: "mine@example.com" });
+  });
+
+  it("accepting re-checks the inviter: deactivated or no longer allowed to invite, the link is not valid", async () => {
+    const inviter = await addPerson("changed-owner", "owner");
+    const first = await callerFor(ctx, inviter).people.invite({ email: "first@example.com", role: "owner" });
+    const second = await callerFor(ctx, inviter).people.invite({ email: "second@example.com", role: "support" });
+    // Changed behind the panel's back (an invitation made before withdrawals existed is the same).
+    await ctx.db.prisma.user.update({ where: { id: inviter.userId }, data: { deactivatedAt: NOW } });
+    await expect(openInvitation(ctx.db, tokenOf(first.link), NOW)).rejects.toThrow(INVALID);
+    await expect(accept(first.link, "First")).rejects.toThrow(INVALID);
+    await ctx.db.prisma.user.update({ where: { id: inviter.userId }, data: { deactivatedAt: null, role: "editor" } });
+    await expect(accept(second.link, "Second")).rejects.toThrow(INVALID);
+    expect(await ctx.db.prisma.user.count({ where: { email: { in: ["first@example.com", "second@example.com"] } } })).toBe(0);
+    // The inviter back as an owner: the invitation, never withdrawn, works again.
+    await ctx.db.prisma.user.update({ where: { id: inviter.userId }, data: { role: "owner" } });
+    await expect(accept(second.link, "Second")).resolves.toEqual({ email: "second@example.com" });
+    // The last-owner tests below count this workspace's active owners.
+    await ctx.db.prisma.user.update({ where: { id: inviter.userId }, data: { deactivatedAt: NOW } });
+  });
+});
+
 describe("deactivation, roles and the last owner", () => {
   it("deactivating ends every session of the person at once and refuses their sign-in; reactivating lets them back", async () => {
     const person = await addPerson("dee", "support", "dee password");

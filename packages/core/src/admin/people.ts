@@ -13,7 +13,7 @@ import type { RateLimiters } from "../ratelimit/types.ts";
 import { newPasswordInput } from "./account.ts";
 import { recordAudit } from "./audit.ts";
 import { type InvitationEmail, sendInvitation } from "./invitation-email.ts";
-import { ROLES, type Role } from "./permissions.ts";
+import { ROLES, type Role, roleMayInvite } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 import { endAllSessions } from "./sessions.ts";
 import { passwordWork } from "./sign-in.ts";
@@ -129,16 +129,26 @@ export async function openInvitation(db: Database, token: string, now: Date) {
   if (!parsed.success) throw new AppError("INVITATION_NOT_VALID");
   const invitation = await db.prisma.invitation.findUnique({
     where: { tokenHash: hashToken(parsed.data) },
-    select: { id: true, email: true, role: true, expiresAt: true, acceptedAt: true, workspace: { select: { name: true } } },
+    select: {
+      id: true,
+      email: true,
+      role: true,
+      expiresAt: true,
+      acceptedAt: true,
+      workspace: { select: { name: true } },
+      invitedBy: inviterSelect,
+    },
   });
-  if (!invitation || invitation.acceptedAt !== null || invitation.expiresAt <= now) throw new AppError("INVITATION_NOT_VALID");
+  if (!invitation || invitation.acceptedAt !== null || invitation.expiresAt <= now || !inviterMayInvite(invitation.invitedBy))
+    throw new AppError("INVITATION_NOT_VALID");
   return { id: invitation.id, email: invitation.email, role: invitation.role, workspaceName: invitation.workspace.name };
 }
 
 /**
  * Accepts an invitation: creates the person with the invitation's role, name and password. The
  * invitation is marked used in the same transaction, conditionally, so of two concurrent accepts
- * one wins. Returns the new person's email (to sign in with).
+ * one wins; its inviter is checked again there, since they may have lost the right to invite
+ * since the link was opened. Returns the new person's email (to sign in with).
  */
 export async function acceptInvitation(db: Database, input: z.infer<typeof acceptInvitationInput>, now: Date): Promise<{ email: string }> {
   const invitation = await openInvitation(db, input.token, now);
@@ -149,7 +159,11 @@ export async function acceptInvitation(db: Database, input: z.infer<typeof accep
       data: { acceptedAt: now },
     });
     if (used.count !== 1) throw new AppError("INVITATION_NOT_VALID");
-    const row = await tx.invitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { workspaceId: true } });
+    const row = await tx.invitation.findUniqueOrThrow({
+      where: { id: invitation.id },
+      select: { workspaceId: true, invitedBy: inviterSelect },
+    });
+    if (!inviterMayInvite(row.invitedBy)) throw new AppError("INVITATION_NOT_VALID");
     const taken = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
     if (taken) throw new AppError("PERSON_EXISTS");
     await tx.user.create({
@@ -166,7 +180,10 @@ export async function acceptInvitation(db: Database, input: z.infer<typeof accep
   });
 }
 
-/** Changes a person's role; the last active owner keeps theirs (LAST_OWNER). */
+/**
+ * Changes a person's role; the last active owner keeps theirs (LAST_OWNER). A role that may not
+ * invite withdraws the person's pending invitations.
+ */
 export async function setRole(db: Database, scope: AdminScope, input: z.infer<typeof setRoleInput>): Promise<PersonRow> {
   const { workspaceId } = scope;
   return db.prisma.$transaction(async (tx) => {
@@ -180,12 +197,16 @@ export async function setRole(db: Database, scope: AdminScope, input: z.infer<ty
         ...personTarget(person),
         detail: { from: person.role, to: input.role },
       });
+      if (!roleMayInvite(input.role)) await withdrawInvitationsOf(tx, scope, person.id, "inviter's role changed");
     }
     return toPerson(updated);
   });
 }
 
-/** Deactivates a person and ends all of their sessions at once; the last active owner stays (LAST_OWNER). */
+/**
+ * Deactivates a person, withdraws their pending invitations and ends all of their sessions at once;
+ * the last active owner stays (LAST_OWNER).
+ */
 export async function deactivatePerson(db: Database, scope: AdminScope, userId: string, now: Date): Promise<PersonRow> {
   const { workspaceId } = scope;
   const person = await db.prisma.$transaction(async (tx) => {
@@ -197,7 +218,10 @@ export async function deactivatePerson(db: Database, scope: AdminScope, userId: 
       data: { deactivatedAt: found.active ? now : undefined },
       select: personSelect,
     });
-    if (found.active) await recordAudit(tx, scope, { action: "person.deactivated", ...personTarget(found) });
+    if (found.active) {
+      await recordAudit(tx, scope, { action: "person.deactivated", ...personTarget(found) });
+      await withdrawInvitationsOf(tx, scope, found.id, "inviter deactivated");
+    }
     return toPerson(updated);
   });
   // checkSession already refuses a deactivated person's sessions; ending them makes it final.
@@ -212,6 +236,36 @@ export async function reactivatePerson(db: Database, scope: AdminScope, userId: 
     if (!person.active) await recordAudit(tx, scope, { action: "person.reactivated", ...personTarget(person) });
     return toPerson(updated);
   });
+}
+
+const inviterSelect = { select: { role: true, deactivatedAt: true } } as const;
+
+/** An invitation holds only while its inviter is active and may still invite (a deleted inviter leaves none). */
+function inviterMayInvite(inviter: { role: Role; deactivatedAt: Date | null } | null): boolean {
+  return inviter !== null && inviter.deactivatedAt === null && roleMayInvite(inviter.role);
+}
+
+/**
+ * Withdraws every unused invitation a person made, each audited as withdrawn by whoever changed
+ * the person. One at a time and conditionally, so an invitation accepted meanwhile is left alone.
+ */
+async function withdrawInvitationsOf(
+  tx: Prisma.TransactionClient,
+  scope: AdminScope,
+  inviterId: string,
+  reason: "inviter deactivated" | "inviter's role changed",
+): Promise<void> {
+  const pending = await tx.invitation.findMany({
+    where: { invitedById: inviterId, workspaceId: scope.workspaceId, acceptedAt: null },
+    select: { id: true, email: true, role: true },
+    orderBy: { id: "asc" },
+  });
+  for (const invitation of pending) {
+    const { count } = await tx.invitation.deleteMany({ where: { id: invitation.id, acceptedAt: null } });
+    if (count !== 1) continue;
+    const target = { targetType: "invitation", targetId: invitation.id, targetLabel: invitation.email } as const;
+    await recordAudit(tx, scope, { action: "invitation.revoked", ...target, detail: { role: invitation.role, reason } });
+  }
 }
 
 const personTarget = (person: PersonRow) => ({ targetType: "person", targetId: person.id, targetLabel: person.email }) as const;

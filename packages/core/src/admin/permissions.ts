@@ -189,6 +189,14 @@ export function roleMayCall(role: Role, operation: string): boolean {
   return permission !== undefined && roleMay(role, permission);
 }
 
+/**
+ * Whether a person of this role may invite someone: the rule of `people.invite`, asked again when an
+ * invitation is accepted and when its inviter's role changes, so no invitation outlives that right.
+ */
+export function roleMayInvite(role: Role): boolean {
+  return roleMayCall(role, "people.invite");
+}
+
 /** Throws FORBIDDEN unless the person may call the operation. */
 export function assertMayCall(scope: AdminScope, operation: string): void {
   if (!roleMayCall(roleOf(scope), operation)) throw new AppError("FORBIDDEN");

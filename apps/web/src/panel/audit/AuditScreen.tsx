@@ -186,6 +186,7 @@ const DETAIL_NAMES: Record<string, string> = {
   agentIds: "Agents",
   previousName: "Was",
   published: "Published",
+  reason: "Reason",
 };
 
 /** The event's detail in one short line ("Changed: instructions, name"). */
