@@ -1,14 +1,13 @@
 // Parley's server entry: one Node process serves Next.js (pages, route handlers, tRPC) and the
 // widget's WebSocket endpoint /ws. It records the socket's address for rate limits keyed by client IP; a client
 // cannot forge that header because any incoming copy is replaced.
-import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { BodyLimitedRequest } from "./src/server/body-limited-request.mjs";
-import { MALFORMED_PATH_DETAILS, malformedPath } from "./src/server/request-path.mjs";
+import { refuseBadPath } from "./src/server/request-path.mjs";
 
 const CLIENT_IP_HEADER = "x-parley-client-ip";
 // The process registry (src/server/registry.ts): made here, before Next loads the app, and filled
@@ -38,18 +37,8 @@ const started = new Promise((resolve) => {
 });
 
 const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
-  if (malformedPath(req.url)) {
-    req.streamBody(); // read and dropped after the answer, as any unread body
-    // The security headers of every response (@parley/core/security-headers): Next does not see this one.
-    res.writeHead(400, {
-      "content-type": "application/json; charset=utf-8",
-      "x-request-id": randomUUID(),
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "strict-origin-when-cross-origin",
-    });
-    res.end(JSON.stringify({ error: "Invalid request", details: MALFORMED_PATH_DETAILS }));
-    return;
-  }
+  // A malformed path, or one that routes elsewhere than it reads, gets 400 before anything chooses by path.
+  if (refuseBadPath(req, res)) return;
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
   const serve = () => {
     // The public REST routes, served from the one table of routes without Next's routing

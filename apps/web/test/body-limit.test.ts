@@ -15,6 +15,7 @@ import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitRequestBody } from "~/server/body-limit.ts";
 import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";
+import { AMBIGUOUS_PATH_DETAILS } from "~/server/request-path.mjs";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
 import { rawRequest } from "./support/raw-request.ts";
@@ -53,6 +54,20 @@ describe("the limit of each path (limits.ts)", () => {
     expect(bodyLimitForPath("/api/agent/demo/messages")).toBeNull();
     for (const path of ["/panel", "/api/agents/demo/http-api-key", "/help/demo", "/"])
       expect(bodyLimitForPath(path)).toBe(DEFAULT_BODY_MAX_BYTES);
+  });
+
+  it("reads a path as routing does: a route's limit is not escaped through dot segments, backslashes or doubled slashes", () => {
+    for (const path of [
+      "/api/agent/../auth/callback/credentials",
+      "/api/agent/%2e%2E/auth/callback/credentials",
+      "/api/agent\\..\\auth/callback/credentials",
+      "//api/auth/callback/credentials",
+      "/api//auth/callback/credentials",
+      "http://example.test/api/agent/../auth/callback/credentials",
+    ])
+      expect(bodyLimitForPath(path), path).toBe(AUTH_BODY_MAX_BYTES);
+    for (const path of ["/api/agent/../trpc/savedReplies.create", "/api/panel/imports/../../trpc/x", "/api/agent/.%2e/trpc/x"])
+      expect(bodyLimitForPath(path), path).toBe(TRPC_BODY_MAX_BYTES);
   });
 });
 
@@ -96,6 +111,30 @@ describe("over a real socket", () => {
     const chunked = await rawRequest(server.url, `/api/agent/${agent.id}/messages`, { total: MESSAGE_BODY_MAX_BYTES + 1, headers });
     expect(chunked.status).toBe(400);
     expect(JSON.parse(chunked.body)).toEqual(expected);
+  });
+
+  it("refuses with 400 every path that routes elsewhere than it reads, before any route, reading no body past the cap", async () => {
+    const expected = { error: "Invalid request", details: AMBIGUOUS_PATH_DETAILS };
+    for (const path of [
+      "/api/agent/../auth/callback/credentials",
+      "/api/agent/../trpc/savedReplies.create",
+      "/api/panel/imports/../../trpc/savedReplies.create",
+      "/api/agent/%2e%2e/trpc/savedReplies.create",
+      "/api/agent/.%2E/auth/callback/credentials",
+      "/api/agent\\..\\auth/callback/credentials",
+      "/api/agent%5c..%5cauth/callback/credentials",
+      "//api/auth/callback/credentials",
+    ]) {
+      const total = 50 * 1024 * 1024;
+      const chunked = await rawRequest(server.url, path, { total });
+      expect(chunked.status, path).toBe(400);
+      expect(chunked.headers.connection, path).toBe("close");
+      expect(JSON.parse(chunked.body), path).toEqual(expected);
+      expect(chunked.sent, path).toBeLessThan(total / 10);
+      const declared = await rawRequest(server.url, path, { declared: total, total: 0 });
+      expect(declared.status, path).toBe(400);
+      expect(JSON.parse(declared.body), path).toEqual(expected);
+    }
   });
 
   it("hands a body within the limit, chunked or declared, whole to the route", async () => {

@@ -11,6 +11,7 @@
 //   @parley/core/limits, /security-headers   plain constants, safe for config files and the proxy
 //   @parley/core/browser    what the panel's client components may import
 //   @parley/core/storable-text   the rule for text the database cannot store, in plain JS for server.mjs
+//   @parley/core/request-path    the rule for paths that route elsewhere than they read, in plain JS too
 //   @parley/core/markdown, /openapi, /testing
 
 export { type ClientAddressSource, clientIp } from "./client-ip.ts";

@@ -1,4 +1,5 @@
 // Numeric limits of the spec (section 8) and of our own choosing, each stated once.
+import { routedPath } from "./request-path.mjs";
 
 /** Send-message requests per minute per agent. */
 export const MESSAGES_PER_MINUTE = 30;
@@ -134,9 +135,14 @@ const BODY_LIMITS: ReadonlyArray<readonly [pathPrefix: string, bytes: number | n
   ["/api/panel/imports", null],
 ];
 
-/** The largest request body the server entry lets through on a path (without its query); null when the route limits it itself. */
+/**
+ * The largest request body the server entry lets through on a path (without its query); null when
+ * the route limits it itself. Chosen by the path as routing reads it, so that no spelling of it
+ * (`/api/agent/../auth/...`) escapes the limit of the route that answers.
+ */
 export function bodyLimitForPath(pathname: string): number | null {
-  const entry = BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix));
+  const routed = routedPath(pathname);
+  const entry = BODY_LIMITS.find(([prefix]) => routed.startsWith(prefix));
   return entry ? entry[1] : DEFAULT_BODY_MAX_BYTES;
 }
 

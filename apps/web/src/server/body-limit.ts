@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ERRORS, errorDocsLink } from "@parley/core";
 import { bodyLimitForPath } from "@parley/core/limits";
+import { closeAfterAnswer } from "./body-limited-request.mjs";
 
 /**
  * Calls `serve` once the request may be handled: at once when it has no body, after its whole body
@@ -40,20 +41,9 @@ function canHoldBody(req: IncomingMessage): req is HoldingRequest {
   return typeof (req as Partial<HoldingRequest>).holdBody === "function";
 }
 
-/** How long a refused connection stays half-open (answered, not read) before it is closed for good. */
-const REFUSED_LINGER_MS = 2_000;
-
 /** 413 with the error body, then the connection closes: the rest of the body is never read. */
 function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  const socket = req.socket;
-  // Node ends a `connection: close` response's socket as soon as it is sent (destroySoon); with
-  // body bytes still unread, that resets the connection and the client may never see the 413. So:
-  // end our side after the response, read nothing more, and close for good a little later.
-  socket.destroySoon = () => {
-    socket.end();
-    socket.pause();
-    setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
-  };
+  closeAfterAnswer(req.socket);
   const body = JSON.stringify({ error: ERRORS.PAYLOAD_TOO_LARGE.message, details: `body: must be at most ${limit} bytes` });
   res.writeHead(ERRORS.PAYLOAD_TOO_LARGE.status, {
     "content-type": "application/json; charset=utf-8",

@@ -11,6 +11,23 @@ import { IncomingMessage } from "node:http";
  */
 const UNDECIDED_MAX_BYTES = 64 * 1024;
 
+/** How long a refused connection stays half-open (answered, not read) before it is closed for good. */
+const REFUSED_LINGER_MS = 2_000;
+
+/**
+ * For a request refused without reading its body: the answer is sent, then the connection closes.
+ * Node ends a `connection: close` response's socket as soon as it is sent (destroySoon); with body
+ * bytes still unread, that resets the connection and the client may never see the answer. So: end
+ * our side after the response, read nothing more, and close for good a little later.
+ */
+export function closeAfterAnswer(socket) {
+  socket.destroySoon = () => {
+    socket.end();
+    socket.pause();
+    setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  };
+}
+
 export class BodyLimitedRequest extends IncomingMessage {
   /** Body pieces received and not yet handed on; `ended` once the parser pushed the end. */
   #pending = { chunks: [], bytes: 0, ended: false };

@@ -1,17 +1,55 @@
-// The server entry's first look at a request target. Next answers a path it cannot percent-decode
-// with a plain-text 500 before any route runs, and decoded text the database cannot store (a NUL)
-// would reach PostgreSQL (another 500). No Parley path holds either: server.mjs answers such a
-// request target 400 with the API's error body. Plain JavaScript, because server.mjs loads it as is.
+// The server entry's first look at a request target, before anything chooses by path (the body
+// caps, the route table, Next's routing). Next answers a path it cannot percent-decode with a
+// plain-text 500 before any route runs, and decoded text the database cannot store (a NUL) would
+// reach PostgreSQL (another 500). A path with a dot segment, a backslash or a doubled slash routes
+// elsewhere than it reads, so a cap chosen by it would be another route's. No Parley path holds
+// any of these: server.mjs answers such a request target 400 with the API's error body. Plain
+// JavaScript, because server.mjs loads it as is.
+import { randomUUID } from "node:crypto";
+import { isAmbiguousPath, PATH_SEGMENTS_RULE, targetPath } from "@parley/core/request-path";
 import { isUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core/storable-text";
+import { closeAfterAnswer } from "./body-limited-request.mjs";
 
 export const MALFORMED_PATH_DETAILS = `path: ${UNSTORABLE_TEXT_RULE} (percent-encoded as UTF-8)`;
+export const AMBIGUOUS_PATH_DETAILS = `path: ${PATH_SEGMENTS_RULE}`;
 
-/** True when the path of `url` (before any query or fragment) does not decode to storable text. */
-export function malformedPath(url = "/") {
-  const end = url.search(/[?#]/);
+/** The `details` of the 400 for the path of `url` (before any query or fragment), or null when it is fine. */
+export function pathRefusal(url = "/") {
+  let decoded;
   try {
-    return isUnstorableText(decodeURIComponent(end === -1 ? url : url.slice(0, end)));
+    decoded = decodeURIComponent(targetPath(url));
   } catch {
-    return true;
+    return MALFORMED_PATH_DETAILS;
   }
+  if (isUnstorableText(decoded)) return MALFORMED_PATH_DETAILS;
+  return isAmbiguousPath(decoded) ? AMBIGUOUS_PATH_DETAILS : null;
+}
+
+/** True when the path of `url` does not decode to storable text. */
+export function malformedPath(url = "/") {
+  return pathRefusal(url) === MALFORMED_PATH_DETAILS;
+}
+
+/**
+ * Answers 400 and returns true when the request's path is refused (see above); false otherwise.
+ * A refused request's body is never read: the connection closes after the answer.
+ */
+export function refuseBadPath(req, res) {
+  const details = pathRefusal(req.url);
+  if (details === null) return false;
+  const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  if (hasBody) closeAfterAnswer(req.socket);
+  else req.streamBody();
+  const body = JSON.stringify({ error: "Invalid request", details });
+  // The security headers of every response (@parley/core/security-headers): Next does not see this one.
+  res.writeHead(400, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "x-request-id": randomUUID(),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    ...(hasBody ? { connection: "close" } : {}),
+  });
+  res.end(body);
+  return true;
 }

@@ -18,6 +18,7 @@ import { limitRequestBody } from "~/server/body-limit.ts";
 import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";
 import { CLIENT_IP_HEADER } from "~/server/http/request.ts";
 import { matchRoute } from "~/server/http/routes.ts";
+import { refuseBadPath } from "~/server/request-path.mjs";
 import { docsAssetRoute, docsPageRoute } from "~/server/routes/docs.ts";
 import { openApiRoute } from "~/server/routes/openapi.ts";
 import { callRoute } from "./routes.ts";
@@ -105,8 +106,10 @@ export async function startAppServer(ctx: AppContext, options: { sessionSecret?:
   let interceptor: Intercept | undefined;
   let origin = "";
 
-  // As server.mjs: every body is capped (413) before a route reads it.
+  // As server.mjs: a path that routes elsewhere than it reads (or is malformed) gets 400, and every
+  // body is capped (413) before a route reads it.
   const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
+    if (refuseBadPath(req, res)) return;
     limitRequestBody(req, res, () => serve(req, res));
   });
   const serve = (req: IncomingMessage, res: ServerResponse) => {
