@@ -1,7 +1,7 @@
 // Starting an import (the upload route's core call) and reading it back through imports.*: who
 // may, what is refused before anything is stored, the hourly limit, and another workspace's
 // imports being not found.
-import { startImport } from "@parley/core/imports";
+import { parseStartImportQuery, startImport } from "@parley/core/imports";
 import { IMPORTS_PER_HOUR } from "@parley/core/limits";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +60,15 @@ describe("starting an import", () => {
       details: "urls: Enter at least one URL",
     });
     expect(await ctx.db.prisma.importJob.count()).toBe(before);
+  });
+
+  it("refuses a query the database cannot store (a NUL), naming the parameter", () => {
+    for (const query of ["sourceId=%00&kind=urls", `sourceId=${a.sourceId}&kind=urls%00`]) {
+      const name = query.includes("kind=urls%00") ? "kind" : "sourceId";
+      expect(() => parseStartImportQuery(new URLSearchParams(query)), query).toThrow(
+        expect.objectContaining({ code: "INVALID_REQUEST", details: `${name}: must be valid Unicode text without NUL characters` }),
+      );
+    }
   });
 
   it("allows a few imports per person per hour", async () => {

@@ -178,6 +178,19 @@ describe("refusals", () => {
     expect(() => query({ format: "csv", createdFrom: "yesterday" })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
   });
 
+  it("names a filter the database cannot store (a NUL), before anything is counted or audited", () => {
+    for (const format of ["csv", "json"]) {
+      for (const name of ["assignee", "q", "agentId", "status", "createdFrom"]) {
+        expect(() => query({ format, [name]: "a\u0000" }), `${format} ${name}`).toThrow(
+          expect.objectContaining({ code: "INVALID_REQUEST", details: `${name}: must be valid Unicode text without NUL characters` }),
+        );
+      }
+    }
+    expect(() => query({ format: "csv\u0000" })).toThrow(
+      expect.objectContaining({ code: "INVALID_REQUEST", details: "format: must be valid Unicode text without NUL characters" }),
+    );
+  });
+
   it("is for owners and admins: support and editors get Forbidden", async () => {
     for (const role of ["support", "editor"] as const) {
       await expect(exportConversations(ctx, { ...alpha, role }, query({ format: "csv" }))).rejects.toMatchObject({ code: "FORBIDDEN" });

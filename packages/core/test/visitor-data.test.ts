@@ -187,6 +187,11 @@ describe("export", () => {
     expect(() => parseVisitorTargetQuery(new URLSearchParams(""))).toThrow(AppError);
     expect(() => parseVisitorTargetQuery(new URLSearchParams(`conversationId=${id}&email=a@example.com`))).toThrow(AppError);
     expect(() => parseVisitorTargetQuery(new URLSearchParams("email=not-an-address"))).toThrow(AppError);
+    for (const name of ["conversationId", "email"]) {
+      expect(() => parseVisitorTargetQuery(new URLSearchParams(`${name}=a%00`)), name).toThrow(
+        expect.objectContaining({ code: "INVALID_REQUEST", details: `${name}: must be valid Unicode text without NUL characters` }),
+      );
+    }
   });
 });
 

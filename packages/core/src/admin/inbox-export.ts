@@ -11,6 +11,7 @@ import { AppError } from "../errors.ts";
 import { INBOX_EXPORT_MAX_CONVERSATIONS, INBOX_EXPORT_PAGE, INBOX_EXPORTS_PER_HOUR } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { HttpResult } from "../results.ts";
+import { storableQuery } from "../text.ts";
 import { recordAudit } from "./audit.ts";
 import { conversationSelect } from "./conversation-rows.ts";
 import { assigneeIdOf, filterWhere, listConversationsInput } from "./conversations.ts";
@@ -28,7 +29,7 @@ export type ExportConversationsInput = z.infer<typeof exportConversationsInput>;
 
 /** The query string of the export's URL (the panel's current filters and a format), validated. */
 export function parseExportQuery(params: URLSearchParams): ExportConversationsInput {
-  const result = exportConversationsInput.safeParse(Object.fromEntries([...params].filter(([, value]) => value !== "")));
+  const result = exportConversationsInput.safeParse(storableQuery(params, { dropEmpty: true }));
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => `${issue.path.map(String).join(".")}: ${issue.message}`).join("; ");
   throw new AppError("INVALID_REQUEST", { details });

@@ -12,6 +12,7 @@ import { AppError } from "../errors.ts";
 import { VISITOR_DATA_EXPORTS_PER_HOUR, VISITOR_DATA_PAGE, VISITOR_ERASURES_PER_HOUR } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { HttpResult } from "../results.ts";
+import { storableQuery } from "../text.ts";
 import { recordAudit } from "./audit.ts";
 import { assertMayCall } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
@@ -38,7 +39,7 @@ export const eraseVisitorInput = z.union([
 
 /** The export's query string (?conversationId=... or ?email=...), validated. */
 export function parseVisitorTargetQuery(params: URLSearchParams): VisitorTarget {
-  const result = visitorTargetInput.safeParse(Object.fromEntries([...params].filter(([, value]) => value !== "")));
+  const result = visitorTargetInput.safeParse(storableQuery(params, { dropEmpty: true }));
   if (result.success) return result.data;
   throw new AppError("INVALID_REQUEST", { details: "Give either conversationId or email" });
 }

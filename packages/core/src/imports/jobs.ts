@@ -9,6 +9,7 @@ import type { AppContext } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { IMPORT_UPLOAD_MAX_BYTES, IMPORT_URLS_MAX, IMPORTS_PER_HOUR } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
+import { storableQuery } from "../text.ts";
 import type { ReportEntry } from "./items.ts";
 import { parseUrlList } from "./url-list.ts";
 
@@ -46,7 +47,7 @@ const jobSelect = {
  */
 /** The upload route's query (`?sourceId=&kind=`), or a 400 naming what is wrong. */
 export function parseStartImportQuery(params: URLSearchParams): z.infer<typeof startImportQuery> {
-  const parsed = startImportQuery.safeParse(Object.fromEntries(params));
+  const parsed = startImportQuery.safeParse(storableQuery(params));
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
   throw new AppError("INVALID_REQUEST", { details });
