@@ -1,13 +1,18 @@
-// Next.js proxy (the request hook that runs before every matched route): gives each page a
-// Content-Security-Policy with a fresh nonce (@parley/core/security-headers). The policy goes on
+// Next.js proxy (the request hook that runs before every matched route): refuses a write to a page
+// from another site (@parley/core/page-writes) and gives each page a Content-Security-Policy with a
+// fresh nonce (@parley/core/security-headers). The policy goes on
 // the request too, where Next reads the nonce for its own scripts. Pages are rendered per request
 // (the root layout waits for the request), so every response gets its own nonce.
 
+import { crossSitePageWrite } from "@parley/core/page-writes";
 import { contentSecurityPolicy, NONCE_HEADER } from "@parley/core/security-headers";
 import { publicAppUrl } from "@parley/db/env";
 import { type NextRequest, NextResponse } from "next/server";
 
 export function proxy(request: NextRequest): NextResponse {
+  // A write to a page (a server action) from another site: 403 here, not Next's bare 500.
+  const refusal = crossSitePageWrite(request, publicAppUrl(), process.env.TRUST_PROXY);
+  if (refusal) return NextResponse.json(refusal.body, { status: refusal.status });
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const policy = contentSecurityPolicy({ nonce, appUrl: publicAppUrl(), development: process.env.NODE_ENV === "development" });
   const headers = new Headers(request.headers);

@@ -9,6 +9,7 @@
 //   @parley/core/engine     the engines that answer (knowledge agent, LLM agent)
 //   @parley/core/ratelimit  the shared rate limiters
 //   @parley/core/limits, /security-headers   plain constants, safe for config files and the proxy
+//   @parley/core/page-writes   the proxy's same-origin rule for writes to pages (server actions)
 //   @parley/core/browser    what the panel's client components may import
 //   @parley/core/storable-text   the rule for text the database cannot store, in plain JS for server.mjs
 //   @parley/core/request-path    the rule for paths that route elsewhere than they read, in plain JS too
