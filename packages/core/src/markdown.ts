@@ -5,7 +5,7 @@
 // HTML, event handlers and script URLs (however encoded) never reach a page. Runs on the server only.
 import { Marked, type Token } from "marked";
 import sanitizeHtml from "sanitize-html";
-import { LINK_SCHEMES } from "./safe-url.ts";
+import { foreignWebUrl, LINK_SCHEMES } from "./safe-url.ts";
 
 const ALLOWED_TAGS = [
   ...["p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "code", "ul", "ol", "li", "dl", "dt", "dd"],
@@ -13,13 +13,26 @@ const ALLOWED_TAGS = [
   ...["table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "details", "summary", "input"],
 ];
 
-/** Links to other sites open in a new tab, without access to this page (window.opener) or its address. */
+/**
+ * Links to other sites open in a new tab, without access to this page (window.opener) or its
+ * address. Judged as a browser reads the address (foreignWebUrl): one it reads as another site's
+ * however it is written (`/\evil.example`) is written out as such.
+ */
 function link(_tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
-  const external = /^(?:https?:)?\/\//i.test(attribs.href ?? "");
+  const foreign = attribs.href === undefined ? undefined : foreignWebUrl(attribs.href);
   return {
     tagName: "a",
-    attribs: external ? { ...attribs, target: "_blank", rel: "noopener noreferrer" } : withoutKeys(attribs, ["target", "rel"]),
+    attribs:
+      foreign === undefined
+        ? withoutKeys(attribs, ["target", "rel"])
+        : { ...attribs, href: foreign, target: "_blank", rel: "noopener noreferrer" },
   };
+}
+
+/** An image from another site, its address written as a browser reads it (see link). */
+function image(_tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+  const foreign = attribs.src === undefined ? undefined : foreignWebUrl(attribs.src);
+  return { tagName: "img", attribs: foreign === undefined ? attribs : { ...attribs, src: foreign } };
 }
 
 function withoutKeys(attribs: sanitizeHtml.Attributes, keys: string[]): sanitizeHtml.Attributes {
@@ -48,6 +61,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ["href", "src"],
   transformTags: {
     a: link,
+    img: image,
     // Code blocks and tables scroll sideways on narrow screens: keyboard users must reach them.
     pre: (tagName) => ({ tagName, attribs: { tabindex: "0" } }),
     table: (tagName) => ({ tagName, attribs: { tabindex: "0" } }),

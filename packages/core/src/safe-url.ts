@@ -32,3 +32,27 @@ export function safeHttpsUrl(value: string): string | undefined {
   }
   return url.protocol === "https:" && !url.username && !url.password && url.hostname ? value : undefined;
 }
+
+const PAGE_HOST = "relative.invalid";
+
+/**
+ * Where a link or image address on one of this site's pages (http or https) takes a browser when
+ * that is another site: the address as the browser reads it (backslashes as slashes, tabs and
+ * newlines dropped: `/\host` and `https:\\host` are `https://host/`), or `value` itself when it already
+ * says so plainly (`https://host/...`, `//host/...`). undefined for this site's own addresses (any
+ * relative URL that stays here) and for other schemes.
+ */
+export function foreignWebUrl(value: string): string | undefined {
+  for (const page of [`https://${PAGE_HOST}/`, `http://${PAGE_HOST}/`]) {
+    let url: URL;
+    try {
+      url = new URL(value, page);
+    } catch {
+      continue;
+    }
+    if ((url.protocol === "https:" || url.protocol === "http:") && url.host !== PAGE_HOST) {
+      return /^(?:https?:)?\/\/[^/\\]/i.test(value) && !/[\\\t\n\r]/.test(value) ? value : url.href;
+    }
+  }
+  return undefined;
+}

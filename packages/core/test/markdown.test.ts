@@ -118,6 +118,36 @@ describe("renderArticleHtml", () => {
       '<p><a href="//other.example/x" rel="noopener noreferrer" target="_blank">x</a></p>\n',
     );
   });
+
+  it("reads a link as a browser does: backslashes are slashes and tabs or newlines vanish, so one to another site is written out as such", () => {
+    const away = (href: string) => `<p><a href="${href}" target="_blank" rel="noopener noreferrer">x</a></p>\n`;
+    for (const [written, read] of [
+      ["/\\evil.example", "https://evil.example/"],
+      ["\\/evil.example", "https://evil.example/"],
+      ["\\\\evil.example", "https://evil.example/"],
+      ["/\\/evil.example/a", "https://evil.example/a"],
+      ["/&#9;/evil.example", "https://evil.example/"],
+      ["/&#10;/evil.example", "https://evil.example/"],
+      ["https:\\\\evil.example\\a", "https://evil.example/a"],
+      ["ht&#9;tps://evil.example/", "https://evil.example/"],
+      ["htt&#13;p://evil.example/", "http://evil.example/"],
+      ["https:evil.example", "https://evil.example/"],
+    ]) {
+      expect(renderArticleHtml(`<a href="${written}">x</a>`), written).toBe(away(read!));
+    }
+    // Markdown's own link syntax percent-encodes the backslash: a character of this site's path,
+    // not a separator, as with any percent-encoded one.
+    expect(renderArticleHtml("[x](/\\evil.example)")).toBe('<p><a href="/%5Cevil.example">x</a></p>\n');
+    expect(renderArticleHtml('<a href="/%5cevil.example">x</a>')).toBe('<p><a href="/%5cevil.example">x</a></p>\n');
+    expect(renderArticleHtml('<a href="/%2F%2Fevil.example">x</a>')).toBe('<p><a href="/%2F%2Fevil.example">x</a></p>\n');
+  });
+
+  it("writes out an image's address the same way", () => {
+    for (const written of ["/\\evil.example/x.png", "\\\\evil.example/x.png", "/&#9;/evil.example/x.png"]) {
+      expect(renderArticleHtml(`<img src="${written}" alt="a">`), written).toBe('<img src="https://evil.example/x.png" alt="a" />');
+    }
+    expect(renderArticleHtml('<img src="//cdn.example/x.png" alt="a">')).toBe('<img src="//cdn.example/x.png" alt="a" />');
+  });
 });
 
 describe("renderMessageHtml", () => {
