@@ -111,6 +111,21 @@ describe("CSV", () => {
       "a=b",
     ]);
   });
+
+  it("reads a cell as a spreadsheet may (NFKC): fullwidth and small-form = + - @ are prefixed too, the text kept as written", () => {
+    expect(["＝HYPERLINK(1)", "＋1", "－5", "＠sum", "﹦1", "﹢1", "﹣1", "﹫x", "a＝b", "Ｈello"].map(spreadsheetSafe)).toEqual([
+      "'＝HYPERLINK(1)",
+      "'＋1",
+      "'－5",
+      "'＠sum",
+      "'﹦1",
+      "'﹢1",
+      "'﹣1",
+      "'﹫x",
+      "a＝b",
+      "Ｈello",
+    ]);
+  });
 });
 
 describe("JSON transcripts", () => {

@@ -159,10 +159,11 @@ async function* jsonPieces(db: Database, scope: AdminScope, input: ExportConvers
 
 /**
  * A spreadsheet runs a cell that starts with = + - @ (or a tab or return before them) as a
- * formula: such a cell gets a leading apostrophe, which shows the text as written.
+ * formula: such a cell gets a leading apostrophe, which shows the text as written. Judged on the
+ * NFKC-folded text, since a spreadsheet may fold fullwidth and small-form signs (＝ ﹢) to these.
  */
 export function spreadsheetSafe(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  return /^[=+\-@\t\r]/.test(cell.normalize("NFKC")) ? `'${cell}` : cell;
 }
 
 const exportSelect = {
