@@ -16,12 +16,13 @@ function actionPost(path: string, headers: Record<string, string>): NextRequest 
 
 describe("a write to a page", () => {
   it("from another site (or a garbled or null Origin) is 403 with the error body", async () => {
-    for (const headers of [
+    const crossSite: Array<Record<string, string>> = [
       { origin: "https://evil.example" },
       { origin: "null" },
       { origin: "not a url" },
       { "sec-fetch-site": "cross-site" },
-    ]) {
+    ];
+    for (const headers of crossSite) {
       for (const path of ["/invite/some-token", "/help/demo/articles/art-1"]) {
         const response = proxy(actionPost(path, headers));
         expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
