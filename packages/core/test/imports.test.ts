@@ -4,9 +4,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
-import { strToU8, zipSync } from "fflate";
+import { deflateSync, strToU8, Zip, ZipPassThrough, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ERRORS } from "../src/errors.ts";
 import { ImportRunner } from "../src/imports/runner.ts";
+import { ARTICLE_CONTENT_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "../src/limits.ts";
 
 let db: TestDatabase;
 let server: Server;
@@ -64,6 +66,31 @@ const articlesOf = (sourceId: string) =>
 
 const md = (text: string) => strToU8(text);
 
+/** A zip whose entries use the given compression methods (8: Deflate, 0: Store, others as stated, the data as given). */
+function zipWithMethods(entries: Array<[name: string, method: number, text: string]>): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    chunks.push(chunk);
+  });
+  for (const [name, method, text] of entries) {
+    const entry = new ZipPassThrough(name);
+    entry.compression = method;
+    zip.add(entry);
+    entry.push(method === 8 ? deflateSync(strToU8(text)) : strToU8(text), true);
+  }
+  zip.end();
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** `count` plain articles in the source, written at once (a source close to its limit). */
+async function fillSource(sourceId: string, count: number): Promise<void> {
+  await db.prisma.$executeRaw`
+    INSERT INTO "Article" ("id", "sourceId", "title", "slug", "content", "updatedAt")
+    SELECT ${sourceId} || '-fill-' || n, ${sourceId}, 'Filler ' || n, 'filler-' || n, 'Filler text', now()
+    FROM generate_series(1, ${count}::int) AS n`;
+}
+
 describe("a zip of Markdown files", () => {
   it("creates the good files, reports the broken ones and finishes", async () => {
     const sourceId = await newSource();
@@ -81,11 +108,11 @@ describe("a zip of Markdown files", () => {
       status: "done",
       error: null,
       payload: null,
-      total: 6,
-      processed: 6,
+      total: 7,
+      processed: 7,
       created: 3,
       updated: 0,
-      skipped: 1,
+      skipped: 2,
       failed: 2,
     });
     expect(job.report).toEqual([
@@ -95,6 +122,7 @@ describe("a zip of Markdown files", () => {
       { item: "broken.md", outcome: "failed", reason: "The front matter is not valid YAML" },
       { item: "no-title.md", outcome: "failed", reason: "No title (front matter `title`, a `# heading` or the page's title)" },
       { item: "image.png", outcome: "skipped", reason: "Not a Markdown file (.md)" },
+      { item: "__MACOSX/._custom.md", outcome: "skipped", reason: "A hidden or system file (a dot file or macOS metadata)" },
     ]);
     expect(await articlesOf(sourceId)).toEqual([
       { slug: "billing-faq", title: "Billing questions", content: "Invoices are monthly.", published: false, sourceUrl: null },
@@ -120,6 +148,153 @@ describe("a zip of Markdown files", () => {
   it("fails the job with a reason when the upload is not a zip", async () => {
     const job = await runImport(await newSource(), "markdown_zip", strToU8("not a zip at all"));
     expect(job).toMatchObject({ status: "failed", created: 0, error: "The file is not a .zip archive, or it holds no files" });
+  });
+
+  it("reports each entry it cannot decompress (bzip2, LZMA) on its own line and imports the others", async () => {
+    const sourceId = await newSource();
+    const zip = zipWithMethods([
+      ["first.md", 8, "# First\n\nOne"],
+      ["bzip2.md", 12, "not really bzip2"],
+      ["lzma.md", 14, "not really LZMA"],
+      ["last.md", 0, "# Last\n\nTwo"],
+    ]);
+    const job = await runImport(sourceId, "markdown_zip", zip);
+    expect(job).toMatchObject({ status: "done", error: null, created: 2, failed: 2 });
+    expect(job.report).toEqual([
+      { item: "first.md", outcome: "created", articleId: expect.any(String) },
+      {
+        item: "bzip2.md",
+        outcome: "failed",
+        reason: "Compression method 12 (bzip2) is not supported: zip the file again with Deflate (the usual) or Store",
+      },
+      {
+        item: "lzma.md",
+        outcome: "failed",
+        reason: "Compression method 14 (LZMA) is not supported: zip the file again with Deflate (the usual) or Store",
+      },
+      { item: "last.md", outcome: "created", articleId: expect.any(String) },
+    ]);
+    expect((await articlesOf(sourceId)).map((a) => a.slug)).toEqual(["first", "last"]);
+  });
+
+  it("says when the archive is truncated, importing what it could read, and fails when it could read nothing", async () => {
+    const zip = zipSync(
+      { "a.md": md(`# A\n\n${"one ".repeat(300)}`), "b.md": md("# B\n\nTwo"), "c.md": md(`# C\n\n${"three ".repeat(300)}`) },
+      { level: 0 },
+    );
+    const damaged = {
+      item: "(the archive)",
+      outcome: "failed",
+      reason: "The archive is damaged or truncated: files after the last one listed may be missing; upload the whole .zip again",
+    };
+    const cutOff = (item: string) => ({ item, outcome: "failed", reason: "The file is cut off: the archive is damaged or truncated" });
+
+    // Cut in its table of contents (the central directory, at the end): every file was read.
+    const inDirectory = await runImport(await newSource(), "markdown_zip", zip.subarray(0, zip.length - 40));
+    expect(inDirectory).toMatchObject({ status: "done", created: 3, failed: 1 });
+    expect((inDirectory.report as unknown[]).at(-1)).toEqual(damaged);
+
+    // Cut in the middle of the last file.
+    const inFile = await runImport(await newSource(), "markdown_zip", zip.subarray(0, zip.indexOf(strToU8("three")[0]!, 1200)));
+    expect(inFile).toMatchObject({ status: "done", created: 2, failed: 2 });
+    expect(inFile.report).toEqual([
+      { item: "a.md", outcome: "created", articleId: expect.any(String) },
+      { item: "b.md", outcome: "created", articleId: expect.any(String) },
+      cutOff("c.md"),
+      damaged,
+    ]);
+
+    // Cut in the middle of the first file: nothing could be read.
+    const nothing = await runImport(await newSource(), "markdown_zip", zip.subarray(0, 200));
+    expect(nothing).toMatchObject({
+      status: "failed",
+      created: 0,
+      failed: 1,
+      error: "The archive is damaged or truncated: no file in it could be read",
+    });
+    expect(nothing.report).toEqual([cutOff("a.md")]);
+  });
+
+  it("reports a file with a NUL character as such, and imports the others", async () => {
+    const sourceId = await newSource();
+    const job = await runImport(
+      sourceId,
+      "markdown_zip",
+      zipSync({ "nul.md": md("# Nul\n\nText\u0000more"), "fine.md": md("# Fine\n\nOK") }),
+    );
+    expect(job).toMatchObject({ status: "done", created: 1, failed: 1 });
+    expect(job.report).toEqual([
+      {
+        item: "nul.md",
+        outcome: "failed",
+        reason: "The content contains a NUL character or invalid Unicode, which cannot be stored: remove it and import again",
+      },
+      { item: "fine.md", outcome: "created", articleId: expect.any(String) },
+    ]);
+  });
+
+  it("gives every entry a line: names leading outside the archive are skipped with the reason", async () => {
+    const sourceId = await newSource();
+    const names = ["../x.md", "..\\y.md", "dir/../../z.md", "/etc/abs.md", "C:\\abs.md", ".hidden.md", "ok.md"];
+    const job = await runImport(sourceId, "markdown_zip", zipSync(Object.fromEntries(names.map((name) => [name, md("# T\n\nBody")]))));
+    const outside = "The file's path leads outside the archive (`..` or an absolute path), so it was not imported";
+    expect(job).toMatchObject({ status: "done", total: 7, created: 1, skipped: 6, failed: 0 });
+    expect(job.report).toEqual([
+      { item: "../x.md", outcome: "skipped", reason: outside },
+      { item: "..\\y.md", outcome: "skipped", reason: outside },
+      { item: "dir/../../z.md", outcome: "skipped", reason: outside },
+      { item: "/etc/abs.md", outcome: "skipped", reason: outside },
+      { item: "C:\\abs.md", outcome: "skipped", reason: outside },
+      { item: ".hidden.md", outcome: "skipped", reason: "A hidden or system file (a dot file or macOS metadata)" },
+      { item: "ok.md", outcome: "created", articleId: expect.any(String) },
+    ]);
+  });
+});
+
+describe("a help centre's content limits in imports", () => {
+  const tooLong = "x".repeat(ARTICLE_CONTENT_MAX_CHARS + 1);
+  const overLimit = `The content is longer than ${ARTICLE_CONTENT_MAX_CHARS.toLocaleString("en-US")} characters`;
+
+  it("fails an article over the size limit in every import kind, on its own line", async () => {
+    PAGES["/pages/huge"] = `<html><head><title>Huge</title></head><body><main><p>${tooLong}</p></main></body></html>`;
+    const kinds = [
+      ["markdown_zip", zipSync({ "huge.md": md(`# Huge\n\n${tooLong}`) }), "huge.md"],
+      ["zendesk", strToU8(JSON.stringify({ articles: [{ id: 1, title: "Huge", body: `<p>${tooLong}</p>` }] })), "Zendesk article 1"],
+      [
+        "intercom",
+        strToU8(JSON.stringify({ type: "list", data: [{ id: "2", title: "Huge", body: `<p>${tooLong}</p>` }] })),
+        "Intercom article 2",
+      ],
+      ["urls", strToU8(`${base}/pages/huge`), `${base}/pages/huge`],
+    ] as const;
+    for (const [kind, payload, item] of kinds) {
+      const sourceId = await newSource();
+      const job = await runImport(sourceId, kind, payload);
+      expect(job, kind).toMatchObject({ status: "done", created: 0, failed: 1 });
+      expect(job.report, kind).toEqual([{ item, outcome: "failed", reason: overLimit }]);
+      expect(await articlesOf(sourceId)).toEqual([]);
+    }
+  });
+
+  it("stops adding articles to a full source, line by line, while updates go on", async () => {
+    const sourceId = await newSource();
+    await fillSource(sourceId, ARTICLES_PER_SOURCE_MAX - 2);
+    await runImport(sourceId, "markdown_zip", zipSync({ "kept.md": md("# Kept\n\nOne") }));
+    const job = await runImport(
+      sourceId,
+      "markdown_zip",
+      zipSync({ "new-1.md": md("# New 1\n\nA"), "new-2.md": md("# New 2\n\nB"), "kept.md": md("# Kept\n\nOne, edited") }),
+    );
+    expect(job).toMatchObject({ status: "done", error: null, created: 1, updated: 1, failed: 1 });
+    expect(job.report).toEqual([
+      { item: "new-1.md", outcome: "created", articleId: expect.any(String) },
+      { item: "new-2.md", outcome: "failed", reason: ERRORS.ARTICLES_PER_SOURCE_LIMIT.message },
+      { item: "kept.md", outcome: "updated", articleId: expect.any(String) },
+    ]);
+    expect(ERRORS.ARTICLES_PER_SOURCE_LIMIT.message).toBe(
+      "This source holds its maximum of 20,000 articles: delete some, or put new ones in another source",
+    );
+    expect(await db.prisma.article.count({ where: { sourceId } })).toBe(ARTICLES_PER_SOURCE_MAX);
   });
 });
 

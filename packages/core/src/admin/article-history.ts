@@ -5,7 +5,7 @@ import type { Database, Prisma } from "@parley/db";
 import { diffLines, diffWordsWithSpace } from "diff";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { ARTICLE_REVISIONS_PER_LIST } from "../limits.ts";
+import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_REVISIONS_PER_LIST, ARTICLE_TITLE_MAX_CHARS } from "../limits.ts";
 import { recordAudit } from "./audit.ts";
 import { detectArticleLanguage } from "./detected-languages.ts";
 import { type AdminScope, rowId } from "./scope.ts";
@@ -114,6 +114,9 @@ export async function restoreArticleRevision(
 ): Promise<{ articleId: string }> {
   return db.prisma.$transaction(async (tx) => {
     const revision = await findRevision(tx, scope.workspaceId, input.revisionId);
+    // A version saved under an older, larger limit is refused rather than cut.
+    if (revision.title.length > ARTICLE_TITLE_MAX_CHARS || revision.content.length > ARTICLE_CONTENT_MAX_CHARS)
+      throw new AppError("ARTICLE_REVISION_TOO_LONG");
     await tx.article.update({
       where: { id: revision.articleId },
       data: { title: revision.title, content: revision.content, detectedLanguage: await detectArticleLanguage(revision) },

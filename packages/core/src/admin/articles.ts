@@ -1,11 +1,17 @@
 // Knowledge-base articles of a workspace (through their source). What visitors see of them is
 // decided elsewhere, by the one visibility rule (published, active, linked source, active agent).
-import type { Database, Prisma } from "@parley/db";
+import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { LANGUAGE_CODES } from "../article-languages.ts";
 import { articleSlugInput, freeArticleSlug, isSlugConflict, slugFromTitle } from "../article-slugs.ts";
 import { AppError } from "../errors.ts";
-import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
+import {
+  ARTICLE_CONTENT_MAX_CHARS,
+  ARTICLE_TITLE_MAX_CHARS,
+  ARTICLES_PER_SOURCE_MAX,
+  HELP_QUERY_MAX_CHARS,
+  PANEL_ARTICLES_MAX_PER_LIST,
+} from "../limits.ts";
 import { renderArticleHtml } from "../markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
 import { recordRevision } from "./article-history.ts";
@@ -122,6 +128,7 @@ export async function createArticle(
   const detectedLanguage = await detectArticleLanguage(input);
   const article = await withSlugConflict(() =>
     db.prisma.$transaction(async (tx) => {
+      await assertSourceHasRoom(tx, input.sourceId);
       await assertTranslationLink(tx, workspaceId, null, input.translationOfId ?? null);
       const slug = input.slug ?? (await freeArticleSlug(tx, input.sourceId, slugFromTitle(input.title)));
       const created = await tx.article.create({
@@ -151,6 +158,20 @@ export async function createArticle(
     }),
   );
   return getArticle(db, workspaceId, article.id);
+}
+
+/**
+ * Whether the source may take one more article (ARTICLES_PER_SOURCE_MAX). Its row is locked first,
+ * for the rest of the transaction: two saves racing for the last place take turns, and the second
+ * counts the first's article.
+ */
+export async function sourceHasRoom(tx: Prisma.TransactionClient, sourceId: string): Promise<boolean> {
+  await tx.$queryRaw(Prisma.sql`SELECT 1 FROM "Source" WHERE "id" = ${sourceId} FOR NO KEY UPDATE`);
+  return (await tx.article.count({ where: { sourceId } })) < ARTICLES_PER_SOURCE_MAX;
+}
+
+async function assertSourceHasRoom(tx: Prisma.TransactionClient, sourceId: string): Promise<void> {
+  if (!(await sourceHasRoom(tx, sourceId))) throw new AppError("ARTICLES_PER_SOURCE_LIMIT");
 }
 
 /** The unique slug index's conflict, as the editor's message. */
@@ -205,6 +226,7 @@ async function updateInWorkspace(
   await withSlugConflict(() =>
     db.prisma.$transaction(async (tx) => {
       if (data.translationOfId !== undefined) await assertTranslationLink(tx, scope.workspaceId, id, data.translationOfId as string | null);
+      if (typeof data.sourceId === "string") await assertRoomToMoveIn(tx, scope.workspaceId, id, data.sourceId);
       const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId: scope.workspaceId } }, data });
       if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
       if (data.title !== undefined || data.content !== undefined) await recordDetectedLanguage(tx, id);
@@ -214,6 +236,12 @@ async function updateInWorkspace(
     }),
   );
   return getArticle(db, scope.workspaceId, id);
+}
+
+/** An article moved to another source takes a place there (staying in its own source takes none). */
+async function assertRoomToMoveIn(tx: Prisma.TransactionClient, workspaceId: string, id: string, sourceId: string): Promise<void> {
+  const current = await tx.article.findFirst({ where: { id, source: { workspaceId } }, select: { sourceId: true } });
+  if (current && current.sourceId !== sourceId) await assertSourceHasRoom(tx, sourceId);
 }
 
 /** A save of the editor: the change, its revision and its audit event in one transaction. */

@@ -1,11 +1,14 @@
 // One imported article, written in its own transaction: found again by its source URL or its slug
 // (a re-import updates it instead of adding a duplicate), created otherwise. An item that breaks a
-// rule (no title, too long) fails alone with the reason; the job goes on.
+// rule (no title, too long, unstorable text, a full source) fails alone with the reason; the job goes on.
 import type { Database, Prisma } from "@parley/db";
-import { recordArticlePublication } from "../admin/articles.ts";
+import { recordArticlePublication, sourceHasRoom } from "../admin/articles.ts";
 import { detectArticleLanguage } from "../admin/detected-languages.ts";
 import { freeArticleSlug, isArticleSlug, slugFromTitle } from "../article-slugs.ts";
+import { ERRORS } from "../errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS } from "../limits.ts";
+import { describeError, logger } from "../logger.ts";
+import { isUnstorableText } from "../storable-text.mjs";
 
 /** What a reader found in one file, page or export entry (or why it could not read it). */
 export interface ImportItem {
@@ -46,9 +49,18 @@ export async function importItem(db: Database, target: ImportTarget, item: Impor
     return await db.prisma.$transaction((tx) =>
       writeItem(tx, target, item as Required<Pick<ImportItem, "title" | "content">> & ImportItem, now),
     );
-  } catch {
-    return { item: item.name, outcome: "failed", reason: "The article could not be saved (a concurrent change); import it again" };
+  } catch (error) {
+    if (isWriteConflict(error))
+      return { item: item.name, outcome: "failed", reason: "The article could not be saved (a concurrent change); import it again" };
+    logger.warn("import item not saved", { error: describeError(error) });
+    return { item: item.name, outcome: "failed", reason: "The article could not be saved; import it again" };
   }
+}
+
+/** A unique index (slug, source URL) or a serialization failure: another save got there first. */
+function isWriteConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "P2002" || code === "P2034";
 }
 
 function ruleBroken(item: ImportItem): string | null {
@@ -58,6 +70,13 @@ function ruleBroken(item: ImportItem): string | null {
   if (!item.content?.trim()) return "No content";
   if (item.content.length > ARTICLE_CONTENT_MAX_CHARS)
     return `The content is longer than ${ARTICLE_CONTENT_MAX_CHARS.toLocaleString("en-US")} characters`;
+  for (const [field, text] of [
+    ["title", title],
+    ["content", item.content],
+    ["source URL", item.sourceUrl ?? ""],
+  ] as const)
+    if (isUnstorableText(text))
+      return `The ${field} contains a NUL character or invalid Unicode, which cannot be stored: remove it and import again`;
   if (item.slug !== undefined && !isArticleSlug(item.slug))
     return `The slug "${item.slug.slice(0, 130)}" is not lowercase a-z, digits and hyphens (1 to 120)`;
   return null;
@@ -94,6 +113,8 @@ async function writeItem(
     if (published !== existing.published) await recordArticlePublication(tx, target.workspaceId, existing.id, published, now);
     return { item: item.name, outcome: "updated", articleId: existing.id };
   }
+  if (!(await sourceHasRoom(tx, target.sourceId)))
+    return { item: item.name, outcome: "failed", reason: ERRORS.ARTICLES_PER_SOURCE_LIMIT.message };
   const published = item.published ?? false;
   const slug = await freeArticleSlug(tx, target.sourceId, item.slug ?? slugFromTitle(title));
   const created = await tx.article.create({
