@@ -12,8 +12,11 @@
 // - It is released by close(), and on any exit of the process (the server's SIGTERM/SIGINT
 //   handlers and the CLIs' exit through process.exit); a crash leaves a stale lock, taken over by
 //   the next opener.
+// - No data folder may lie inside, or hold, a folder a live process holds: a database written
+//   into the server's folder would travel in its backups, and a restore of an outer folder would
+//   move a running database away. The lock files above the folder and those inside it are read.
 import { createHash, randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { type Dirent, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { listenOwnerSocket, type OwnerRequestHandler, probeOwnerSocket } from "./owner-socket.ts";
@@ -45,6 +48,21 @@ export class DataFolderInUseError extends Error {
   }
 }
 
+export class DataFolderNestedError extends Error {
+  constructor(
+    readonly folder: string,
+    readonly other: { folder: string; owner: LockOwner; inside: boolean },
+  ) {
+    const relation = other.inside ? "holds" : "is inside";
+    const { owner } = other;
+    const where = owner.host === os.hostname() ? "" : ` on ${owner.host}`;
+    super(
+      `The data folder ${folder} ${relation} the data folder ${other.folder}, in use by process ${owner.pid}${where} (${owner.command}, since ${owner.since}): a data folder may not hold another; choose a DATA_DIR outside it.`,
+    );
+    this.name = "DataFolderNestedError";
+  }
+}
+
 export interface DataFolderLock {
   folder: string;
   owner: LockOwner;
@@ -57,11 +75,23 @@ const ATTEMPTS = 100;
 const RETRY_MS = 20;
 /** A takeover guard or unreadable lock older than this was left by a crash mid-write. */
 const ABANDONED_MS = 10_000;
+/**
+ * How far the search for a held folder inside the folder goes: levels of subfolders, and entries
+ * read (a database's own folder holds a few thousand files; one nested by a DATA_DIR is a level or
+ * two down).
+ */
+const NESTED_SEARCH_DEPTH = 8;
+const NESTED_SEARCH_ENTRIES = 100_000;
 
-/** Takes the lock of `folder` for this process, or throws DataFolderInUseError naming the owner. */
+/**
+ * Takes the lock of `folder` for this process, or throws DataFolderInUseError naming the owner,
+ * or DataFolderNestedError when the folder is inside, or holds, a folder another process holds.
+ */
 export async function lockDataFolder(folder: string): Promise<DataFolderLock> {
   const absolute = path.resolve(folder);
   const lockPath = `${absolute}.lock`;
+  // Before anything is written: a refused folder inside another leaves nothing there.
+  await assertNotNested(absolute);
   mkdirSync(path.dirname(absolute), { recursive: true });
   const token = randomBytes(8).toString("hex");
   const socket = await listenOwnerSocket(`${absolute}.${token}.sock`);
@@ -77,6 +107,11 @@ export async function lockDataFolder(folder: string): Promise<DataFolderLock> {
   const content = JSON.stringify(owner);
   try {
     await acquire(absolute, lockPath, content);
+    // Again under our lock: of two folders locked at once, one inside the other, the later sees the first.
+    await assertNotNested(absolute).catch((error) => {
+      removeIfOurs(lockPath, content);
+      throw error;
+    });
   } catch (error) {
     await socket?.close();
     throw error;
@@ -183,6 +218,64 @@ function pidIsAlive(owner: LockOwner): boolean {
   }
   const startTime = processStartTime(owner.pid);
   return !(owner.startTime && startTime && startTime !== owner.startTime);
+}
+
+/** Throws DataFolderNestedError when a live process holds a folder above `folder` or inside it. */
+async function assertNotNested(folder: string): Promise<void> {
+  const other = (await heldFolderAbove(folder)) ?? (await heldFolderInside(folder));
+  if (other) throw new DataFolderNestedError(folder, other);
+}
+
+async function heldFolderAbove(folder: string) {
+  for (let dir = path.dirname(folder); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const owner = await liveOwnerOf(`${dir}.lock`);
+    if (owner) return { folder: dir, owner, inside: false };
+  }
+  return null;
+}
+
+/** A bounded walk (symbolic links are not followed) for the lock file of a held folder. */
+async function heldFolderInside(folder: string) {
+  let level = [folder];
+  let entriesRead = 0;
+  for (let depth = 0; depth < NESTED_SEARCH_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      const entries = readEntries(dir);
+      entriesRead += entries.length;
+      if (entriesRead > NESTED_SEARCH_ENTRIES) return null;
+      for (const entry of entries) {
+        const entryPath = path.join(dir, entry.name);
+        if (entry.isDirectory()) next.push(entryPath);
+        else if (entry.isFile() && entry.name.endsWith(".lock")) {
+          const owner = await liveOwnerOf(entryPath);
+          if (owner) return { folder: entryPath.slice(0, -".lock".length), owner, inside: true };
+        }
+      }
+    }
+    level = next;
+  }
+  return null;
+}
+
+function readEntries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    // Absent (a folder not created yet), or not ours to read.
+    return [];
+  }
+}
+
+async function liveOwnerOf(lockPath: string): Promise<LockOwner | null> {
+  let owner: LockOwner | undefined;
+  try {
+    owner = readLock(lockPath)?.owner;
+  } catch {
+    // Not a readable file (a folder named *.lock, no permission): no lock of ours.
+    return null;
+  }
+  return owner && (await ownerIsAlive(owner)) ? owner : null;
 }
 
 /** Replaces the stale lock `stale` by ours; false when another process got there first. */

@@ -13,7 +13,7 @@ export {
 } from "./client.ts";
 export { DataFolderDamagedError } from "./data-folder.ts";
 export { type DbEnv, dbEnv, dbEnvSchema, EnvError, flag, optionalUrl, parseDbEnv, parseEnvWith, publicAppUrl, resetDbEnv } from "./env.ts";
-export { DataFolderInUseError, type DataFolderLock, type LockOwner, lockDataFolder } from "./folder-lock.ts";
+export { DataFolderInUseError, type DataFolderLock, DataFolderNestedError, type LockOwner, lockDataFolder } from "./folder-lock.ts";
 export * from "./generated/prisma/client.ts";
 export { MigrationError, migrate, readMigrations } from "./migrate.ts";
 export { hashPassword, needsRehash, verifyPassword } from "./password.ts";

@@ -1,7 +1,7 @@
 // One owner per embedded data folder: the lock that every opener takes (packages/db folder-lock.ts),
 // in this process and in others, with stale locks of dead processes taken over.
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { type Database, DataFolderInUseError, type DataFolderLock, lockDataFolder, openDatabase } from "@parley/db";
@@ -182,4 +182,85 @@ describe("the data folder lock", () => {
     expect(JSON.parse(readFileSync(lockFile(), "utf8")).pid).toBe(winner.pid);
     expect(readdirSync(root).filter((name) => name.includes("takeover") || name.endsWith(".tmp"))).toEqual([]);
   }, 60_000);
+});
+
+describe("data folders inside one another", () => {
+  const insideMessage = (inner: string, pid: number) =>
+    new RegExp(
+      `^The data folder ${escapeRegExp(inner)} is inside the data folder ${escapeRegExp(folder)}, in use by process ${pid} \\(.+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
+    );
+  const holdsMessage = (outer: string, inner: string, pid: number) =>
+    new RegExp(
+      `^The data folder ${escapeRegExp(outer)} holds the data folder ${escapeRegExp(inner)}, in use by process ${pid} \\(.+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
+    );
+
+  it("refuses every db command whose DATA_DIR is inside a folder another process holds: exit 1, one line, nothing written there", async () => {
+    copyTemplate();
+    const holder = await hold("lock");
+    const before = readdirSync(folder).sort();
+    const inner = path.join(folder, "pglite");
+    const backupFile = path.join(root, "backup.tar.gz");
+    writeFileSync(backupFile, "not read: the folder is refused first");
+    const commands: Array<[string, string[]]> = [
+      ["seed", []],
+      ["migrate", []],
+      ["setup", []],
+      ["restore", [backupFile]],
+    ];
+    for (const [cli, args] of commands) {
+      const result = await runDbCli(cli, folder, args);
+      expect(result.code, `${cli}: ${result.stderr}`).toBe(1);
+      expect(result.stderr.trim(), cli).toMatch(insideMessage(inner, holder.pid));
+    }
+    expect(readdirSync(folder).sort()).toEqual(before);
+
+    // A database nested there before this rule: backed up nowhere (by default into DATA_DIR/backups).
+    cpSync(path.join(template, "pglite"), inner, { recursive: true });
+    const backup = await runDbCli("backup", folder);
+    expect(backup.code, backup.stderr).toBe(1);
+    expect(backup.stderr.trim()).toMatch(insideMessage(inner, holder.pid));
+    expect(readdirSync(folder).sort()).toEqual([...before, "pglite"].sort());
+  }, 120_000);
+
+  it("refuses a folder below a held one at any depth, in this process too, and opens a sibling", async () => {
+    const holder = await hold("lock");
+    const deep = path.join(folder, "base", "a", "pglite");
+    await expect(lockDataFolder(deep)).rejects.toThrow(insideMessage(deep, holder.pid));
+    await expect(openDatabase({ dataDir: deep })).rejects.toThrow(insideMessage(deep, holder.pid));
+    expect(existsSync(path.join(folder, "base"))).toBe(false);
+    const sibling = await lockDataFolder(path.join(root, "other", "pglite"));
+    opened.push(sibling);
+  });
+
+  it("refuses a folder that holds a folder another process holds (a restore would move it away)", async () => {
+    const inner = path.join(folder, "nested", "pglite");
+    const holder = await startHolder(inner, "lock");
+    holders.push(holder);
+    expect(holder.firstLine).toBe("ready");
+    await expect(lockDataFolder(folder)).rejects.toThrow(holdsMessage(folder, inner, holder.pid));
+    const result = await runDbCli("seed", root);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr.trim()).toMatch(holdsMessage(folder, inner, holder.pid));
+    expect(existsSync(lockFile())).toBe(false);
+    expect(readdirSync(folder)).toEqual(["nested"]);
+  }, 60_000);
+
+  it("pays no heed to a lock left inside by a process that is gone", async () => {
+    mkdirSync(path.join(folder, "nested"), { recursive: true });
+    writeFileSync(
+      path.join(folder, "nested", "pglite.lock"),
+      JSON.stringify({
+        pid: await deadPid(),
+        token: "0123456789abcdef",
+        command: "seed.ts",
+        host: os.hostname(),
+        since: "",
+        socket: null,
+        startTime: null,
+      }),
+    );
+    const lock = await lockDataFolder(folder);
+    opened.push(lock);
+    expect(lock.owner.pid).toBe(process.pid);
+  });
 });
