@@ -115,6 +115,24 @@ describe("one owner per embedded data folder", () => {
     expect(lines(seeding.stderr)).toEqual([expect.stringMatching(inUse)]);
     expect(lines(seeding.stdout)).toEqual([]);
 
+    // A DATA_DIR inside the live folder (that database would travel in the server's backups) is
+    // refused as well, by db:seed and by a server, before anything is written there.
+    const nested = new RegExp(
+      `^The data folder ${escapeRegExp(path.join(folder, "pglite"))} is inside the data folder ${escapeRegExp(folder)}, in use by process ${owner.pid} \\(server\\.mjs, since .+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
+    );
+    const before = readdirSync(folder).sort();
+    const nestedSeed = await runDbCli("seed", [], { ...embeddedEnv(folder), ADMIN_PASSWORD });
+    expect(nestedSeed.code, nestedSeed.stderr).toBe(1);
+    expect(lines(nestedSeed.stderr)).toEqual([expect.stringMatching(nested)]);
+    const nestedServer = await runToExit(
+      process.execPath,
+      [SERVER_ENTRY],
+      productionAppEnv(await freePort(), newAuthSecret(), embeddedEnv(folder)),
+    );
+    expect(nestedServer.code, nestedServer.stderr).toBe(1);
+    expect(lines(nestedServer.stderr)).toEqual([expect.stringMatching(new RegExp(`^Parley could not start: ${nested.source.slice(1)}`))]);
+    expect(readdirSync(folder).sort()).toEqual(before);
+
     const secondPort = await freePort();
     const second = await runToExit(process.execPath, [SERVER_ENTRY], productionAppEnv(secondPort, newAuthSecret(), embeddedEnv(dataDir)));
     expect(second.code, second.stderr).toBe(1);
