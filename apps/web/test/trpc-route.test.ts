@@ -2,9 +2,10 @@
 // for a signed-out request, a cross-site write, bad input (zod field errors), a foreign row, and
 // a successful call; nothing is cacheable.
 import type { AdminScope } from "@parley/core/admin";
-import { ARTICLE_CONTENT_MAX_CHARS } from "@parley/core/limits";
+import { ARTICLE_CONTENT_MAX_CHARS, INBOX_SEARCHES_PER_MINUTE, PANEL_BATCH_CALLS_MAX } from "@parley/core/limits";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPanelClient } from "~/panel/trpc-client.ts";
 import { trpcResponse } from "~/server/routes/trpc.ts";
 
 const APP_URL = "http://localhost:3000";
@@ -158,6 +159,79 @@ describe("/api/trpc", () => {
       const message = `Use at most ${ARTICLE_CONTENT_MAX_CHARS.toLocaleString("en-US")} characters.`;
       expect(refused.zodError?.fieldErrors.content).toEqual([message]);
       expect(refused.issues).toEqual([{ path: ["content"], message }]);
+    });
+  });
+
+  describe("batches", () => {
+    const numbered = (inputs: unknown[]) => Object.fromEntries(inputs.map((input, index) => [index, input]));
+    const batchQuery = (path: string, inputs: unknown[]) =>
+      new Request(
+        `${APP_URL}/api/trpc/${inputs.map(() => path).join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(numbered(inputs)))}`,
+        { headers: { host: "localhost:3000" } },
+      );
+    const batchMutation = (path: string, inputs: unknown[]) =>
+      new Request(`${APP_URL}/api/trpc/${inputs.map(() => path).join(",")}?batch=1`, {
+        method: "POST",
+        headers: { host: "localhost:3000", origin: APP_URL, "content-type": "application/json" },
+        body: JSON.stringify(numbered(inputs)),
+      });
+    const tooMany = "Too many calls in one batch";
+
+    it(`runs a batch of ${PANEL_BATCH_CALLS_MAX} calls`, async () => {
+      const response = await trpcResponse(ctx, batchQuery("agents.list", Array(PANEL_BATCH_CALLS_MAX).fill(undefined)), admin);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as unknown[]).length).toBe(PANEL_BATCH_CALLS_MAX);
+    });
+
+    it("refuses a longer GET batch with one 400, as the panel's client reads it", async () => {
+      const response = await trpcResponse(ctx, batchQuery("conversations.list", Array(180).fill({ q: "refund" })), admin);
+      expect(response.status).toBe(400);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      const body = (await response.json()) as ErrorEnvelope;
+      expect(body.error).toMatchObject({ message: tooMany, data: { code: "BAD_REQUEST", httpStatus: 400 } });
+    });
+
+    it("refuses a longer POST batch before any call runs: nothing is created", async () => {
+      const inputs = Array.from({ length: PANEL_BATCH_CALLS_MAX + 1 }, (_, index) => ({
+        name: `Batched ${index}`,
+        id: `batched-${index}`,
+      }));
+      const response = await trpcResponse(ctx, batchMutation("agents.create", inputs), admin);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as ErrorEnvelope).error.message).toBe(tooMany);
+      expect(await ctx.db.prisma.agent.count({ where: { id: { startsWith: "batched-" } } })).toBe(0);
+    });
+
+    it("the panel's own client sends many calls made together as batches the server takes", async () => {
+      const batchSizes: number[] = [];
+      const client = createPanelClient({
+        url: `${APP_URL}/api/trpc`,
+        fetch: (url, init) => {
+          const request = new Request(url, { ...init, headers: { ...init?.headers, host: "localhost:3000" } } as RequestInit);
+          batchSizes.push(new URL(request.url).pathname.split(",").length);
+          return trpcResponse(ctx, request, admin);
+        },
+      });
+      const calls = 3 * PANEL_BATCH_CALLS_MAX + 1;
+      const lists = await Promise.all(Array.from({ length: calls }, () => client.agents.list.query()));
+      expect(lists.map((agents) => agents.length > 0)).toEqual(Array(calls).fill(true));
+      expect(batchSizes).toEqual([PANEL_BATCH_CALLS_MAX, PANEL_BATCH_CALLS_MAX, PANEL_BATCH_CALLS_MAX, 1]);
+    });
+
+    it(`counts every search of a batch against the person's ${INBOX_SEARCHES_PER_MINUTE} a minute; listing without words is not counted`, async () => {
+      const searcher: AdminScope = { userId: "searcher", workspaceId: "ws1", role: "support" };
+      for (let sent = 0; sent < INBOX_SEARCHES_PER_MINUTE; sent += PANEL_BATCH_CALLS_MAX) {
+        const calls = Math.min(PANEL_BATCH_CALLS_MAX, INBOX_SEARCHES_PER_MINUTE - sent);
+        const response = await trpcResponse(ctx, batchQuery("conversations.list", Array(calls).fill({ q: `refund ${sent}` })), searcher);
+        expect(response.status).toBe(200);
+      }
+      const refused = await trpcResponse(ctx, batchQuery("conversations.list", [{ q: "one more" }]), searcher);
+      expect(refused.status).toBe(429);
+      const [entry] = (await refused.json()) as ErrorEnvelope[];
+      expect(entry?.error).toMatchObject({ message: "Rate limit exceeded", data: { code: "TOO_MANY_REQUESTS", httpStatus: 429 } });
+      expect((await trpcResponse(ctx, batchQuery("conversations.list", [{}]), searcher)).status).toBe(200);
+      // Another person's searches are their own.
+      expect((await trpcResponse(ctx, batchQuery("conversations.list", [{ q: "refund" }]), admin)).status).toBe(200);
     });
   });
 });

@@ -31,16 +31,28 @@ export function createTRPCContext(options: {
   return { app: options.ctx, session: options.session, sameOrigin: options.sameOrigin, client: options.client ?? NO_CLIENT };
 }
 
+/**
+ * The text tRPC's fetch adapter refuses a batch longer than its `maxBatchSize` with (before any
+ * call runs); the response says it in the error table's words instead.
+ */
+const TRPC_BATCH_TOO_LARGE = "Batch call exceeds maximum size";
+
+/** The response's message: the error table's text where tRPC's own would show, the error's otherwise. */
+function messageOf(error: TRPCError, message: string): string {
+  // Unexpected errors (a database failure, a bug) keep their text out of the response.
+  if (error.code === "INTERNAL_SERVER_ERROR" && !isAppError(error.cause)) return ERRORS.INTERNAL.message;
+  if (error.code === "BAD_REQUEST" && error.message === TRPC_BATCH_TOO_LARGE) return ERRORS.BATCH_TOO_LARGE.message;
+  return message;
+}
+
 const t = initTRPC.context<TRPCContext>().create({
   errorFormatter({ shape, error }) {
-    // Unexpected errors (a database failure, a bug) keep their text out of the response.
-    const unexpected = error.code === "INTERNAL_SERVER_ERROR" && !isAppError(error.cause);
     // No stack trace in any response, development included (the server log has what is needed).
     const { stack: _stack, ...data } = shape.data;
     const zodError = error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? error.cause : null;
     return {
       ...shape,
-      message: unexpected ? ERRORS.INTERNAL.message : shape.message,
+      message: messageOf(error, shape.message),
       data: {
         ...data,
         // Field errors of bad input, for inline messages in the panel's forms, written for people:

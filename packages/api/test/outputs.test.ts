@@ -191,7 +191,7 @@ describe("a field a core query returns by accident", () => {
 
   it("reaches core's result but not the panel", async () => {
     const leaky = leakyContext();
-    const direct = await listConversations(leaky.db, a.scope, { limit: 10 });
+    const direct = await listConversations(leaky, a.scope, { limit: 10 });
     expect(direct.items[0]).toHaveProperty("passwordHash", "leaked");
 
     const caller = callerFor(leaky, a.scope);

@@ -43,11 +43,11 @@ describe("test chat", () => {
   it("is left out of the inbox list unless test conversations are asked for", async () => {
     const agent = await createAgentWithKey(ctx);
     const reply = await runTestTurn(ctx, "ws-demo", { agentId: agent.id, message: "How do I reset my password?" });
-    const real = await listConversations(ctx.db, scope, { agentId: agent.id, limit: 25 });
+    const real = await listConversations(ctx, scope, { agentId: agent.id, limit: 25 });
     expect(real.items.map((item) => item.id)).not.toContain(reply.conversationId);
-    const tests = await listConversations(ctx.db, scope, { agentId: agent.id, test: true, limit: 25 });
+    const tests = await listConversations(ctx, scope, { agentId: agent.id, test: true, limit: 25 });
     expect(tests.items.map((item) => item.id)).toEqual([reply.conversationId]);
-    const searched = await listConversations(ctx.db, scope, { agentId: agent.id, q: "password", limit: 25 });
+    const searched = await listConversations(ctx, scope, { agentId: agent.id, q: "password", limit: 25 });
     expect(searched.items).toEqual([]);
   });
 

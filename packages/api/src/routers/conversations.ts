@@ -27,7 +27,7 @@ export const conversationsRouter = createTRPCRouter({
   list: protectedProcedure
     .input(listConversationsInput)
     .output(conversationListOutput)
-    .query(({ ctx, input }) => listConversations(ctx.app.db, ctx.session, input)),
+    .query(({ ctx, input }) => listConversations(ctx.app, ctx.session, input)),
   /** The navigation's count of escalations nobody has taken yet. */
   waiting: protectedProcedure.output(waitingEscalationsOutput).query(({ ctx }) => waitingEscalations(ctx.app.db, ctx.session)),
   get: protectedProcedure

@@ -3,7 +3,14 @@
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { INBOX_SEARCH_MAX_CHARS, PANEL_CONVERSATIONS_MAX_PER_PAGE, PANEL_CONVERSATIONS_PER_PAGE } from "../limits.ts";
+import {
+  INBOX_SEARCH_MAX_CHARS,
+  INBOX_SEARCHES_PER_MINUTE,
+  PANEL_CONVERSATIONS_MAX_PER_PAGE,
+  PANEL_CONVERSATIONS_PER_PAGE,
+} from "../limits.ts";
+import { enforceRateLimit } from "../ratelimit/index.ts";
+import type { RateLimiters } from "../ratelimit/types.ts";
 import { type ConversationRow, conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";
 import { noteSelect, toNote } from "./inbox-notes.ts";
 import { searchConversationIds } from "./inbox-search.ts";
@@ -68,11 +75,20 @@ export function assigneeIdOf(scope: AdminScope, filter: z.infer<typeof assigneeF
 }
 
 /** Most recently active first; page through with `cursor`. With `q`, only the conversations that match. */
-export async function listConversations(db: Database, scope: AdminScope, input: z.infer<typeof listConversationsInput>) {
+/** A search reads the message index: each counts, per person, a batch's calls one by one. */
+const INBOX_SEARCHES_POLICY = { name: "inbox-searches", limit: INBOX_SEARCHES_PER_MINUTE, windowSeconds: 60 };
+
+export async function listConversations(
+  deps: { db: Database; limiters: RateLimiters },
+  scope: AdminScope,
+  input: z.infer<typeof listConversationsInput>,
+) {
   assertCan(scope, "inbox.read");
+  const { db } = deps;
   const assigneeId = assigneeIdOf(scope, input.assignee);
   let rows: ConversationRow[];
   if (input.q) {
+    await enforceRateLimit(deps.limiters.configured(INBOX_SEARCHES_POLICY), scope.userId);
     const ids = await searchConversationIds(
       db,
       input.q,

@@ -5,6 +5,7 @@ import type { AppContext } from "@parley/core";
 import { logger } from "@parley/core";
 import type { AdminScope } from "@parley/core/admin";
 import { isSameOrigin } from "@parley/core/admin";
+import { PANEL_BATCH_CALLS_MAX } from "@parley/core/limits";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { requestClient } from "~/server/http/request.ts";
 
@@ -15,6 +16,8 @@ export function trpcResponse(ctx: AppContext, request: Request, session: AdminSc
     endpoint: TRPC_ENDPOINT,
     req: request,
     router: appRouter,
+    // A longer batch is refused whole (400) before any call runs: one request cannot queue unbounded work.
+    maxBatchSize: PANEL_BATCH_CALLS_MAX,
     createContext: () =>
       createTRPCContext({
         ctx,
