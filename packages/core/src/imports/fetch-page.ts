@@ -2,6 +2,7 @@
 // address its host resolves to are checked (private, loopback and link-local refused unless
 // WEBHOOKS_ALLOW_LOCAL), the connection goes only to those checked addresses, redirects are
 // followed by hand (each hop checked again, at most a few), and the body is cut off at a size.
+// One timeout covers the whole page: every lookup, hop and byte.
 import type { LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -16,12 +17,17 @@ export interface FetchedPage {
   text: string;
 }
 
+/** The page's time ran out (its message is the report's reason). */
+export class FetchTimeoutError extends Error {}
+
 /** The page, or a thrown Error whose message is the report's reason. */
 export async function fetchGuardedPage(text: string, policy: UrlPolicy, timeoutMs = IMPORT_FETCH_TIMEOUT_MS): Promise<FetchedPage> {
+  const end = performance.now() + timeoutMs;
+  const timeout = { left: () => Math.max(1, end - performance.now()), message: `Timed out after ${Math.round(timeoutMs / 1000)} s` };
   let url = parseWebhookUrl(text, policy);
   for (let hop = 0; hop <= IMPORT_FETCH_MAX_REDIRECTS; hop++) {
-    const addresses = await resolveWebhookTarget(url, policy);
-    const response = await get(url, addresses, timeoutMs);
+    const addresses = await withTimeout(resolveWebhookTarget(url, policy), timeout);
+    const response = await get(url, addresses, timeout);
     if (response.location !== null) {
       url = parseWebhookUrl(new URL(response.location, url).toString().replace(/#.*$/, ""), policy);
       continue;
@@ -39,7 +45,21 @@ interface RawResponse {
   body: string;
 }
 
-function get(url: URL, checked: string[], timeoutMs: number): Promise<RawResponse> {
+interface Timeout {
+  /** Milliseconds left of the page's time. */
+  left(): number;
+  message: string;
+}
+
+function withTimeout<T>(promise: Promise<T>, timeout: Timeout): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new FetchTimeoutError(timeout.message)), timeout.left());
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+function get(url: URL, checked: string[], timeout: Timeout): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const addresses: LookupAddress[] = checked.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
@@ -55,10 +75,10 @@ function get(url: URL, checked: string[], timeoutMs: number): Promise<RawRespons
         }
       },
     });
-    const timer = setTimeout(() => req.destroy(new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    const timer = setTimeout(() => req.destroy(new FetchTimeoutError(timeout.message)), timeout.left());
     req.on("error", (error) => {
       clearTimeout(timer);
-      reject(new Error(error.message));
+      reject(error instanceof FetchTimeoutError ? error : new Error(error.message));
     });
     req.on("response", (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
@@ -87,7 +107,7 @@ function get(url: URL, checked: string[], timeoutMs: number): Promise<RawRespons
       });
       res.on("error", (error) => {
         clearTimeout(timer);
-        reject(new Error(error.message));
+        reject(error instanceof FetchTimeoutError ? error : new Error(error.message));
       });
     });
     req.end();

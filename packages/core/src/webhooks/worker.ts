@@ -33,6 +33,8 @@ import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, 
 export interface BackgroundTask {
   readonly name: string;
   run(): Promise<void>;
+  /** The worker is stopping: end the current run soon (a long one, such as an import, hands its work back). */
+  stop?(): void;
 }
 
 export interface WebhookWorkerOptions {
@@ -145,6 +147,7 @@ export class WebhookWorker {
       for (const entry of this.inFlight.values()) entry.controller.abort();
       await Promise.all([...this.inFlight.values()].map((entry) => entry.done));
     }
+    for (const task of this.runningTasks.keys()) task.stop?.();
     await Promise.all(this.runningTasks.values());
   }
 
