@@ -3,7 +3,13 @@
 // page's Errors section shows the whole table; every REST error response links its entry in a
 // `Link: <...>; rel="help"` header (the spec's error body has no room for a link).
 import { ERRORS, type ErrorCode } from "./errors.ts";
-import { IDEMPOTENCY_TTL_HOURS, SAVED_REPLIES_MAX, WEBHOOK_ENDPOINTS_MAX } from "./limits.ts";
+import {
+  ARTICLES_PER_SOURCE_MAX,
+  IDEMPOTENCY_TTL_HOURS,
+  PANEL_BATCH_CALLS_MAX,
+  SAVED_REPLIES_MAX,
+  WEBHOOK_ENDPOINTS_MAX,
+} from "./limits.ts";
 
 /** The path of the API reference page, where the Errors section lives. */
 export const API_DOCS_PATH = "/docs";
@@ -18,6 +24,10 @@ export const ERROR_DOCS = {
   INVALID_REQUEST: {
     meaning: "The request is malformed; `details` names each field and rule. Do not retry unchanged.",
     action: "Fix each field `details` names, then send the corrected request.",
+  },
+  BATCH_TOO_LARGE: {
+    meaning: `A control-panel tRPC batch held more than ${PANEL_BATCH_CALLS_MAX} calls; none of them ran.`,
+    action: `Send at most ${PANEL_BATCH_CALLS_MAX} calls per batch (the tRPC client's \`maxItems\`).`,
   },
   UNAUTHORIZED: {
     meaning: "No valid control-panel session cookie.",
@@ -131,6 +141,14 @@ export const ERROR_DOCS = {
   ARTICLE_SLUG_TAKEN: {
     meaning: "Another article of the same source already has this slug (slugs are unique per source).",
     action: "Choose another slug, or change the other article's first.",
+  },
+  ARTICLES_PER_SOURCE_LIMIT: {
+    meaning: `The source already holds ${ARTICLES_PER_SOURCE_MAX.toLocaleString("en-US")} articles (drafts and archived ones count), so it takes no new or moved-in article.`,
+    action: "Delete articles the source no longer needs, or create the article in another source (an agent may use several).",
+  },
+  ARTICLE_REVISION_TOO_LONG: {
+    meaning: "The version chosen to restore has a longer title or content than an article may have now.",
+    action: "Copy the part you need from the version into the article instead, within the limits.",
   },
   TRANSLATION_ORIGINAL_NOT_FOUND: {
     meaning: "The article chosen as the original of a translation is not one of your workspace's (or it was deleted).",

@@ -1,8 +1,10 @@
 // Every error Parley returns, in one table: HTTP status and the spec's `error` text for REST,
 // the tRPC code for the panel. Core code throws AppError; adapters map it with this table.
+import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "./limits.ts";
 
 export const ERRORS = {
   INVALID_REQUEST: { status: 400, message: "Invalid request", trpc: "BAD_REQUEST" },
+  BATCH_TOO_LARGE: { status: 400, message: "Too many calls in one batch", trpc: "BAD_REQUEST" },
   UNAUTHORIZED: { status: 401, message: "Unauthorized", trpc: "UNAUTHORIZED" },
   MISSING_BEARER_TOKEN: { status: 401, message: "Missing bearer token", trpc: "UNAUTHORIZED" },
   INVALID_BEARER_TOKEN: { status: 401, message: "Invalid bearer token", trpc: "UNAUTHORIZED" },
@@ -45,6 +47,16 @@ export const ERRORS = {
   WEBHOOK_ENDPOINTS_LIMIT: { status: 409, message: "This workspace has the most webhook endpoints allowed", trpc: "CONFLICT" },
   AGENT_ID_TAKEN: { status: 409, message: "An agent with this id already exists", trpc: "CONFLICT" },
   ARTICLE_SLUG_TAKEN: { status: 409, message: "Another article of this source already uses this slug", trpc: "CONFLICT" },
+  ARTICLES_PER_SOURCE_LIMIT: {
+    status: 409,
+    message: `This source holds its maximum of ${ARTICLES_PER_SOURCE_MAX.toLocaleString("en-US")} articles: delete some, or put new ones in another source`,
+    trpc: "CONFLICT",
+  },
+  ARTICLE_REVISION_TOO_LONG: {
+    status: 409,
+    message: `This version is longer than an article may be (a title of ${ARTICLE_TITLE_MAX_CHARS} characters, content of ${ARTICLE_CONTENT_MAX_CHARS.toLocaleString("en-US")}), so it cannot be restored`,
+    trpc: "CONFLICT",
+  },
   TRANSLATION_OF_ITSELF: { status: 400, message: "An article cannot be a translation of itself", trpc: "BAD_REQUEST" },
   TRANSLATION_OF_TRANSLATION: {
     status: 409,
