@@ -87,7 +87,7 @@ const AGENT_ID = "bench_agent";
 const SEED = 20261122;
 
 /** A fixed, clearly fake key: the bench database is private and dropped at the end. */
-function benchKey(name: string): { apiKey: string; keyHash: string } {
+export function benchKey(name: string): { apiKey: string; keyHash: string } {
   const apiKey = `pk_bench_${createHash("sha256").update(`${name}-${SEED}`).digest("base64url").slice(0, 32)}`;
   return { apiKey, keyHash: createHash("sha256").update(apiKey).digest("hex") };
 }

@@ -4,6 +4,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { appProcessEnv } from "../scripts/app-process.mjs";
 
 /** A TCP port that was free a moment ago (the OS picked it). */
 export function freePort(): Promise<number> {
@@ -250,8 +251,8 @@ export function productionAppEnv(
     NEXTAUTH_SECRET: authSecret,
     NEXT_TELEMETRY_DISABLED: "1",
     UPSTASH_DISABLE_TELEMETRY: "1",
-    // As `npm start` runs it (scripts/start.mjs): the old generation capped.
-    NODE_OPTIONS: "--max-old-space-size=256",
+    // As `npm start` runs it (scripts/start.mjs): the heap capped, the allocator settings.
+    ...appProcessEnv({}),
     ...extra,
   };
 }

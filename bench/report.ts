@@ -70,7 +70,7 @@ export interface Verdict {
 const RATIO_TARGET = 0.5;
 const SEARCH_GROWTH_TARGET = 2;
 const TURN_P99_TARGET_MS = 100;
-const RSS_TARGET_MB = 400;
+const RSS_TARGET_MB = 300;
 /** The inbox over a million messages, one person at a time (c=1): a search, and the list's first page. */
 const INBOX_SEARCH_P99_TARGET_MS = 250;
 const INBOX_LIST_P99_TARGET_MS = 100;
@@ -80,11 +80,13 @@ const INBOX_LIST_P99_TARGET_MS = 100;
  */
 const INBOX_EXPORT_RSS_GROWTH_TARGET_MB = 32;
 /**
- * Importing 10,000 Markdown articles from a zip: minutes, not hours, with the app's memory flat
- * (over the last three quarters, once the first has warmed the heap and buffers up).
+ * Importing 10,000 Markdown articles of about 100 KB from a zip, then knowledge turns to their
+ * agent: minutes, not hours (within an import's time budget), with the app's memory flat over the
+ * last three quarters of the import and the turns after it (the first quarter warms the heap and
+ * buffers up).
  */
 const IMPORT_TARGET_ARTICLES = 10_000;
-const IMPORT_TARGET_SECONDS = 300;
+const IMPORT_TARGET_SECONDS = 600;
 const IMPORT_RSS_GROWTH_TARGET_MB = 32;
 /** The inbox targets hold over this many messages; a smaller inbox (a quick run) gets no verdict. */
 const INBOX_TARGET_MESSAGES = 1_000_000;
@@ -190,16 +192,17 @@ export function verdicts(
   // The import of 10k articles.
   const importDetail =
     imported &&
-    `${imported.created.toLocaleString("en-US")} created, ${imported.failed} failed (${imported.status}) from a ${imported.zipMegabytes.toFixed(1)} MB zip in ${imported.seconds.toFixed(1)} s; RSS ${imported.rssBeforeMb.toFixed(0)} MB before, ${imported.rssQuarterMb.toFixed(0)} MB at a quarter, peak ${imported.rssPeakMb.toFixed(0)} MB`;
+    `${imported.created.toLocaleString("en-US")} created, ${imported.failed} failed (${imported.status}) from a ${imported.zipMegabytes.toFixed(1)} MB zip in ${imported.seconds.toFixed(1)} s; RSS ${imported.rssBeforeMb.toFixed(0)} MB before, ${imported.rssQuarterMb.toFixed(0)} MB at a quarter, peak ${imported.rssPeakMb.toFixed(0)} MB; then ${imported.turns} knowledge turns to their agent, ${imported.turnErrors} not answered 200, peak ${imported.rssAfterTurnsMb.toFixed(0)} MB`;
   const fullImport = imported?.articles === IMPORT_TARGET_ARTICLES;
   result.push({
-    target: `import of 10k Markdown articles from a zip: done in < ${IMPORT_TARGET_SECONDS} s, app RSS flat (< ${IMPORT_RSS_GROWTH_TARGET_MB} MB more after the first quarter)`,
+    target: `import of 10k Markdown articles of ~100 KB from a zip, then knowledge turns: done in < ${IMPORT_TARGET_SECONDS} s, every turn answered, app RSS flat (< ${IMPORT_RSS_GROWTH_TARGET_MB} MB more after the first quarter)`,
     met:
       imported && fullImport
         ? imported.status === "done" &&
           imported.created === imported.articles &&
           imported.seconds < IMPORT_TARGET_SECONDS &&
-          imported.rssPeakMb - imported.rssQuarterMb < IMPORT_RSS_GROWTH_TARGET_MB
+          imported.turnErrors === 0 &&
+          imported.rssAfterTurnsMb - imported.rssQuarterMb < IMPORT_RSS_GROWTH_TARGET_MB
         : null,
     detail: !importDetail
       ? "not run (a run of chosen scenarios skips it)"

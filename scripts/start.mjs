@@ -3,11 +3,10 @@
 // With DATABASE_URL unset the embedded database lives under DATA_DIR (default .data/).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { appProcessEnv } from "./app-process.mjs";
 import { buildWithProgress } from "./build-progress.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-/** The production server's Node options when NODE_OPTIONS is unset (see the bench's productionAppEnv). */
-const APP_NODE_OPTIONS = "--max-old-space-size=256";
 const env = {
   ...process.env,
   NEXT_TELEMETRY_DISABLED: "1",
@@ -25,6 +24,5 @@ run("node", ["scripts/bundle-widget.mjs"]);
 const buildStatus = await buildWithProgress(root, { ...env, NODE_ENV: "production" });
 if (buildStatus !== 0) process.exit(buildStatus);
 run("npx", ["--no-install", "tsx", "packages/db/src/cli/setup.ts"]);
-// V8 grows its heap lazily on a large machine (670 MB resident under the bench's load); a cap on the
-// old generation makes it collect sooner: 383 MB at peak in the bench (README, Performance). NODE_OPTIONS of your own wins.
-run("node", ["apps/web/server.mjs"], { NODE_ENV: "production", NODE_OPTIONS: env.NODE_OPTIONS ?? APP_NODE_OPTIONS });
+// The server's heap cap and allocator settings (app-process.mjs); NODE_OPTIONS of your own wins.
+run("node", ["apps/web/server.mjs"], { NODE_ENV: "production", ...appProcessEnv(env) });

@@ -9,6 +9,9 @@ const config: NextConfig = {
   // loads its n-gram table by a computed import).
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pglite-prisma-adapter", "pg", "ioredis", "ws", "eld"],
   poweredByHeader: false,
+  // Each page's code is loaded on its first request, not all at start: the bundles repeat shared
+  // code, and an instance that serves only the API would hold every page's copy (about 45 MB resident).
+  experimental: { preloadEntriesOnStart: false },
   reactStrictMode: true,
   async headers() {
     return [

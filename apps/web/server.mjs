@@ -2,6 +2,7 @@
 // widget's WebSocket endpoint /ws. It records the socket's address for rate limits keyed by client IP; a client
 // cannot forge that header because any incoming copy is replaced.
 import { EventEmitter } from "node:events";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +24,7 @@ const hostname = process.env.HOST || "0.0.0.0";
 // Next attaches its own upgrade listener (dev HMR, rewrites) to `httpServer`: it gets every
 // upgrade except /ws through this emitter.
 const nextUpgrades = new EventEmitter();
-const app = next({ dev, dir, port, hostname, httpServer: nextUpgrades });
+const app = next({ dev, dir, port, hostname, httpServer: nextUpgrades, conf: dev ? undefined : builtConfig() });
 const handle = app.getRequestHandler();
 // The server listens before the app is prepared (see below): requests that come meanwhile wait.
 let markPrepared;
@@ -35,6 +36,19 @@ let markStarted;
 const started = new Promise((resolve) => {
   markStarted = resolve;
 });
+
+/**
+ * The configuration the production build resolved (without it, Next compiles next.config.ts at
+ * every start, loading the 26 MB SWC compiler for good); undefined when there is no build, so that
+ * Next says so in its own words.
+ */
+function builtConfig() {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, ".next", "required-server-files.json"), "utf8")).config;
+  } catch {
+    return undefined;
+  }
+}
 
 const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
   // A malformed path, or one that routes elsewhere than it reads, gets 400 before anything chooses by path.

@@ -30,6 +30,12 @@ export const agentSummaryOutput = z.object({
 
 export const agentListOutput = z.array(agentSummaryOutput);
 
+export const agentKnowledgeSearchOutput = z.object({
+  search: z.enum(["in-process", "database"]),
+  textBytes: z.number().int().nonnegative(),
+  budgetBytes: z.number().int().positive(),
+});
+
 export const agentDetailOutput = z.object({
   ...agentSummaryOutput.shape,
   updatedAt: moment,

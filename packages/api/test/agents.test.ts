@@ -2,6 +2,7 @@
 // check of writes, workspace isolation, validation, and the key lifecycle (hash stored, rotation
 // invalidates the previous key at once, revocation clears it).
 import { hashAgentKey } from "@parley/core";
+import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "@parley/core/limits";
 import { authenticateAgent } from "@parley/core/messages";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -324,5 +325,22 @@ describe("keys", () => {
     await expect(intruder.keys.generate({ agentId: a.agentId })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Agent not found" });
     await expect(intruder.keys.revoke({ agentId: a.agentId })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Agent not found" });
     expect((await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: a.agentId } })).keyHash).toBe(hashAgentKey(mine.key));
+  });
+});
+
+describe("agents.knowledgeSearch", () => {
+  it("says an agent within the memory budget is searched in process, with its text size", async () => {
+    const caller = callerFor(ctx, a.scope);
+    const status = await caller.agents.knowledgeSearch({ id: a.agentId });
+    expect(status.search).toBe("in-process");
+    expect(status.budgetBytes).toBe(KNOWLEDGE_INDEX_MAX_TEXT_BYTES);
+    expect(status.textBytes).toBeGreaterThanOrEqual(0);
+  });
+
+  it("refuses another workspace's agent as not found", async () => {
+    await expect(callerFor(ctx, b.scope).agents.knowledgeSearch({ id: a.agentId })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "Agent not found",
+    });
   });
 });

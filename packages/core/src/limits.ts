@@ -49,6 +49,23 @@ export const KNOWLEDGE_QUERY_MAX_WORDS = 31;
  * their newest articles.
  */
 export const KNOWLEDGE_INDEX_MAX_ARTICLES = 5_000;
+/**
+ * The article text (title and content, in bytes) the in-process passage indexes of one instance
+ * hold, all agents together. An index takes about four times its text in heap (the text, its
+ * passages and postings: 7.8 MB of text, 5,000 generated articles, took 32 MB), and its postings
+ * twice while a rebuild keeps the previous index: about 60 MB at most, within the server's heap
+ * cap (scripts/app-process.mjs). An agent whose newest articles hold more is answered from the
+ * database search instead (KNOWLEDGE_DATABASE_CANDIDATES); other agents' indexes are dropped,
+ * least recently used first, to make room, and built again on their next turn.
+ */
+export const KNOWLEDGE_INDEX_MAX_TEXT_BYTES = 8 * 1024 * 1024;
+/**
+ * An agent over that budget: each question ranks the passages of at most this many articles that
+ * the database's full-text search finds (any of its words), and this many such turns run at once
+ * in an instance (others wait their turn), so its memory stays bounded.
+ */
+export const KNOWLEDGE_DATABASE_CANDIDATES = 10;
+export const KNOWLEDGE_DATABASE_TURNS_AT_ONCE = 4;
 
 // Semantic retrieval through an embeddings endpoint.
 /** Embedding a visitor's question: past this the turn goes on with lexical retrieval alone, in milliseconds. */

@@ -33,7 +33,9 @@ async function helpStatus(agentId: string, itemId: string): Promise<number> {
 }
 
 async function indexed(agentId: string): Promise<string[]> {
-  return [...(await agentIndex(ctx.db, agentId)).articles.keys()].sort();
+  const index = await agentIndex(ctx.db, agentId);
+  if ("overBudget" in index) throw new Error("the test agent's articles fit the index budget");
+  return [...index.articles.keys()].sort();
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {

@@ -5,13 +5,14 @@ import {
   deleteAgent,
   deleteByIdInput,
   getAgent,
+  getAgentKnowledgeSearch,
   listAgents,
   runTestTurn,
   testChatInput,
   updateAgent,
   updateAgentInput,
 } from "@parley/core/admin";
-import { agentDetailOutput, agentListOutput, deletedAgentOutput, testChatOutput } from "../outputs.ts";
+import { agentDetailOutput, agentKnowledgeSearchOutput, agentListOutput, deletedAgentOutput, testChatOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const agentsRouter = createTRPCRouter({
@@ -20,6 +21,11 @@ export const agentsRouter = createTRPCRouter({
     .input(agentIdInput)
     .output(agentDetailOutput)
     .query(({ ctx, input }) => getAgent(ctx.app.db, ctx.session.workspaceId, input.id)),
+  /** Whether the agent's knowledge is searched in process or, over the memory budget, in the database. */
+  knowledgeSearch: protectedProcedure
+    .input(agentIdInput)
+    .output(agentKnowledgeSearchOutput)
+    .query(({ ctx, input }) => getAgentKnowledgeSearch(ctx.app.db, ctx.session.workspaceId, input.id)),
   create: protectedProcedure
     .input(createAgentInput)
     .output(agentDetailOutput)

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { brandingInput, helpCentreName, readBranding } from "../branding.ts";
+import { type KnowledgeIndexStatus, knowledgeIndexStatus } from "../engine/retrieval/agent-index.ts";
 import { AppError } from "../errors.ts";
 import {
   AGENT_ALLOWED_ORIGINS_MAX,
@@ -210,6 +211,16 @@ export async function getAgent(db: Database, workspaceId: string, id: string): P
   const row = await db.prisma.agent.findFirst({ where: { id, workspaceId }, select: detailSelect });
   if (!row) throw new AppError("AGENT_NOT_FOUND");
   return toDetail(row);
+}
+
+/**
+ * How the agent's knowledge is searched: in process, or from the database when its articles'
+ * text is over the instance's index budget (the agent page warns of it).
+ */
+export async function getAgentKnowledgeSearch(db: Database, workspaceId: string, id: string): Promise<KnowledgeIndexStatus> {
+  const row = await db.prisma.agent.findFirst({ where: { id, workspaceId }, select: { id: true } });
+  if (!row) throw new AppError("AGENT_NOT_FOUND");
+  return knowledgeIndexStatus(db, row.id);
 }
 
 export async function createAgent(db: Database, scope: AdminScope, input: z.infer<typeof createAgentInput>): Promise<AgentDetail> {

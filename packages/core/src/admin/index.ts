@@ -17,6 +17,7 @@ export {
   createAgent,
   createAgentInput,
   getAgent,
+  getAgentKnowledgeSearch,
   listAgents,
   updateAgent,
   updateAgentInput,

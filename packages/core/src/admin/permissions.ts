@@ -68,6 +68,7 @@ export type InboxPermission = Extract<Permission, `inbox.${string}`>;
 export const OPERATION_PERMISSIONS = {
   "agents.list": "agents.list",
   "agents.get": "agents.read",
+  "agents.knowledgeSearch": "agents.read",
   "agents.create": "agents.write",
   "agents.update": "agents.write",
   "agents.delete": "agents.delete",

@@ -16,7 +16,7 @@ import { countTokens } from "../tokens.ts";
 import { asksForHuman, isGreeting, isThanks } from "./intent.ts";
 import { quoteSection } from "./passage.ts";
 import { PHRASES, type Phrases } from "./phrases.ts";
-import { type AgentIndex, agentIndex, type StoredArticle } from "./retrieval/agent-index.ts";
+import { type AgentIndex, agentIndex, overBudgetIndex, type StoredArticle } from "./retrieval/agent-index.ts";
 import { termsOf } from "./retrieval/analyze.ts";
 import { detectLanguage, LANGUAGES, type Language, loadLanguageDetector } from "./retrieval/languages.ts";
 import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "./retrieval/rank.ts";
@@ -68,7 +68,17 @@ export async function searchKnowledge(
 ): Promise<KnowledgeSearch> {
   // With an embeddings endpoint configured, the passages nearest in meaning are fused in too
   // (null, and nothing fused, when it is not configured, fails or is slow).
-  const [index, nearest] = await Promise.all([agentIndex(deps.db, agentId), nearestPassages(deps, agentId, message, SEMANTIC_PASSAGES)]);
+  const [held, nearest] = await Promise.all([agentIndex(deps.db, agentId), nearestPassages(deps, agentId, message, SEMANTIC_PASSAGES)]);
+  const index =
+    "overBudget" in held
+      ? await overBudgetIndex(
+          deps.db,
+          agentId,
+          held,
+          [message, ...previous.slice(-1)].join(" "),
+          nearest?.map((passage) => passage.articleId),
+        )
+      : held;
   const rankings = nearest ? [...otherRankings, nearest] : otherRankings;
   const ranking = rankArticles({ index: index.index, synonyms: index.synonyms, message, previous, otherRankings: rankings });
   return { index, ranking };

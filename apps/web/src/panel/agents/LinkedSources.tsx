@@ -22,6 +22,7 @@ export function LinkedSources({ agentId }: { agentId: string }) {
         Promise.all([
           queryClient.invalidateQueries(trpc.sources.list.queryFilter()),
           queryClient.invalidateQueries(trpc.agents.get.queryFilter({ id: agentId })),
+          queryClient.invalidateQueries(trpc.agents.knowledgeSearch.queryFilter({ id: agentId })),
         ]),
     }),
   );
@@ -75,7 +76,27 @@ export function LinkedSources({ agentId }: { agentId: string }) {
       <h2 id="linked-sources-heading">Linked sources</h2>
       <p className="muted small">The agent answers from, and its help centre shows, published articles of these sources.</p>
       {body}
+      <KnowledgeSearchNotice agentId={agentId} />
       <ActionStatus error={setAgents.error} success={setAgents.isSuccess ? "Sources updated." : undefined} />
     </section>
+  );
+}
+
+/** Megabytes, one decimal. */
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Says so when the agent's articles are too large to search in memory (it answers from the database search). */
+function KnowledgeSearchNotice({ agentId }: { agentId: string }) {
+  const trpc = useTRPC();
+  const status = useQuery(trpc.agents.knowledgeSearch.queryOptions({ id: agentId }));
+  if (status.data?.search !== "database") return null;
+  return (
+    <p className="notice notice-warn" role="status">
+      These sources hold {megabytes(status.data.textBytes)} of article text, more than the {megabytes(status.data.budgetBytes)} an instance
+      keeps in memory for knowledge search. The agent answers from the database search instead, which ranks answers less precisely: unlink
+      or unpublish sources it does not need to bring it back.
+    </p>
   );
 }
