@@ -147,6 +147,13 @@ describe("agents within the budget", () => {
     expect(held.map((entry) => entry.agentId)).not.toContain("half-a");
     expect(held.reduce((sum, entry) => sum + entry.textBytes, 0)).toBeLessThanOrEqual(KNOWLEDGE_INDEX_MAX_TEXT_BYTES);
 
+    // Built at the same time (both changed), they still hold no more than the budget together.
+    await db.prisma.article.updateMany({ where: { id: { in: ["src-big-a-1", "src-big-b-80"] } }, data: { updatedAt: new Date() } });
+    await Promise.all([agentIndex(db, "half-a"), agentIndex(db, "half-b")]);
+    const together = heldKnowledgeIndexes();
+    expect(together).toHaveLength(1);
+    expect(together.reduce((sum, entry) => sum + entry.textBytes, 0)).toBeLessThanOrEqual(KNOWLEDGE_INDEX_MAX_TEXT_BYTES);
+
     // The dropped agent is built again on its next turn, and answers.
     const result = await engine.run(input("half-a", "How do I rotate the quokka credentials?"));
     expect(cited(result)[0]).toBe("src-big-a-3");

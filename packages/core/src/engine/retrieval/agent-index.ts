@@ -74,10 +74,21 @@ interface Registry {
   held: Set<Entry>;
   databaseTurns: number;
   waitingTurns: Array<() => void>;
+  /** Builds run one at a time, so each sees what the others hold when it makes room. */
+  builds: Promise<unknown>;
+  /** Agents logged as over budget (once each until they fit again). */
+  loggedOverBudget: Set<string>;
 }
 const REGISTRY: unique symbol = Symbol.for("parley.knowledgeIndexes") as never;
 const processGlobals = globalThis as { [REGISTRY]?: Registry };
-processGlobals[REGISTRY] ??= { byDatabase: new WeakMap(), held: new Set(), databaseTurns: 0, waitingTurns: [] };
+processGlobals[REGISTRY] ??= {
+  byDatabase: new WeakMap(),
+  held: new Set(),
+  databaseTurns: 0,
+  waitingTurns: [],
+  builds: Promise.resolve(),
+  loggedOverBudget: new Set(),
+};
 const registry = processGlobals[REGISTRY];
 
 function signatureSql(agentId: string): Prisma.Sql {
@@ -116,18 +127,24 @@ export async function agentIndex(db: Database, agentId: string): Promise<AgentIn
 
   const previous = entry?.built.catch(() => undefined);
   const next: Entry = { signature: key, built: Promise.resolve() as never, bytes: 0, agentId, perAgent };
-  next.built = (async () => build(db, agentId, signature, next, inMemory(await previous)))();
+  // The previous index stays counted (it is still in memory) until the new one replaces it.
+  next.built = queueBuild(async () => build(db, agentId, signature, next, entry, inMemory(await previous)));
   perAgent.set(agentId, next);
   next.built.catch(() => {
     forget(next); // try again next turn
   });
-  if (entry) registry.held.delete(entry);
   if (!previous) return next.built;
   // A change to a large help centre: the turn answers from the index it had rather than wait
   // for the whole rebuild; the turns after it get the new one.
   const stale = await previous;
   if (!stale) return next.built;
   return Promise.race([next.built.catch(() => stale), delay(REBUILD_WAIT_MS).then(() => stale)]);
+}
+
+function queueBuild<T>(run: () => Promise<T>): Promise<T> {
+  const built = registry.builds.then(run);
+  registry.builds = built.catch(() => undefined);
+  return built;
 }
 
 /** How long a turn waits for a rebuilt index before answering from the previous one. */
@@ -152,13 +169,16 @@ function forget(entry: Entry): void {
   if (entry.perAgent.get(entry.agentId) === entry) entry.perAgent.delete(entry.agentId);
 }
 
-/** Drops the least recently used indexes of other agents until `bytes` more fit the budget. */
-function makeRoom(bytes: number, keep: Entry): void {
+/**
+ * Drops the least recently used indexes of other agents until `bytes` more fit the budget. The
+ * agent's own previous index is kept while its replacement is built (turns answer from it).
+ */
+function makeRoom(bytes: number, previous: Entry | undefined): void {
   let held = 0;
   for (const entry of registry.held) held += entry.bytes;
   for (const entry of [...registry.held]) {
     if (held + bytes <= KNOWLEDGE_INDEX_MAX_TEXT_BYTES) return;
-    if (entry === keep) continue;
+    if (entry === previous) continue;
     held -= entry.bytes;
     forget(entry);
   }
@@ -176,25 +196,21 @@ function synonymsOf(own: string): (language: Language) => readonly SynonymGroup[
   };
 }
 
-/** Agents logged as over budget (once each until they fit again). */
-const loggedOverBudget = new Set<string>();
-
 async function build(
   db: Database,
   agentId: string,
   signature: Signature,
   entry: Entry,
+  previousEntry: Entry | undefined,
   previous: AgentIndex | undefined,
 ): Promise<AgentIndex | OverBudget> {
-  const visible = await db.prisma.$queryRaw<Array<{ id: string; updatedAt: Date; bytes: number }>>(Prisma.sql`
-    SELECT a."id", a."updatedAt", (octet_length(a."title") + octet_length(a."content"))::int AS "bytes" FROM "Article" a
-    WHERE ${articleIsPublishedSql("a")} AND a."sourceId" IN (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v)
-    ORDER BY a."updatedAt" DESC, a."id" LIMIT ${KNOWLEDGE_INDEX_MAX_ARTICLES}`);
+  const visible = await db.prisma.$queryRaw<IndexedRow[]>(indexedArticlesSql(agentId));
   const synonyms = synonymsOf(signature.synonyms);
   const textBytes = visible.reduce((sum, row) => sum + row.bytes, 0);
   if (textBytes > KNOWLEDGE_INDEX_MAX_TEXT_BYTES) {
-    if (!loggedOverBudget.has(agentId)) {
-      loggedOverBudget.add(agentId);
+    if (previousEntry) forget(previousEntry);
+    if (!registry.loggedOverBudget.has(agentId)) {
+      registry.loggedOverBudget.add(agentId);
       logger.warn("knowledge index over its memory budget: the agent is answered from the database search", {
         agentId,
         textBytes,
@@ -203,8 +219,8 @@ async function build(
     }
     return { overBudget: true, textBytes, synonyms };
   }
-  loggedOverBudget.delete(agentId);
-  makeRoom(textBytes, entry);
+  registry.loggedOverBudget.delete(agentId);
+  makeRoom(textBytes, previousEntry);
 
   const articles = new Map<string, StoredArticle>();
   const stale: string[] = [];
@@ -217,11 +233,27 @@ async function build(
     for (const article of await readArticles(db, stale.slice(i, i + 500))) articles.set(article.id, article);
   }
   const built = { index: new PassageIndex([...articles.values()].sort((a, b) => (a.id < b.id ? -1 : 1))), articles, synonyms };
+  if (previousEntry) registry.held.delete(previousEntry);
   if (entry.perAgent.get(agentId) === entry) {
     entry.bytes = textBytes;
     registry.held.add(entry);
   }
   return built;
+}
+
+interface IndexedRow {
+  id: string;
+  updatedAt: Date;
+  /** Bytes of its title and content. */
+  bytes: number;
+}
+
+/** The articles an agent's index holds: its newest visible ones, with their text's size. */
+function indexedArticlesSql(agentId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT a."id", a."updatedAt", (octet_length(a."title") + octet_length(a."content"))::int AS "bytes" FROM "Article" a
+    WHERE ${articleIsPublishedSql("a")} AND a."sourceId" IN (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v)
+    ORDER BY a."updatedAt" DESC, a."id" LIMIT ${KNOWLEDGE_INDEX_MAX_ARTICLES}`;
 }
 
 async function readArticles(db: Database, ids: readonly string[]): Promise<StoredArticle[]> {
@@ -231,14 +263,18 @@ async function readArticles(db: Database, ids: readonly string[]): Promise<Store
   >(
     Prisma.sql`SELECT a."id", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language", a."updatedAt" FROM "Article" a WHERE a."id" IN (${Prisma.join(ids)})`,
   );
-  return rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    content: row.content,
-    language: articleLanguageOf(row),
-    updatedAt: row.updatedAt,
-  }));
+  return rows.map(storedArticle);
+}
+
+function storedArticle(row: {
+  id: string;
+  title: string;
+  slug: string;
+  content: string;
+  language: string | null;
+  updatedAt: Date;
+}): StoredArticle {
+  return { id: row.id, title: row.title, slug: row.slug, content: row.content, language: articleLanguageOf(row), updatedAt: row.updatedAt };
 }
 
 /**
@@ -268,17 +304,7 @@ async function candidateIndex(
     order: "relevance",
     match: "any",
   });
-  const articles = new Map<string, StoredArticle>();
-  for (const hit of hits) {
-    articles.set(hit.id, {
-      id: hit.id,
-      title: hit.title,
-      slug: hit.slug,
-      content: hit.content,
-      language: articleLanguageOf(hit),
-      updatedAt: hit.updatedAt,
-    });
-  }
+  const articles = new Map<string, StoredArticle>(hits.map((hit) => [hit.id, storedArticle(hit)]));
   // Semantic retrieval's articles are the agent's visible ones already.
   const more = [...new Set(alsoArticleIds)].filter((id) => !articles.has(id)).slice(0, KNOWLEDGE_DATABASE_CANDIDATES);
   for (const article of await readArticles(db, more)) articles.set(article.id, article);
@@ -312,11 +338,9 @@ export interface KnowledgeIndexStatus {
 }
 
 export async function knowledgeIndexStatus(db: Database, agentId: string): Promise<KnowledgeIndexStatus> {
-  const [row] = await db.prisma.$queryRaw<Array<{ bytes: number | null }>>(Prisma.sql`
-    SELECT sum(t."bytes")::float8 AS "bytes" FROM (
-      SELECT octet_length(a."title") + octet_length(a."content") AS "bytes" FROM "Article" a
-      WHERE ${articleIsPublishedSql("a")} AND a."sourceId" IN (SELECT v."id" FROM (${visibleSourcesSql(agentId)}) v)
-      ORDER BY a."updatedAt" DESC, a."id" LIMIT ${KNOWLEDGE_INDEX_MAX_ARTICLES}) t`);
+  const [row] = await db.prisma.$queryRaw<Array<{ bytes: number | null }>>(
+    Prisma.sql`SELECT sum(t."bytes")::float8 AS "bytes" FROM (${indexedArticlesSql(agentId)}) t`,
+  );
   const textBytes = Number(row?.bytes ?? 0);
   return {
     search: textBytes > KNOWLEDGE_INDEX_MAX_TEXT_BYTES ? "database" : "in-process",
