@@ -5,7 +5,7 @@
 import { PATH_SEGMENTS_RULE } from "@parley/core/request-path";
 import { UNSTORABLE_TEXT_RULE } from "@parley/core/storable-text";
 import { describe, expect, it } from "vitest";
-import { AMBIGUOUS_PATH_DETAILS, MALFORMED_PATH_DETAILS, malformedPath, pathRefusal } from "~/server/request-path.mjs";
+import { AMBIGUOUS_PATH_DETAILS, collapsedTarget, MALFORMED_PATH_DETAILS, malformedPath, pathRefusal } from "~/server/request-path.mjs";
 
 describe("malformedPath", () => {
   it("accepts ordinary and percent-encoded UTF-8 paths", () => {
@@ -75,6 +75,24 @@ describe("pathRefusal", () => {
     ]) {
       expect(pathRefusal(path), path).toBeNull();
     }
+  });
+
+  it("redirects doubled slashes and backslashes written as such to the path with one slash, query kept; nothing else", () => {
+    expect(collapsedTarget("//api/auth/callback/credentials")).toBe("/api/auth/callback/credentials");
+    expect(collapsedTarget("/api//auth/callback/credentials?x=1//2")).toBe("/api/auth/callback/credentials?x=1//2");
+    expect(collapsedTarget("/api/agent/x\\y")).toBe("/api/agent/x/y");
+    expect(collapsedTarget("//evil.example/x")).toBe("/evil.example/x");
+    expect(collapsedTarget("/\\evil.example")).toBe("/evil.example");
+    // Still refused once collapsed, or spelt percent-encoded: no redirect (the 400 stands).
+    for (const path of [
+      "/api/agent\\..\\auth/callback/credentials",
+      "/api//agent/../x",
+      "/api/agent%5cx",
+      "/api/agent/%2f%2fx",
+      "/help/demo",
+      "http://example.test//x",
+    ])
+      expect(collapsedTarget(path), path).toBeNull();
   });
 
   it("refuses a malformed path with its own rule first", () => {

@@ -252,8 +252,14 @@ export const WIDGET_RESUME_MESSAGES = 50;
 /** Inbox search: query length, and the newest conversations checked before the whole word index. */
 export const INBOX_SEARCH_MAX_CHARS = 200;
 export const INBOX_SEARCH_WINDOW = 500;
-/** Inbox searches a person may run per minute, each call of a batch counted (listing without words is free). */
-export const INBOX_SEARCHES_PER_MINUTE = 30;
+/**
+ * Inbox searches a person may run per minute, each call of a batch counted (listing without words
+ * is free). Room for an open search that the live inbox refreshes (INBOX_LIVE_REFRESH_MS: every
+ * loaded page, at most every 2 s) while the person types others.
+ */
+export const INBOX_SEARCHES_PER_MINUTE = 120;
+/** The live inbox refreshes its lists at most this often, however many events arrive. */
+export const INBOX_LIVE_REFRESH_MS = 2_000;
 /** The panel's live stream: a keep-alive comment this often. */
 export const INBOX_STREAM_HEARTBEAT_MS = 25_000;
 /** The page address a widget sends in `hello` (the visitor's identity in the inbox). */

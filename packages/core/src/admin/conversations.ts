@@ -74,9 +74,10 @@ export function assigneeIdOf(scope: AdminScope, filter: z.infer<typeof assigneeF
   return filter;
 }
 
-/** Most recently active first; page through with `cursor`. With `q`, only the conversations that match. */
 /** A search reads the message index: each counts, per person, a batch's calls one by one. */
 const INBOX_SEARCHES_POLICY = { name: "inbox-searches", limit: INBOX_SEARCHES_PER_MINUTE, windowSeconds: 60 };
+
+/** Most recently active first; page through with `cursor`. With `q`, only the conversations that match. */
 
 export async function listConversations(
   deps: { db: Database; limiters: RateLimiters },

@@ -1,5 +1,6 @@
 "use client";
 
+import { INBOX_LIVE_REFRESH_MS } from "@parley/core/limits";
 // The panel's live inbox: one EventSource per tab on /api/panel/events. Each event names a
 // conversation that changed; the list, that conversation and the waiting count are refetched.
 // A new escalation also plays the alerts the person turned on.
@@ -18,6 +19,20 @@ export function useInboxLive(): LiveState {
   const [state, setState] = useState<LiveState>("connecting");
 
   useEffect(() => {
+    // A busy inbox sends many events a second: the lists (each loaded page, searches included)
+    // are refetched once for all of them, at most every INBOX_LIVE_REFRESH_MS.
+    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+    let lastRefresh = 0;
+    const refresh = () => {
+      refreshTimer = undefined;
+      lastRefresh = Date.now();
+      void queryClient.invalidateQueries(trpc.conversations.list.pathFilter());
+      void queryClient.invalidateQueries(trpc.conversations.waiting.pathFilter());
+    };
+    const refreshLists = () => {
+      if (refreshTimer) return;
+      refreshTimer = setTimeout(refresh, Math.max(0, lastRefresh + INBOX_LIVE_REFRESH_MS - Date.now()));
+    };
     const source = new EventSource(INBOX_EVENTS_PATH);
     source.onopen = () => setState("live");
     // EventSource reconnects by itself; while it does, the screens' slow polling covers the gap.
@@ -29,12 +44,14 @@ export function useInboxLive(): LiveState {
       } catch {
         return;
       }
-      void queryClient.invalidateQueries(trpc.conversations.list.pathFilter());
-      void queryClient.invalidateQueries(trpc.conversations.waiting.pathFilter());
+      refreshLists();
       if (event.conversationId) void queryClient.invalidateQueries(trpc.conversations.get.queryFilter({ id: event.conversationId }));
       if (event.escalated && event.conversationId) alertEscalation(event.conversationId);
     });
-    return () => source.close();
+    return () => {
+      source.close();
+      if (refreshTimer) clearTimeout(refreshTimer);
+    };
   }, [queryClient, trpc]);
 
   return state;
