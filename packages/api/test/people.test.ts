@@ -140,6 +140,10 @@ describe("invitations outlive no inviter's right to invite", () => {
     const second = await callerFor(ctx, inviter).people.invite({ email: "second@example.com", role: "support" });
     // Changed behind the panel's back (an invitation made before withdrawals existed is the same).
     await ctx.db.prisma.user.update({ where: { id: inviter.userId }, data: { deactivatedAt: NOW } });
+    // Neither is listed as pending any more: their links would not work.
+    const pending = (await owner().people.list()).invitations.map((invitation) => invitation.email);
+    expect(pending).not.toContain("first@example.com");
+    expect(pending).not.toContain("second@example.com");
     await expect(openInvitation(ctx.db, tokenOf(first.link), NOW)).rejects.toThrow(INVALID);
     await expect(accept(first.link, "First")).rejects.toThrow(INVALID);
     await ctx.db.prisma.user.update({ where: { id: inviter.userId }, data: { deactivatedAt: null, role: "editor" } });
@@ -147,6 +151,7 @@ describe("invitations outlive no inviter's right to invite", () => {
     expect(await ctx.db.prisma.user.count({ where: { email: { in: ["first@example.com", "second@example.com"] } } })).toBe(0);
     // The inviter back as an owner: the invitation, never withdrawn, works again.
     await ctx.db.prisma.user.update({ where: { id: inviter.userId }, data: { role: "owner" } });
+    expect((await owner().people.list()).invitations.map((invitation) => invitation.email)).toContain("second@example.com");
     await expect(accept(second.link, "Second")).resolves.toEqual({ email: "second@example.com" });
     // The last-owner tests below count this workspace's active owners.
     await ctx.db.prisma.user.update({ where: { id: inviter.userId }, data: { deactivatedAt: NOW } });

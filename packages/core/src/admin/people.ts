@@ -54,7 +54,11 @@ export interface PersonRow {
   createdAt: Date;
 }
 
-/** The people of the workspace and the invitations not yet used or expired. */
+/**
+ * The people of the workspace and the invitations that still work: not used, not expired, and
+ * made by someone who may still invite (one made before that rule by a person since deactivated
+ * or demoted would only say its link is not valid).
+ */
 export async function listPeople(db: Database, workspaceId: string, now: Date) {
   const [users, invitations] = await Promise.all([
     db.prisma.user.findMany({
@@ -64,12 +68,22 @@ export async function listPeople(db: Database, workspaceId: string, now: Date) {
     }),
     db.prisma.invitation.findMany({
       where: { workspaceId, acceptedAt: null, expiresAt: { gt: now } },
-      select: { id: true, email: true, role: true, createdAt: true, expiresAt: true },
+      select: {
+        id: true,
+        email: true,
+        role: true,
+        createdAt: true,
+        expiresAt: true,
+        invitedBy: { select: { role: true, deactivatedAt: true } },
+      },
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     }),
   ]);
   const people: PersonRow[] = users.map(({ deactivatedAt, ...user }) => ({ ...user, active: deactivatedAt === null }));
-  return { people, invitations };
+  const working = invitations
+    .filter((invitation) => inviterMayInvite(invitation.invitedBy))
+    .map(({ invitedBy: _, ...invitation }) => invitation);
+  return { people, invitations: working };
 }
 
 /**
