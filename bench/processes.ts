@@ -252,7 +252,7 @@ export function productionAppEnv(
     NEXT_TELEMETRY_DISABLED: "1",
     UPSTASH_DISABLE_TELEMETRY: "1",
     // As `npm start` runs it (scripts/start.mjs): the heap capped, the allocator settings.
-    ...appProcessEnv({}),
+    ...appProcessEnv({ DATABASE_URL: extra.DATABASE_URL }),
     ...extra,
   };
 }
