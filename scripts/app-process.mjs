@@ -8,7 +8,7 @@
 // inside its heap: compiling the database client's WebAssembly at start frees ~100 MB that would
 // stay resident for good, so allocations of 32 KB and more are given their own mappings, which go
 // back to the system when freed, and threads share two arenas instead of one each.
-export const APP_NODE_OPTIONS = "--max-old-space-size=192 --max-semi-space-size=2";
+export const APP_NODE_OPTIONS = "--max-old-space-size=176 --max-semi-space-size=2";
 // The embedded database (PGlite, when DATABASE_URL is unset) lives in the server's own heap: about
 // 190 MB of it at rest, so its old generation gets room for that on top.
 export const EMBEDDED_APP_NODE_OPTIONS = "--max-old-space-size=384 --max-semi-space-size=2";

@@ -52,9 +52,10 @@ export const KNOWLEDGE_INDEX_MAX_ARTICLES = 5_000;
 /**
  * The article text (title and content, in bytes) the in-process passage indexes of one instance
  * hold, all agents together. An index takes about four times its text in heap (the text, its
- * passages and postings: 7.8 MB of text, 5,000 generated articles, took 32 MB), and its postings
- * twice while a rebuild keeps the previous index: about 60 MB at most, within the server's heap
- * cap (scripts/app-process.mjs). An agent whose newest articles hold more is answered from the
+ * passages and postings: 7.8 MB of text, 5,000 generated articles, took 32 MB): about 35 MB at
+ * most, within the server's heap cap (scripts/app-process.mjs). An index of more than half of it
+ * is not kept while it is rebuilt (the turns meanwhile wait), so two of it are never held at
+ * once; a smaller one answers them. An agent whose newest articles hold more is answered from the
  * database search instead (KNOWLEDGE_DATABASE_CANDIDATES); other agents' indexes are dropped,
  * least recently used first, to make room, and built again on their next turn.
  */

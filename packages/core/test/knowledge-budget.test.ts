@@ -159,4 +159,18 @@ describe("agents within the budget", () => {
     expect(cited(result)[0]).toBe("src-big-a-3");
     expect(heldKnowledgeIndexes().map((entry) => entry.agentId)).toEqual(["half-a"]);
   });
+
+  it("answer the turn after a change of a large index from the change (the previous index is let go, the turn waits)", async () => {
+    await db.prisma.article.update({
+      where: { id: "src-big-a-3" },
+      data: {
+        title: "Rotate the wombat credentials",
+        content: `To rotate the wombat credentials, open Keys and choose Rotate. ${filler(2_000, 9)}`,
+      },
+    });
+    const result = await engine.run(input("half-a", "How do I rotate the wombat credentials?"));
+    expect(cited(result)[0]).toBe("src-big-a-3");
+    expect(result.reply).toContain("Rotate the wombat credentials");
+    expect(heldKnowledgeIndexes().map((entry) => entry.agentId)).toEqual(["half-a"]);
+  });
 });

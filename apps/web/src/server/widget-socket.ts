@@ -12,6 +12,8 @@ import { clientIp, describeError, logger } from "@parley/core";
 import { WIDGET_FRAME_MAX_BYTES } from "@parley/core/limits";
 import { CLOSE_CODES, createResumeTokens, type ResumeTokens, WIDGET_SUBPROTOCOL, WidgetSession } from "@parley/core/widget";
 import { type WebSocket, WebSocketServer } from "ws";
+import { authSecret } from "./auth.ts";
+import { getAppContext } from "./context.ts";
 import { processRegistry } from "./registry.ts";
 
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -124,7 +126,6 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 export async function startWidgetSocket(): Promise<void> {
   const registry = processRegistry();
   if (registry.hooks.upgrade) return;
-  const [{ getAppContext }, { authSecret }] = await Promise.all([import("./context.ts"), import("./auth.ts")]);
   const server = createWidgetSocketServer({ getContext: getAppContext, secret: authSecret });
   registry.hooks.upgrade = server.handleUpgrade;
   registry.shutdown.add(() => server.close());

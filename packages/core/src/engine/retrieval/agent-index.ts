@@ -127,13 +127,20 @@ export async function agentIndex(db: Database, agentId: string): Promise<AgentIn
 
   const previous = entry?.built.catch(() => undefined);
   const next: Entry = { signature: key, built: Promise.resolve() as never, bytes: 0, agentId, perAgent };
-  // The previous index stays counted (it is still in memory) until the new one replaces it.
-  next.built = queueBuild(async () => build(db, agentId, signature, next, entry, inMemory(await previous)));
+  // A large index is not kept for the turns during its rebuild (they wait for the new one): two
+  // of it at once would take twice its memory. A smaller one answers them and stays counted
+  // until the new one replaces it.
+  const serveStale = entry !== undefined && entry.bytes <= KNOWLEDGE_INDEX_MAX_TEXT_BYTES / 2;
+  if (entry && !serveStale) forget(entry);
+  // The build keeps the analysed articles it can reuse, not the previous index itself.
+  const previousArticles = previous?.then((index) => (index && "articles" in index ? index.articles : undefined));
+  const counted = serveStale ? entry : undefined;
+  next.built = queueBuild(async () => build(db, agentId, signature, next, counted, await previousArticles));
   perAgent.set(agentId, next);
   next.built.catch(() => {
     forget(next); // try again next turn
   });
-  if (!previous) return next.built;
+  if (!previous || !serveStale) return next.built;
   // A change to a large help centre: the turn answers from the index it had rather than wait
   // for the whole rebuild; the turns after it get the new one.
   const stale = await previous;
@@ -152,10 +159,6 @@ const REBUILD_WAIT_MS = 500;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
-}
-
-function inMemory(index: AgentIndex | OverBudget | undefined): AgentIndex | undefined {
-  return index && !("overBudget" in index) ? index : undefined;
 }
 
 function touch(entry: Entry): void {
@@ -202,7 +205,7 @@ async function build(
   signature: Signature,
   entry: Entry,
   previousEntry: Entry | undefined,
-  previous: AgentIndex | undefined,
+  previousArticles: ReadonlyMap<string, StoredArticle> | undefined,
 ): Promise<AgentIndex | OverBudget> {
   const visible = await db.prisma.$queryRaw<IndexedRow[]>(indexedArticlesSql(agentId));
   const synonyms = synonymsOf(signature.synonyms);
@@ -225,7 +228,7 @@ async function build(
   const articles = new Map<string, StoredArticle>();
   const stale: string[] = [];
   for (const { id, updatedAt } of visible) {
-    const known = previous?.articles.get(id);
+    const known = previousArticles?.get(id);
     if (known && known.updatedAt.getTime() === updatedAt.getTime()) articles.set(id, known);
     else stale.push(id);
   }
