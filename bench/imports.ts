@@ -67,7 +67,7 @@ export async function measureImport(
   sampler.resetPeak();
   const rssBeforeMb = sampler.peakMb();
   const started = performance.now();
-  const response = await fetch(`${appUrl}/api/panel/imports?sourceId=${SOURCE_ID}&kind=markdown_zip`, {
+  const response = await upload(`${appUrl}/api/panel/imports?sourceId=${SOURCE_ID}&kind=markdown_zip`, {
     method: "POST",
     headers: { cookie, origin: appUrl, "content-type": "application/zip" },
     body: new Uint8Array(zip),
@@ -101,6 +101,19 @@ export async function measureImport(
       };
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
+ * The upload, sent again once if the connection fails before an answer: building a large zip takes
+ * longer than the server keeps an idle connection open, and fetch may reuse one it has just
+ * closed (the server creates the job only once the whole body has arrived).
+ */
+async function upload(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
   }
 }
 

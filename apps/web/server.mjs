@@ -24,7 +24,11 @@ const hostname = process.env.HOST || "0.0.0.0";
 // Next attaches its own upgrade listener (dev HMR, rewrites) to `httpServer`: it gets every
 // upgrade except /ws through this emitter.
 const nextUpgrades = new EventEmitter();
-const app = next({ dev, dir, port, hostname, httpServer: nextUpgrades, conf: dev ? undefined : builtConfig() });
+// In production Next is handed the configuration the build resolved, as its own standalone server
+// does (through the same variable): given as `conf` instead, Next still compiles next.config.ts.
+const built = dev ? undefined : builtConfig();
+if (built) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(built);
+const app = next({ dev, dir, port, hostname, httpServer: nextUpgrades });
 const handle = app.getRequestHandler();
 // The server listens before the app is prepared (see below): requests that come meanwhile wait.
 let markPrepared;
