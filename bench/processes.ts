@@ -162,7 +162,8 @@ export function treeCpuMs(root: number): number {
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
-function residentKb(pid: number): number {
+/** A process's resident memory in kB (0 once it is gone). */
+export function residentKb(pid: number): number {
   try {
     const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
     return match ? Number(match[1]) : 0;

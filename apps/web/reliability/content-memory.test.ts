@@ -5,10 +5,10 @@
 // the instance's index budget first: it is answered from the database search, the log says so
 // once, the process stays up through a turn and a restart, and stays within the instance's memory
 // budget (300 MB resident).
-import { readFileSync } from "node:fs";
 import { ARTICLE_CONTENT_MAX_CHARS } from "@parley/core/limits";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { residentKb } from "../../../bench/processes.ts";
 import { type AppInstance, printLogsOnFailure, redisUrl, startApp } from "./support/apps.ts";
 import {
   ADMIN_EMAIL,
@@ -29,12 +29,6 @@ let db: ServerDatabase;
 let app: AppInstance;
 let agent: TestAgent;
 const env = () => ({ DATABASE_URL: appDatabaseUrl(db.url, "parley-content-memory"), REDIS_URL: redisUrl() });
-
-function residentMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
-  if (!line) throw new Error(`no VmRSS for ${pid}`);
-  return Number(line[1]) / 1024;
-}
 
 /** ~`chars` characters of words (a different mix for each `seed`). */
 function words(chars: number, seed: number): string {
@@ -125,7 +119,7 @@ describe("a help centre larger than the heap", () => {
     expect(first.body.richContent[0].articles[0].id).toBe("art-reset-password");
     expect((await request(`${app.url}/api/health`)).status).toBe(200);
     expect(app.logTail(200)).toContain("knowledge index over its memory budget");
-    const afterTurn = residentMb(app.pid);
+    const afterTurn = residentKb(app.pid) / 1024;
 
     // A start measures the agent's text before it reads any: it stays up past its warm-up.
     const port = app.port;
@@ -136,7 +130,7 @@ describe("a help centre larger than the heap", () => {
     const again = await sendTurn(app.url, agent, { message: "Can I get a refund?" });
     expect(again.status).toBe(200);
     expect(again.body.richContent[0].articles[0].id).toBe("art-refunds");
-    const afterRestart = residentMb(app.pid);
+    const afterRestart = residentKb(app.pid) / 1024;
     console.log(
       `content memory: ${BULK_ARTICLES + IMPORTED_ARTICLES} articles of ~${ARTICLE_CHARS.toLocaleString("en-US")} characters; resident ${afterTurn.toFixed(0)} MB after a turn, ${afterRestart.toFixed(0)} MB after a restart and a turn`,
     );

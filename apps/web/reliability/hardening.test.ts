@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { endAllSessions } from "@parley/core/admin";
 import { AUTH_BODY_MAX_BYTES, TRPC_BODY_MAX_BYTES } from "@parley/core/limits";
 import { describe, expect, it } from "vitest";
+import { residentKb } from "../../../bench/processes.ts";
 import { rawRequest } from "../test/support/raw-request.ts";
 import { setUpTwoAppCluster } from "./support/cluster.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createAgent } from "./support/database.ts";
@@ -19,13 +20,6 @@ import { request, signIn } from "./support/http.ts";
 // Limits raised (RATE_LIMIT_SCALE) so that the sign-in flood hashes every password instead of
 // meeting the per-IP budget.
 const cluster = setUpTwoAppCluster("hardening", { RATE_LIMIT_SCALE: "100" });
-
-/** Resident memory of a process, in MB (Linux). */
-function residentMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
-  if (!line) throw new Error(`no VmRSS for ${pid}`);
-  return Number(line[1]) / 1024;
-}
 
 /** The most a loopback connection's send and receive buffers hold (Linux's autotuning maximums). */
 function socketBufferBytes(): number {
@@ -36,7 +30,7 @@ function socketBufferBytes(): number {
 describe("request body caps", () => {
   it("refuse a declared 300 MB sign-in body and a growing chunked tRPC body with 413; memory stays put", async () => {
     const app = cluster.apps[0]!;
-    const before = residentMb(app.pid);
+    const before = residentKb(app.pid) / 1024;
     for (let attempt = 0; attempt < 3; attempt++) {
       const declared = await rawRequest(app.url, "/api/auth/callback/credentials", { declared: 300 * 1024 * 1024, total: 0 });
       expect(declared.status).toBe(413);
@@ -57,7 +51,7 @@ describe("request body caps", () => {
       // the machine is, so the bound is a quarter of the body, not the buffers alone).
       expect(chunked.sent).toBeLessThan(Math.max(total / 4, socketBufferBytes() + 2 * TRPC_BODY_MAX_BYTES));
     }
-    const after = residentMb(app.pid);
+    const after = residentKb(app.pid) / 1024;
     console.log(
       `body caps: server resident memory ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after 3 x (300 MB declared + 300 MB chunked)`,
     );
