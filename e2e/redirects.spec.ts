@@ -51,6 +51,9 @@ test("the sign-in form sends the admin to the same safe target", async ({ page, 
     ["/\t/evil.example/x", "/panel"],
     ["/panel/usage", "/panel/usage"],
   ]) {
+    // The panel page of the case before is left first: its queries still loading would meet the
+    // cleared session and send the tab to sign-in on their own, racing this navigation.
+    await page.goto("about:blank");
     await page.context().clearCookies();
     await page.goto(`/signin?callbackUrl=${encodeURIComponent(value!)}`);
     await page.getByLabel("Email").fill(E2E_ADMIN.email);
