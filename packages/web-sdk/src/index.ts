@@ -5,6 +5,7 @@
 //   const chat = connect({ agentId: "demo", baseUrl: "https://parley.example.com" });
 //   chat.on("message", (message) => render(message));
 //   chat.send("How do I reset my password?");
+//   await chat.voice.start();   // voice mode: the microphone, the spoken replies (see voice.ts)
 import {
   type ClientFrame,
   type ConversationStatus,
@@ -17,9 +18,18 @@ import {
   type ToolDefinition,
   type Visitor,
 } from "./protocol.ts";
+import { type ParleyVoice, Voice, type VoiceEvents } from "./voice.ts";
 
 export type * from "./protocol.ts";
 export { FATAL_CLOSE_CODES, SUBPROTOCOL } from "./protocol.ts";
+export {
+  type ParleyVoice,
+  VoiceError,
+  type VoiceErrorCode,
+  type VoiceEvents,
+  type VoiceOpenOptions,
+  type VoiceStartOptions,
+} from "./voice.ts";
 
 /** What the SDK needs of `localStorage`. */
 export interface ResumeStorage {
@@ -56,7 +66,7 @@ export interface MessageDelta {
   clientMessageId?: string;
 }
 
-export interface ParleyEvents {
+export interface ParleyEvents extends VoiceEvents {
   message: Message;
   /** The reply so far, as it streams; the `message` event that follows is the reply itself. */
   delta: MessageDelta;
@@ -83,6 +93,8 @@ export interface ParleyConnection {
   /** The team member answering, or null while the agent does. */
   readonly person: string | null;
   readonly state: ConnectionState;
+  /** Voice mode: chat.voice.start() in a browser, or open()/sendAudio() with your own audio. */
+  readonly voice: ParleyVoice;
   /** Sends a message (queued while reconnecting); returns its clientMessageId. */
   send(text: string): string;
   on<E extends keyof ParleyEvents>(event: E, listener: (payload: ParleyEvents[E]) => void): () => void;
@@ -134,9 +146,19 @@ class Connection implements ParleyConnection {
   private sequence = 0;
   private readonly storage: ResumeStorage | null;
   private readonly storageKey: string;
+  readonly voice: Voice;
 
   constructor(private readonly options: ConnectOptions) {
     this.agentId = options.agentId;
+    this.voice = new Voice({
+      post: (frame) => this.post(frame),
+      sendBinary: (data) => {
+        if (!this.isReady || this.socket?.readyState !== 1) return false;
+        this.socket.send(data);
+        return true;
+      },
+      emit: (event, payload) => this.emit(event, payload as ParleyEvents[typeof event]),
+    });
     this.pageVariables = { ...options.pageVariables };
     this.storage = options.storage === undefined ? defaultStorage() : options.storage;
     this.storageKey = `parley:${options.agentId}:resume`;
@@ -187,6 +209,7 @@ class Connection implements ParleyConnection {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.socket?.close(1000, "Closed by the page");
+    this.voice.disconnected();
     this.setState("closed");
   }
 
@@ -195,6 +218,8 @@ class Connection implements ParleyConnection {
     this.setState("connecting");
     const Socket = this.options.WebSocket ?? globalThis.WebSocket;
     const socket = new Socket(socketUrl(this.options.baseUrl), SUBPROTOCOL);
+    // Voice replies' audio comes in binary frames.
+    socket.binaryType = "arraybuffer";
     this.socket = socket;
     this.isReady = false;
     socket.addEventListener("open", () => {
@@ -210,6 +235,10 @@ class Connection implements ParleyConnection {
       });
     });
     socket.addEventListener("message", (event) => {
+      if (typeof event.data !== "string") {
+        this.voice.receiveAudio(event.data);
+        return;
+      }
       let frame: ServerFrame;
       try {
         frame = JSON.parse(String(event.data)) as ServerFrame;
@@ -222,6 +251,7 @@ class Connection implements ParleyConnection {
       if (this.socket !== socket) return;
       this.socket = null;
       this.isReady = false;
+      this.voice.disconnected();
       if (this.stopped) return;
       if (FATAL_CLOSE_CODES.has(event.code)) {
         this.stopped = true;
@@ -302,11 +332,14 @@ class Connection implements ParleyConnection {
         void this.runTool(frame.callId, frame.name, frame.args);
         return;
       case "error":
+        this.voice.receiveError(frame);
         this.partialReplies.delete(frame.clientMessageId ?? "");
         // A refused resume token: forget it (a new conversation starts).
         if (frame.error === "Invalid resume token") this.storage?.removeItem(this.storageKey);
         this.emit("error", frame);
         return;
+      default:
+        this.voice.receive(frame);
     }
   }
 

@@ -28,6 +28,10 @@ export interface Message {
   html?: string;
   /** The id `send()` returned, on the reply to that message. */
   clientMessageId?: string;
+  /** Spoken (voice mode): the visitor's transcript, or a reply read aloud. Absent: typed. */
+  voice?: true;
+  /** A spoken reply the visitor cut short: `text` is what was played. */
+  interrupted?: true;
 }
 
 export interface Visitor {
@@ -60,7 +64,59 @@ export type ClientFrame =
   | { type: "tools"; tools: ToolDefinition[] }
   | { type: "tool_result"; callId: string; result?: unknown; error?: string }
   /** "Was this helpful?" on an agent reply (a message id of this conversation). */
-  | { type: "feedback"; messageId: string; helpful: boolean };
+  | { type: "feedback"; messageId: string; helpful: boolean }
+  | VoiceClientFrame;
+
+/** Sample rates voice audio may have, both ways (PCM16 mono). */
+export type VoiceSampleRate = 16000 | 24000 | 48000;
+
+export interface VoiceAudioFormat {
+  encoding: "pcm16";
+  sampleRate: VoiceSampleRate;
+}
+
+/**
+ * Voice (README, "Voice"): after voice.start the page sends binary frames of raw PCM16LE mono
+ * audio at the input rate, 20 to 100 ms each (or voice.append with base64 audio).
+ */
+export type VoiceClientFrame =
+  | {
+      type: "voice.start";
+      input: VoiceAudioFormat;
+      output: VoiceAudioFormat;
+      /** server_vad (default): the server hears the end of a turn; push_to_talk: voice.commit ends it. */
+      turnDetection?: "server_vad" | "push_to_talk";
+      /** A language tag such as "en" or "en-US". */
+      language?: string;
+    }
+  /** Base64 of at most 100 ms of PCM16LE audio, for clients that cannot send binary frames. */
+  | { type: "voice.append"; audio: string }
+  /** push_to_talk: the end of the visitor's turn. */
+  | { type: "voice.commit" }
+  /** The page stopped the reply's playback (or was told it was cut): how much of it it played. */
+  | { type: "voice.interrupt"; playedMs?: number }
+  | { type: "voice.stop" };
+
+/** stopped: voice ended (voice.stop, a limit, the agent's voice turned off); text chat goes on. */
+export type VoiceState = "listening" | "thinking" | "speaking" | "stopped";
+
+export interface VoiceTranscript {
+  /** user: what the visitor said (their message once final); agent: what was spoken of the reply. */
+  role: "user" | "agent";
+  text: string;
+  final: boolean;
+  messageId?: string;
+}
+
+export type VoiceServerFrame =
+  | { type: "voice.state"; state: VoiceState }
+  | { type: "voice.speech_started" }
+  | { type: "voice.speech_stopped" }
+  | ({ type: "voice.transcript" } & VoiceTranscript)
+  /** Binary frames of the reply's PCM16LE audio follow, until voice.audio.end. */
+  | { type: "voice.audio.start"; responseId: string; format: VoiceAudioFormat }
+  /** interrupted: the visitor spoke over it (or the page sent voice.interrupt); playing stops. */
+  | { type: "voice.audio.end"; responseId: string; interrupted: boolean };
 
 export interface ReadyFrame {
   type: "ready";
@@ -85,6 +141,8 @@ export interface WidgetConfig {
   accentTextColor: string;
   /** Up to 5: a question is sent on click, an article opens. */
   suggestions: WidgetSuggestion[];
+  /** Voice mode is offered (the agent has voice on and the server can recognise speech). */
+  voice?: boolean;
 }
 
 export interface ErrorFrame {
@@ -107,7 +165,8 @@ export type ServerFrame =
   | { type: "status"; status: ConversationStatus; person?: string | null }
   /** The visitor's "Was this helpful?" answer was stored. */
   | { type: "feedback"; messageId: string; helpful: boolean }
-  | ErrorFrame;
+  | ErrorFrame
+  | VoiceServerFrame;
 
 export const SUBPROTOCOL = "parley.v1";
 

@@ -7,10 +7,22 @@
 // screen-reader support, a full-screen layout on phones, light and dark themes.
 // The title, greeting, accent colour and suggested questions or articles come from the agent's
 // settings in the panel (the `ready` frame's config); replies show the server's sanitised HTML.
+// Voice mode, when the agent offers it (config.voice): a microphone button beside Send; the visitor
+// talks, their words appear as their message and the reply is read aloud (they may speak over it).
 // Optional attributes: data-title (overrides the agent's title), data-theme ("light" | "dark"; default: the visitor's setting),
-// data-page-variables (JSON object of strings). `window.parley` exposes the connection
+// data-page-variables (JSON object of strings), data-voice-processing="off" (no echo cancellation,
+// noise suppression or gain control: for test devices). `window.parley` exposes the connection
 // (registerTool, track, setPageVariables) and open()/close().
-import { connect, type Message, type MessageDelta, type ParleyConnection, type RichContentItem, type WidgetConfig } from "./index.ts";
+import {
+  connect,
+  type Message,
+  type MessageDelta,
+  type ParleyConnection,
+  type RichContentItem,
+  type VoiceError,
+  type VoiceState,
+  type WidgetConfig,
+} from "./index.ts";
 
 const STYLE = `
 :host { all: initial; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --accent: #0b57d0; --accent-fg: #ffffff;
@@ -52,14 +64,44 @@ header h2 { flex: 1; margin: 0; font-size: 16px; }
 form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--border); }
 textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 8px; height: 42px; }
 .send { border: 0; border-radius: 8px; background: var(--accent); color: var(--accent-fg); padding: 0 14px; font: inherit; cursor: pointer; }
+.mic { width: 42px; border: 1px solid var(--border); border-radius: 8px; background: var(--bg); color: var(--fg); cursor: pointer; display: grid; place-items: center; padding: 0; }
+.mic[hidden], .voice[hidden] { display: none; }
+.voice { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-top: 1px solid var(--border); }
+.voice .state { flex: 1; font-weight: 600; }
+.voice .state::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 8px; border-radius: 50%; background: var(--accent); vertical-align: 0; }
+.voice.muted .state::before { background: var(--muted); }
+.vbtn { border: 1px solid var(--border); color: var(--fg); background: var(--bg); border-radius: 16px; padding: 4px 12px; cursor: pointer; font: inherit; font-size: 14px; }
+.vbtn[aria-pressed="true"] { background: var(--bubble); }
+.mark { font-size: 11px; text-transform: uppercase; letter-spacing: .04em; opacity: .8; margin-left: 6px; }
+.msg.user .mark { display: block; margin: 2px 0 0; text-align: right; }
+.cut { display: block; font-size: 13px; color: var(--muted); margin-top: 4px; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 480px) { .panel { inset: 0; width: 100%; height: 100%; border-radius: 0; border: 0; } }
-@media (prefers-reduced-motion: no-preference) { .panel { animation: rise .15s ease-out; } @keyframes rise { from { opacity: 0; transform: translateY(8px); } } }
+@media (prefers-reduced-motion: no-preference) { .panel { animation: rise .15s ease-out; } @keyframes rise { from { opacity: 0; transform: translateY(8px); } }
+  .voice.on .state::before { animation: pulse 1.2s ease-in-out infinite; } @keyframes pulse { 50% { opacity: .35; } } }
 `;
 
 /** How long "<name> is typing…" stays without a new signal (the panel signals every 3 s). */
 const PERSON_TYPING_MS = 6_000;
 const HANDOFF_NOTICE = "A person from our team has been asked to join. They will reply here.";
+const KEEP_TYPING = "You can keep typing.";
+const VOICE_FAILURES: Record<VoiceError["code"], string> = {
+  denied: "Microphone access was refused.",
+  no_microphone: "No microphone was found.",
+  unsupported: "Voice is not available in this browser.",
+  failed: "The microphone could not be started.",
+  server: "",
+};
+const VOICE_STATES: Record<VoiceState, string> = {
+  listening: "Listening…",
+  thinking: "Thinking…",
+  speaking: "Speaking…",
+  stopped: "",
+};
+/** Error frames whose details read well to a visitor (the voice ones). */
+const SPOKEN_ERRORS = new Set(["Voice unavailable", "Voice limit reached", "Not understood"]);
+const MIC_ICON =
+  '<svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor"><path d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.92V21h2v-3.08A7 7 0 0 0 19 11h-2z"/></svg>';
 
 interface WidgetApi {
   connection: ParleyConnection | null;
@@ -121,8 +163,20 @@ function start(script: HTMLScriptElement): WidgetApi {
   const label = element("label", { className: "sr", htmlFor: "parley-input" }, "Your message");
   const input = element("textarea", { id: "parley-input", placeholder: "Write a message…", rows: 1, maxLength: 10_000 });
   const send = element("button", { className: "send", type: "submit" }, "Send");
-  form.append(label, input, send);
-  panel.append(header, log, typing, form);
+  const mic = element("button", { className: "mic", type: "button", hidden: true, innerHTML: MIC_ICON });
+  mic.setAttribute("aria-label", "Talk to the agent by voice");
+  form.append(label, input, mic, send);
+  // Voice mode's bar: what is happening (read out as it changes), mute, end.
+  const voiceBar = element("div", { className: "voice", hidden: true });
+  voiceBar.setAttribute("role", "group");
+  voiceBar.setAttribute("aria-label", "Voice conversation");
+  const voiceState = element("span", { className: "state" });
+  voiceState.setAttribute("aria-live", "polite");
+  const muteButton = element("button", { className: "vbtn", type: "button" }, "Mute");
+  muteButton.setAttribute("aria-pressed", "false");
+  const endButton = element("button", { className: "vbtn", type: "button" }, "End voice");
+  voiceBar.append(voiceState, muteButton, endButton);
+  panel.append(header, log, typing, voiceBar, form);
   root.append(panel, launcher);
   document.body.append(host);
 
@@ -135,6 +189,12 @@ function start(script: HTMLScriptElement): WidgetApi {
   let suggestionList: HTMLElement | null = null;
   /** The team member who has the conversation (shown on their replies), or null. */
   let person: string | null = null;
+  /** Shown messages by id: a spoken reply cut short comes again with the text that was heard. */
+  const shownItems = new Map<string, HTMLElement>();
+  /** Voice mode: on (from the click until "stopped"), the server's state, a reply playing aloud. */
+  let voiceOn = false;
+  let serverState: VoiceState = "stopped";
+  let playing = false;
 
   function scrollDown() {
     log.scrollTop = log.scrollHeight;
@@ -159,6 +219,7 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   /** The agent's settings, once per page: title, accent, and on a new conversation its greeting and suggestions. */
   function applyConfig(config: WidgetConfig, conversationStarted: boolean) {
+    mic.hidden = !config.voice;
     if (configApplied) return;
     configApplied = true;
     if (!script.dataset.title) {
@@ -253,22 +314,85 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   function showMessage(message: Message) {
     dropPartial(message.clientMessageId);
-    if (shown.has(message.id)) return;
+    const before = shownItems.get(message.id);
+    // Shown already, unless it is a spoken reply now cut to what was heard.
+    if (shown.has(message.id) && !(message.interrupted && before && !before.querySelector(".cut"))) return;
     if (message.role === "human") typing.textContent = "";
     shown.add(message.id);
     const item = element("li", { className: `msg ${message.role}` });
-    if (message.role !== "user")
-      item.append(element("span", { className: "who" }, message.role === "human" ? (person ?? "Team") : "Assistant"));
+    if (message.role !== "user") {
+      const who = element("span", { className: "who" }, message.role === "human" ? (person ?? "Team") : "Assistant");
+      if (message.voice) who.append(voiceMark());
+      item.append(who);
+    }
     if (message.html !== undefined) {
       // Sanitised by the server (the help centre's Markdown renderer and sanitiser).
       item.classList.add("html");
       item.append(element("div", { className: "body", innerHTML: message.html }));
     } else item.append(document.createTextNode(message.text));
     item.append(...richContent(message.richContent));
+    if (message.interrupted) item.append(element("span", { className: "cut" }, "(interrupted)"));
+    if (message.role === "user" && message.voice) item.append(voiceMark());
     if (message.role === "agent" && message.richContent.some((content) => content.type === "articles" && content.articles.length > 0))
       item.append(helpfulQuestion(message.id));
-    log.append(item);
+    shownItems.set(message.id, item);
+    if (before) before.replaceWith(item);
+    else log.append(item);
     scrollDown();
+  }
+
+  function voiceMark(): HTMLElement {
+    return element("span", { className: "mark" }, "voice");
+  }
+
+  /** The visitor's words, recognised: their message in the conversation. */
+  function showSpoken(text: string) {
+    suggestionList?.remove();
+    suggestionList = null;
+    const mine = element("li", { className: "msg user" }, text);
+    mine.append(voiceMark());
+    log.append(mine);
+    scrollDown();
+  }
+
+  function showVoiceState() {
+    const muted = muteButton.getAttribute("aria-pressed") === "true";
+    voiceBar.classList.toggle("muted", muted);
+    voiceBar.classList.toggle("on", serverState !== "stopped" && !muted);
+    if (serverState === "stopped") voiceState.textContent = "Starting…";
+    else if (playing) voiceState.textContent = VOICE_STATES.speaking;
+    else if (muted && serverState === "listening") voiceState.textContent = "Microphone muted";
+    else voiceState.textContent = VOICE_STATES[serverState];
+  }
+
+  async function startVoice() {
+    const chat = ensureConnection();
+    voiceOn = true;
+    serverState = "stopped";
+    muteButton.setAttribute("aria-pressed", "false");
+    mic.hidden = true;
+    voiceBar.hidden = false;
+    showVoiceState();
+    endButton.focus();
+    try {
+      await chat.voice.start({ audioProcessing: script.dataset.voiceProcessing !== "off" });
+    } catch (error) {
+      const code = (error as VoiceError).code;
+      // A refusal from the server is shown as its error frame.
+      if (code !== "server") notice(`${VOICE_FAILURES[code] ?? VOICE_FAILURES.failed} ${KEEP_TYPING}`);
+      endVoice();
+    }
+  }
+
+  /** Back to text only (the end button, the server's "stopped", closing the panel). */
+  function endVoice() {
+    if (!voiceOn) return;
+    voiceOn = false;
+    connection?.voice.stop();
+    const focused = root.activeElement !== null && voiceBar.contains(root.activeElement);
+    voiceBar.hidden = true;
+    mic.hidden = false;
+    if (focused) mic.focus();
   }
 
   /** "Was this helpful?" under an answer: the visitor's answer goes to the team, then says thanks. */
@@ -333,8 +457,23 @@ function start(script: HTMLScriptElement): WidgetApi {
     });
     chat.on("error", (error) => {
       dropPartial(error.clientMessageId);
-      if (error.error !== "Invalid resume token")
+      if (SPOKEN_ERRORS.has(error.error)) notice(error.details ?? error.error);
+      else if (error.error !== "Invalid resume token")
         notice(error.retryAfter ? `${error.error}. Try again in ${error.retryAfter} s.` : error.error);
+    });
+    chat.on("voice.state", (state) => {
+      serverState = state;
+      if (state === "stopped") {
+        playing = false;
+        endVoice();
+      } else showVoiceState();
+    });
+    chat.on("voice.playing", (value) => {
+      playing = value;
+      if (voiceOn) showVoiceState();
+    });
+    chat.on("voice.transcript", (transcript) => {
+      if (transcript.role === "user" && transcript.final && transcript.text) showSpoken(transcript.text);
     });
     chat.on("connection", (change) => {
       if (change.state === "closed" && change.code) notice(`The chat is unavailable (${change.reason ?? change.code}).`);
@@ -363,6 +502,8 @@ function start(script: HTMLScriptElement): WidgetApi {
   }
 
   function close() {
+    // Nobody talks to a closed chat: the microphone is released.
+    endVoice();
     panel.hidden = true;
     launcher.setAttribute("aria-expanded", "false");
     launcher.setAttribute("aria-label", "Open chat");
@@ -371,6 +512,15 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   launcher.addEventListener("click", () => (panel.hidden ? open() : close()));
   closeButton.addEventListener("click", close);
+  mic.addEventListener("click", () => void startVoice());
+  endButton.addEventListener("click", endVoice);
+  muteButton.addEventListener("click", () => {
+    const muted = muteButton.getAttribute("aria-pressed") !== "true";
+    muteButton.setAttribute("aria-pressed", String(muted));
+    if (muted) connection?.voice.mute();
+    else connection?.voice.unmute();
+    showVoiceState();
+  });
   panel.addEventListener("keydown", (event) => {
     if (event.key === "Escape") close();
   });
