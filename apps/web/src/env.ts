@@ -5,6 +5,7 @@ import { isIP } from "node:net";
 import { LOG_LEVELS, parseTrustProxy, type TrustProxy } from "@parley/core";
 import { llmSettingsSchema } from "@parley/core/engine";
 import { embeddingsSettingsSchema } from "@parley/core/semantic";
+import { checkSpeechSettings, speechSettingsSchema } from "@parley/core/voice";
 import { dbEnvSchema, flag, optionalUrl, parseEnvWith } from "@parley/db";
 import { z } from "zod";
 
@@ -45,6 +46,8 @@ const appEnvSchema = dbEnvSchema
     ...llmSettingsSchema.shape,
     /** Semantic retrieval: an OpenAI-compatible embeddings endpoint (EMBEDDINGS_BASE_URL, _API_KEY, _MODEL). */
     ...embeddingsSettingsSchema.shape,
+    /** Voice: an OpenAI-compatible audio endpoint and which engines run (SPEECH_*; see @parley/core/voice). */
+    ...speechSettingsSchema.shape,
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
     /** Email out (invitations): smtp://user:pass@host:587, or smtps:// for TLS from the start. Unset: no email. */
     SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
@@ -57,6 +60,7 @@ const appEnvSchema = dbEnvSchema
   // Instances sharing a PostgreSQL database must accept each other's session cookies, so they need
   // one configured secret; a single embedded instance generates and keeps its own (auth.ts).
   .superRefine((config, context) => {
+    checkSpeechSettings(config, context);
     if (config.NODE_ENV === "production" && config.DATABASE_URL && !config.NEXTAUTH_SECRET) {
       context.addIssue({
         code: "custom",

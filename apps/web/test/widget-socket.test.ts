@@ -210,6 +210,8 @@ describe("the widget's settings at connect", () => {
         { type: "question", text: "How do I reset my password?" },
         { type: "article", title: "Reset guide", url: `${ctx.appUrl}/help/w-branded/articles/art-reset-password` },
       ],
+      // Voice is off unless an agent turns it on.
+      voice: false,
     });
     client.ws.close();
   });
@@ -233,6 +235,7 @@ describe("a conversation over the socket", () => {
         accentColor: "#0b57d0",
         accentTextColor: "#ffffff",
         suggestions: [],
+        voice: false,
       },
     });
 

@@ -5,6 +5,7 @@ import type { Engine, EngineAgent } from "./engine/types.ts";
 import type { Mailer } from "./mail.ts";
 import type { RateLimiters } from "./ratelimit/types.ts";
 import type { TrustProxy } from "./trust-proxy.ts";
+import type { SpeechEngines } from "./voice/speech.ts";
 import type { Resolver } from "./webhooks/url-guard.ts";
 import type { LiveBus } from "./widget/live.ts";
 
@@ -27,4 +28,6 @@ export interface AppContext {
   live?: LiveBus;
   /** Email out (SMTP_URL): invitations are sent by it. Absent: no email, links are copied by hand. */
   mailer?: Mailer;
+  /** Speech engines for voice over the widget socket. Absent: no voice on this instance. */
+  speech?: SpeechEngines;
 }

@@ -57,6 +57,10 @@ export const ERROR_DOCS = {
     meaning: "The agent's usage limit is reached.",
     action: "Alert the operator: raise the usage limit in the agent's settings. Retrying does not help.",
   },
+  VOICE_QUOTA_EXHAUSTED: {
+    meaning: "The agent's monthly voice minutes are used up (voice over the widget socket; sent as an `error` frame, text chat goes on).",
+    action: "Alert the operator: raise the voice minutes in the agent's settings or wait for next month. Retrying does not help.",
+  },
   HTTP_API_DISABLED: {
     meaning: "The HTTP API is not enabled for this agent.",
     action: "Enable the HTTP API in the agent's settings in the control panel.",

@@ -12,6 +12,7 @@ export const ERRORS = {
   CONVERSATION_QUOTA_EXHAUSTED: { status: 402, message: "Monthly conversation quota exhausted", trpc: "FORBIDDEN" },
   TOKEN_QUOTA_EXHAUSTED: { status: 402, message: "Monthly token quota exhausted", trpc: "FORBIDDEN" },
   USAGE_LIMIT_REACHED: { status: 402, message: "Usage limit reached", trpc: "FORBIDDEN" },
+  VOICE_QUOTA_EXHAUSTED: { status: 402, message: "Monthly voice minutes exhausted", trpc: "FORBIDDEN" },
   HTTP_API_DISABLED: { status: 403, message: "HTTP API disabled for this agent", trpc: "FORBIDDEN" },
   FORBIDDEN: { status: 403, message: "Forbidden", trpc: "FORBIDDEN" },
   AGENT_NOT_FOUND: { status: 404, message: "Agent not found", trpc: "NOT_FOUND" },

@@ -3,6 +3,7 @@
 import { type AppContext, senderFor, smtpMailer } from "@parley/core";
 import { createEngineSelector, llmConfigFrom } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
+import { createSpeechEngines, speechConfigFrom } from "@parley/core/voice";
 import { createLiveBus } from "@parley/core/widget";
 import { getDb, publicAppUrl } from "@parley/db";
 import { appEnv } from "../env.ts";
@@ -13,6 +14,9 @@ async function build(): Promise<AppContext> {
   const config = appEnv();
   const db = await getDb();
   const appUrl = publicAppUrl(config);
+  // Nothing heavy loads here: the engines start on a voice session's first use.
+  const speech = createSpeechEngines(speechConfigFrom(config));
+  processRegistry().shutdown.add(() => speech.close());
   return {
     db,
     limiters: createRateLimiters({
@@ -35,6 +39,7 @@ async function build(): Promise<AppContext> {
     trustProxy: config.TRUST_PROXY,
     webhooks: { allowLocal: config.WEBHOOKS_ALLOW_LOCAL },
     mailer: config.SMTP_URL ? smtpMailer(config.SMTP_URL, senderFor(appUrl)) : undefined,
+    speech,
     now: () => new Date(),
   };
 }

@@ -30,6 +30,8 @@ export interface WidgetSocketOptions {
   secret: () => string;
   helloTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** Tests: a shorter longest voice utterance. */
+  voiceUtteranceMaxMs?: number;
   /** Ping interval; a connection that misses a pong is dropped. */
   heartbeatMs?: number;
 }
@@ -77,6 +79,9 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
             send: (frame) => {
               if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
             },
+            sendBinary: (bytes) => {
+              if (ws.readyState === ws.OPEN) ws.send(bytes, { binary: true });
+            },
             close: (code, reason) => ws.close(code, reason),
           },
           {
@@ -86,6 +91,7 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
             clientIp: clientIp(ctx.trustProxy, address),
             helloTimeoutMs: options.helloTimeoutMs,
             toolTimeoutMs: options.toolTimeoutMs,
+            voiceUtteranceMaxMs: options.voiceUtteranceMaxMs,
           },
         );
       })
@@ -95,11 +101,12 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
         return null;
       });
     ws.on("message", (data, isBinary) => {
-      const text = isBinary ? null : data.toString();
+      const bytes = isBinary ? asBytes(data) : null;
+      const text = bytes === null ? data.toString() : null;
       void session.then((current) => {
         if (!current) return;
-        if (text === null) current.receive("binary frames are not accepted");
-        else current.receive(text);
+        if (bytes !== null) current.receiveAudio(bytes);
+        else if (text !== null) current.receive(text);
       });
     });
     ws.on("close", () => void session.then((current) => current?.closed()));
@@ -115,6 +122,12 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** A binary message as one buffer (ws hands fragments as an array, or an ArrayBuffer by binaryType). */
+function asBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
 /** A header as one string: Node joins repeated X-Forwarded-For lines with commas already. */

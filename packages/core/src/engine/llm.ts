@@ -11,6 +11,7 @@ import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { LLM_MAX_STEPS, LLM_SEARCH_RESULTS } from "../limits.ts";
 import { logger } from "../logger.ts";
+import { countTokens } from "../tokens.ts";
 import { CitationFilter } from "./citations.ts";
 import { retrievePassages } from "./grounding.ts";
 import type { LlmConfig } from "./index.ts";
@@ -42,7 +43,11 @@ export function createLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
       const startedAt = Date.now();
       const timeout = AbortSignal.timeout(config.timeoutMs);
       const stopOnToolFailure = new AbortController();
-      const signal = AbortSignal.any([timeout, stopOnToolFailure.signal, input.signal].filter((s): s is AbortSignal => s !== undefined));
+      const signal = AbortSignal.any(
+        [timeout, stopOnToolFailure.signal, input.signal, input.stopSignal].filter((s): s is AbortSignal => s !== undefined),
+      );
+      // Stopped by the listener (and by nothing else): the reply ends with what was written.
+      const stopped = () => input.stopSignal?.aborted === true && !timeout.aborted && !toolFailure && input.signal?.aborted !== true;
       const sources: PromptSource[] = [];
       const filter = new CitationFilter();
       let toolFailure = false;
@@ -86,11 +91,15 @@ export function createLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
           else if (part.type === "tool-call") toolCalls.push({ name: part.toolName, args: asArgs(part.input) });
           else if (part.type === "finish") tokenUsage = totalTokens(part.totalUsage);
           else if (part.type === "error") throw part.error;
-          else if (part.type === "abort") throw new Error("aborted");
+          else if (part.type === "abort") {
+            if (stopped()) break;
+            throw new Error("aborted");
+          }
         }
-        if (signal.aborted) throw new Error("aborted");
+        if (signal.aborted && !stopped()) throw new Error("aborted");
         text += emit(filter.flush(), input);
       } catch (error) {
+        if (stopped()) return stoppedResult({ message: input.message, text: text + filter.flush(), toolCalls, sources, filter });
         // Safe fields only: the error objects carry the request body (message text) and headers.
         logger.warn("llm turn failed", {
           agentId: input.agent.id,
@@ -113,6 +122,28 @@ export function createLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
       });
       return { reply, tokenUsage, toolCalls, richContent, handoffRequested };
     },
+  };
+}
+
+/**
+ * A reply the listener cut short: what was written and its citations. The provider reports usage
+ * only at the end, so the tokens are counted as the knowledge agent counts them (message + reply):
+ * interrupting every reply must not make turns free.
+ */
+function stoppedResult(cut: {
+  message: string;
+  text: string;
+  toolCalls: ToolCall[];
+  sources: PromptSource[];
+  filter: CitationFilter;
+}): EngineResult {
+  const { text, toolCalls, sources, filter } = cut;
+  return {
+    reply: text.trim() || "…",
+    tokenUsage: countTokens(cut.message) + countTokens(text),
+    toolCalls,
+    richContent: citedArticles(sources, filter.cited),
+    handoffRequested: toolCalls.some((call) => call.name === HANDOFF_TOOL),
   };
 }
 

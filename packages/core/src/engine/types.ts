@@ -53,6 +53,11 @@ export interface EngineInput {
   /** Status before this turn. */
   status: "active" | "escalated";
   signal?: AbortSignal;
+  /**
+   * The listener cut the reply short (a spoken reply interrupted): stop writing and return what
+   * was written. Unlike `signal`, this is not a failure.
+   */
+  stopSignal?: AbortSignal;
   /** Tools registered by the widget page; the LLM engine offers them to the model. */
   clientTools?: ClientTool[];
   /**

@@ -21,6 +21,8 @@ export interface AnswerInput {
   visitor: EngineVisitor;
   variables: Record<string, string>;
   signal?: AbortSignal;
+  /** Ends the reply where it is, keeping what was written (a spoken reply cut short). */
+  stopSignal?: AbortSignal;
   clientTools?: ClientTool[];
   onDelta?: (text: string) => void;
 }

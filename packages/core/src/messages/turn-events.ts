@@ -22,6 +22,8 @@ export function turnEvents(turn: {
   clientVariables: Record<string, string>;
   userText: string;
   result: EngineResult;
+  /** Where the visitor's message came from: typed in the widget / SDK, or spoken. */
+  channel: "widget" | "voice";
   firstSequence: number;
   now: Date;
 }): WebhookEventInput[] {
@@ -43,7 +45,7 @@ export function turnEvents(turn: {
           richContent: result.richContent,
         },
       ],
-      { handoffRequested: result.handoffRequested },
+      { handoffRequested: result.handoffRequested, channel: turn.channel },
     ),
   );
   if (turn.escalated) {

@@ -116,12 +116,16 @@ export async function recordTurnActivity(tx: Tx, stored: StoredConversation, now
 }
 
 /** The visitor's message and the agent's reply, at the sequences the conversation gave them. */
-export async function storeMessages(tx: Tx, stored: StoredConversation, turn: { userText: string; result: EngineResult; now: Date }) {
+export async function storeMessages(
+  tx: Tx,
+  stored: StoredConversation,
+  turn: { userText: string; result: EngineResult; now: Date; voice: boolean },
+) {
   const { conversationId, firstSequence } = stored;
-  const { result, now } = turn;
+  const { result, now, voice } = turn;
   await tx.message.createMany({
     data: [
-      { conversationId, role: "user", text: turn.userText, tokens: 0, sequence: firstSequence, createdAt: now },
+      { conversationId, role: "user", text: turn.userText, tokens: 0, sequence: firstSequence, voice, createdAt: now },
       {
         conversationId,
         role: "agent",
@@ -130,6 +134,7 @@ export async function storeMessages(tx: Tx, stored: StoredConversation, turn: { 
         toolCalls: result.toolCalls as unknown as Prisma.InputJsonValue,
         richContent: result.richContent as unknown as Prisma.InputJsonValue,
         sequence: firstSequence + 1,
+        voice,
         createdAt: now,
       },
     ],

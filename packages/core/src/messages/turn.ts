@@ -39,6 +39,12 @@ export interface TurnOptions {
   /** Store the response under this Idempotency-Key, in the turn's transaction. */
   idempotency?: { key: string; hash: string };
   signal?: AbortSignal;
+  /**
+   * Voice: a spoken turn (the widget's voice mode). Both messages are marked as spoken, and the
+   * webhook event names the channel "voice". `stop` ends the reply where it is (barge-in): the
+   * engine stops writing and what it wrote is stored.
+   */
+  voice?: { stop: AbortSignal };
   /** Widget: the page's variables, stored on a new conversation and given to the engine. */
   pageVariables?: Record<string, string>;
   /** Widget: the page a new conversation starts on. */
@@ -112,6 +118,7 @@ export async function runTurn(
     visitor,
     variables: variablesOf(request, conversation, options),
     signal: options.signal,
+    stopSignal: options.voice?.stop,
     clientTools: options.clientTools,
     onDelta: options.onDelta,
   });
@@ -119,7 +126,7 @@ export async function runTurn(
 
   const response = await ctx.db.prisma.$transaction(async (tx) => {
     const stored = await storeConversation(tx, turn);
-    await storeMessages(tx, stored, { userText: request.message, result, now });
+    await storeMessages(tx, stored, { userText: request.message, result, now, voice: options.voice !== undefined });
     await recordTurnActivity(tx, stored, now);
     if (!test) await recordKnowledgeGap(tx, turn, stored.conversationId);
     await emitTurnWebhooks(tx, turn, stored);
@@ -251,6 +258,7 @@ async function emitTurnWebhooks(tx: Prisma.TransactionClient, turn: Turn, stored
       clientVariables: request.clientVariables ?? {},
       userText: request.message,
       result,
+      channel: options.voice ? "voice" : "widget",
       firstSequence: stored.firstSequence,
       now,
     }),
@@ -288,7 +296,7 @@ function logTurn(turn: Turn, response: MessageResponse): void {
   logger.info("message turn", {
     agentId: turn.agent.id,
     conversationId: response.conversationId,
-    channel: turn.options.channel,
+    channel: turn.options.voice ? "voice" : turn.options.channel,
     newConversation: turn.conversation === null,
     tokenUsage: response.tokenUsage,
     toolCalls: response.toolCalls.map((call) => call.name),

@@ -120,14 +120,14 @@ export function conversationCreated(
 export function conversationMessage(
   conversation: ConversationRef,
   messages: MessageRef[],
-  turn?: { handoffRequested: boolean },
+  turn?: { handoffRequested: boolean; channel: "widget" | "voice" },
 ): WebhookEventInput {
   return {
     type: "conversation.message",
     data: {
       conversation,
       messages: messages.map((message) => ({ ...message, createdAt: message.createdAt.toISOString() })),
-      ...(turn ? { handoffRequested: turn.handoffRequested } : {}),
+      ...(turn ? { handoffRequested: turn.handoffRequested, channel: turn.channel } : {}),
     },
   };
 }

@@ -18,9 +18,16 @@ export interface WidgetConfig {
   accentTextColor: string;
   /** Shown when the widget opens: a question is sent on click, an article opens. */
   suggestions: WidgetSuggestion[];
+  /** Voice mode is offered: the agent has voice on and this server can recognise speech. */
+  voice: boolean;
 }
 
-export async function widgetConfig(ctx: AppContext, agentId: string, stored: unknown): Promise<WidgetConfig> {
+export async function widgetConfig(
+  ctx: AppContext,
+  agentId: string,
+  stored: unknown,
+  offers: { voice: boolean } = { voice: false },
+): Promise<WidgetConfig> {
   const branding = readBranding(stored);
   const suggestions = await Promise.all(
     branding.suggestions.map(async (suggestion): Promise<WidgetSuggestion | null> => {
@@ -35,5 +42,6 @@ export async function widgetConfig(ctx: AppContext, agentId: string, stored: unk
     accentColor: branding.widgetAccentColor,
     accentTextColor: textColorOn(branding.widgetAccentColor),
     suggestions: suggestions.filter((suggestion) => suggestion !== null),
+    voice: offers.voice,
   };
 }

@@ -15,6 +15,7 @@ import {
 } from "../limits.ts";
 import { messageRequestSchema } from "../messages/schema.ts";
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../text.ts";
+import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protocol.ts";
 import type { WidgetConfig } from "./config.ts";
 
 export const WIDGET_SUBPROTOCOL = "parley.v1";
@@ -106,6 +107,7 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
       message: `must be at most ${WIDGET_TOOL_RESULT_MAX_BYTES} bytes as JSON`,
       path: ["result"],
     }),
+  ...voiceClientFrameSchemas,
 ]);
 
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
@@ -120,6 +122,10 @@ export interface WireMessage {
   richContent: RichContentItem[];
   toolCalls: ToolCall[];
   createdAt: string;
+  /** Spoken (voice mode): the visitor's transcript or a reply read aloud. Absent: typed. */
+  voice?: true;
+  /** A spoken reply the visitor cut short: `text` is what was played. */
+  interrupted?: true;
   /**
    * Agent and team replies: `text` as sanitised HTML (@parley/core/markdown, the help centre's
    * renderer and sanitiser). A widget that shows Markdown renders this, never its own parse of text.
@@ -149,7 +155,8 @@ export type ServerFrame =
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: "active" | "escalated"; person: string | null }
   | { type: "feedback"; messageId: string; helpful: boolean }
-  | { type: "error"; error: string; details?: string; clientMessageId?: string; retryAfter?: number };
+  | { type: "error"; error: string; details?: string; clientMessageId?: string; retryAfter?: number }
+  | VoiceServerFrame;
 
 export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; error: string; details: string };
 

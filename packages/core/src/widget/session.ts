@@ -23,6 +23,9 @@ import { renderMessageHtml } from "../markdown.ts";
 import { type MessagingAgent, messagingAgentSelect } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
+import { effectiveVoiceLimit } from "../voice/limits.ts";
+import { VOICE_ERRORS } from "../voice/protocol.ts";
+import { type VoiceAgent, type VoiceHost, VoiceSession, voiceAgentSelect } from "../voice/session.ts";
 import { type WireStatus, wireStatus } from "../wire-status.ts";
 import { type WidgetConfig, widgetConfig } from "./config.ts";
 import {
@@ -49,6 +52,8 @@ import type { ResumeTokens } from "./resume.ts";
 /** What the session needs from the socket. */
 export interface WidgetTransport {
   send(frame: ServerFrame): void;
+  /** A binary frame (reply audio of a voice session). */
+  sendBinary(bytes: Uint8Array): void;
   close(code: number, reason: string): void;
 }
 
@@ -61,9 +66,11 @@ export interface WidgetSessionOptions {
   clientIp: string;
   helloTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** Tests: a shorter longest utterance than the protocol's 30 s. */
+  voiceUtteranceMaxMs?: number;
 }
 
-interface WidgetAgent extends MessagingAgent, WidgetLimitSettings {
+interface WidgetAgent extends MessagingAgent, WidgetLimitSettings, VoiceAgent {
   active: boolean;
   allowedOrigins: string[];
   branding: unknown;
@@ -78,9 +85,19 @@ const agentSelect = {
   active: true,
   allowedOrigins: true,
   branding: true,
+  ...voiceAgentSelect,
 } as const;
 
-const wireMessageSelect = { id: true, role: true, text: true, richContent: true, toolCalls: true, createdAt: true } as const;
+const wireMessageSelect = {
+  id: true,
+  role: true,
+  text: true,
+  richContent: true,
+  toolCalls: true,
+  createdAt: true,
+  voice: true,
+  interrupted: true,
+} as const;
 
 type PendingToolCall = { resolve: (value: unknown) => void; timer: NodeJS.Timeout };
 
@@ -114,6 +131,9 @@ export class WidgetSession {
   private readonly connectionId = randomUUID();
   /** The IP's connection slot this connection holds, and the timer that renews it. */
   private slot: { client: WidgetClient; renewal: NodeJS.Timeout } | null = null;
+  /** The voice session while voice is on (voice.start to voice.stop), and its slot among the IP's voice sessions. */
+  private voice: VoiceSession | null = null;
+  private voiceSlot: { key: string; renewal: NodeJS.Timeout } | null = null;
 
   constructor(
     private readonly transport: WidgetTransport,
@@ -147,7 +167,27 @@ export class WidgetSession {
       this.resolveToolCall(frame);
       return;
     }
+    // Audio and barge-in cannot wait behind a running turn either.
+    if (frame.type === "voice.append" || frame.type === "voice.commit" || frame.type === "voice.interrupt" || frame.type === "voice.stop") {
+      this.voiceFrame(frame);
+      return;
+    }
     this.queue = this.queue.then(() => this.handle(frame)).catch((error: unknown) => this.fail(error));
+  }
+
+  /** One binary frame from the page: voice audio (PCM16LE mono at the rate of voice.start). */
+  receiveAudio(bytes: Uint8Array): void {
+    if (this.isClosed) return;
+    if (!this.agent) {
+      this.send({ type: "error", error: "Invalid request", details: "type: send hello first" });
+      this.close("PROTOCOL_ERROR");
+      return;
+    }
+    if (!this.voice) {
+      this.send({ type: "error", ...VOICE_ERRORS.notStarted });
+      return;
+    }
+    this.voice.audio(bytes);
   }
 
   /** The socket closed (either side): forget subscriptions, fail pending tool calls. */
@@ -155,6 +195,7 @@ export class WidgetSession {
     this.isClosed = true;
     if (this.helloTimer) clearTimeout(this.helloTimer);
     this.releaseSlot();
+    void this.stopVoice();
     this.unsubscribe?.();
     this.unsubscribe = null;
     for (const [callId, pending] of this.pendingCalls) {
@@ -164,7 +205,9 @@ export class WidgetSession {
     }
   }
 
-  private async handle(frame: Exclude<ClientFrame, { type: "tool_result" }>): Promise<void> {
+  private async handle(
+    frame: Exclude<ClientFrame, { type: "tool_result" | "voice.append" | "voice.commit" | "voice.interrupt" | "voice.stop" }>,
+  ): Promise<void> {
     if (this.isClosed) return;
     if (frame.type === "hello") return this.hello(frame);
     if (!this.agent) {
@@ -173,7 +216,9 @@ export class WidgetSession {
     }
     switch (frame.type) {
       case "message":
-        return this.message(frame.text, frame.clientMessageId);
+        return void (await this.message(frame.text, frame.clientMessageId));
+      case "voice.start":
+        return this.startVoice(frame);
       case "page_variables":
         return this.pageVariables(frame.variables);
       case "track":
@@ -197,7 +242,7 @@ export class WidgetSession {
     if (!agent) return;
     if (!(await this.takeSlot(agent))) return;
     this.agent = agent;
-    this.config = await widgetConfig(this.ctx, agent.id, agent.branding);
+    this.config = await widgetConfig(this.ctx, agent.id, agent.branding, { voice: agent.voiceEnabled && Boolean(this.ctx.speech?.stt) });
     this.visitor = frame.visitor;
     this.tools = frame.tools ?? [];
     this.pageUrl = frame.pageUrl;
@@ -226,17 +271,26 @@ export class WidgetSession {
     this.sendReady(messages);
   }
 
-  private async message(text: string, clientMessageId: string | undefined): Promise<void> {
+  /**
+   * One visitor message (typed, or spoken: `voice`) as a turn; resolves with the stored reply, or
+   * null when it was refused or failed (an error frame was sent).
+   */
+  private async message(
+    text: string,
+    clientMessageId: string | undefined,
+    voice?: { stop: AbortSignal; onDelta: (delta: string) => void },
+  ): Promise<{ messageId: string; reply: string } | null> {
     const ref = clientMessageId === undefined ? {} : { clientMessageId };
     // Read again on every turn: limits, deactivation and origins changed in the panel apply at once.
     const agent = await this.loadAgent(this.agent?.id ?? "");
-    if (!agent) return;
+    if (!agent) return null;
     this.agent = agent;
     const startsConversation = this.conversationId === null;
     try {
       await enforceWidgetMessageLimits(this.ctx.limiters, agent, this.client(agent.id), startsConversation);
     } catch (error) {
-      return this.sendError(error, ref);
+      this.sendError(error, ref);
+      return null;
     }
     this.send({ type: "typing", active: true });
     try {
@@ -253,7 +307,11 @@ export class WidgetSession {
           pageVariables: startsConversation ? this.pendingVariables : undefined,
           pageUrl: startsConversation ? this.pageUrl : undefined,
           clientTools: this.clientTools(),
-          onDelta: (delta) => this.send({ type: "message.delta", delta, ...ref }),
+          ...(voice ? { voice: { stop: voice.stop } } : {}),
+          onDelta: (delta) => {
+            this.send({ type: "message.delta", delta, ...ref });
+            voice?.onDelta(delta);
+          },
         },
       );
       if (startsConversation) {
@@ -268,15 +326,17 @@ export class WidgetSession {
         orderBy: { sequence: "desc" },
         select: { id: true, createdAt: true },
       });
+      const messageId = stored?.id ?? randomUUID();
       this.send({
         type: "message",
-        id: stored?.id ?? randomUUID(),
+        id: messageId,
         role: "agent",
         text: response.reply,
         html: renderMessageHtml(response.reply),
         richContent: response.richContent,
         toolCalls: response.toolCalls,
         createdAt: (stored?.createdAt ?? this.ctx.now()).toISOString(),
+        ...(voice ? { voice: true as const } : {}),
         ...ref,
       });
       if (response.status !== this.status) {
@@ -284,11 +344,98 @@ export class WidgetSession {
         this.person = null;
         this.send({ type: "status", status: response.status, person: null });
       }
+      return { messageId, reply: response.reply };
     } catch (error) {
       this.sendError(error, ref);
+      return null;
     } finally {
       this.send({ type: "typing", active: false });
     }
+  }
+
+  /** voice.start: voice on for the agent, recognition available, minutes left, a slot among the IP's voice sessions. */
+  private async startVoice(frame: Extract<ClientFrame, { type: "voice.start" }>): Promise<void> {
+    if (this.voice) {
+      this.send({ type: "error", ...VOICE_ERRORS.alreadyStarted });
+      return;
+    }
+    const agent = await this.loadAgent(this.agent?.id ?? "");
+    if (!agent) return;
+    this.agent = agent;
+    const speech = this.ctx.speech;
+    const refusal = await VoiceSession.refusal(this.ctx, agent);
+    if (refusal || !speech) return this.send({ type: "error", ...(refusal ?? VOICE_ERRORS.noRecognition) });
+    if (!(await this.takeVoiceSlot(agent))) {
+      this.send({ type: "error", ...VOICE_ERRORS.tooManySessions });
+      return;
+    }
+    if (this.isClosed) return void this.stopVoice();
+    this.voice = new VoiceSession(this.ctx, speech, agent, this.voiceHost(), frame, this.options.voiceUtteranceMaxMs);
+    logger.info("voice started", { agentId: agent.id, inputRate: frame.input.sampleRate, turnDetection: frame.turnDetection });
+    this.voice.begin();
+  }
+
+  private voiceFrame(frame: Extract<ClientFrame, { type: "voice.append" | "voice.commit" | "voice.interrupt" | "voice.stop" }>): void {
+    if (!this.agent) {
+      this.send({ type: "error", error: "Invalid request", details: "type: send hello first" });
+      this.close("PROTOCOL_ERROR");
+      return;
+    }
+    if (!this.voice) {
+      this.send({ type: "error", ...VOICE_ERRORS.notStarted });
+      return;
+    }
+    if (frame.type === "voice.append") this.voice.audio(Buffer.from(frame.audio, "base64"));
+    else if (frame.type === "voice.commit") this.voice.commit();
+    else if (frame.type === "voice.interrupt") this.voice.interrupt(frame.playedMs);
+    else void this.stopVoice();
+  }
+
+  private voiceHost(): VoiceHost {
+    return {
+      send: (frame) => this.send(frame),
+      sendAudio: (bytes) => {
+        if (!this.isClosed) this.transport.sendBinary(bytes);
+      },
+      // In the connection's order: a spoken turn waits for a typed one before it, and the other way round.
+      turn: (text, voice) => {
+        const turn = this.queue.then(() => this.message(text, undefined, voice));
+        this.queue = turn.then(
+          () => undefined,
+          (error: unknown) => this.fail(error),
+        );
+        return turn.catch(() => null);
+      },
+      replyCut: async (messageId) => {
+        const row = await this.ctx.db.prisma.message.findUnique({ where: { id: messageId }, select: wireMessageSelect });
+        if (row) this.send({ type: "message", ...toWireMessage(row) });
+      },
+    };
+  }
+
+  private async stopVoice(): Promise<void> {
+    const voice = this.voice;
+    this.voice = null;
+    const slot = this.voiceSlot;
+    this.voiceSlot = null;
+    if (slot) {
+      clearInterval(slot.renewal);
+      void this.ctx.limiters.connections.release(slot.key, this.connectionId).catch(logSlotError);
+    }
+    await voice?.stop().catch((error: unknown) => logger.warn("voice stop", { error: describeError(error) }));
+  }
+
+  private async takeVoiceSlot(agent: WidgetAgent): Promise<boolean> {
+    const key = `voice:${agent.id}:${this.options.clientIp}`;
+    if (!(await this.ctx.limiters.connections.acquire(key, this.connectionId, effectiveVoiceLimit(agent, "voiceSessionsPerIp"))))
+      return false;
+    const renewal = setInterval(
+      () => void this.ctx.limiters.connections.renew(key, this.connectionId).catch(logSlotError),
+      WIDGET_CONNECTION_SLOT_RENEW_MS,
+    );
+    renewal.unref?.();
+    this.voiceSlot = { key, renewal };
+    return true;
   }
 
   /** The visitor's "Was this helpful?" on a reply: acknowledged with a `feedback` frame. */
@@ -528,11 +675,15 @@ export function toWireMessage(row: {
   richContent: unknown;
   toolCalls: unknown;
   createdAt: Date;
+  voice?: boolean;
+  interrupted?: boolean;
 }): WireMessage {
   return {
     id: row.id,
     role: row.role,
     text: row.text,
+    ...(row.voice ? { voice: true as const } : {}),
+    ...(row.interrupted ? { interrupted: true as const } : {}),
     ...(row.role === "user" ? {} : { html: renderMessageHtml(row.text) }),
     richContent: Array.isArray(row.richContent) ? (row.richContent as RichContentItem[]) : [],
     toolCalls: Array.isArray(row.toolCalls) ? (row.toolCalls as ToolCall[]) : [],

@@ -1,0 +1,52 @@
+// Voice limits: what one voice session may send and hold. The per-agent ones are set in the
+// panel within these bounds (Agent columns); an agent without a setting has the default.
+
+/** Sample rates a page may send and receive (PCM16 mono). */
+export const VOICE_SAMPLE_RATES = [16_000, 24_000, 48_000] as const;
+/** One audio frame (binary, or voice.append) holds at most this much audio at the declared rate. */
+export const VOICE_FRAME_MAX_MS = 100;
+/**
+ * Audio may arrive at most 1.5 times faster than real time: a leaky bucket that drains 1.5 ms of
+ * audio per ms and holds this much, so network jitter's bursts pass and a file blasted at full
+ * speed does not.
+ */
+export const VOICE_INPUT_SPEED_MAX = 1.5;
+export const VOICE_INPUT_BURST_MS = 1_000;
+/** One utterance (from speech start, or the push-to-talk buffer) may last this long. */
+export const VOICE_UTTERANCE_MAX_MS = 30_000;
+/** Audio kept before the detected start of speech, so the first word is not clipped. */
+export const VOICE_LEAD_IN_MS = 300;
+/** Silence after speech that ends the visitor's turn (server VAD). */
+export const VOICE_END_OF_SPEECH_MS = 600;
+/** Speech shorter than this is a noise, not a turn (and does not interrupt a reply). */
+export const VOICE_MIN_SPEECH_MS = 200;
+/** A window with this probability of speech or more counts as speech. */
+export const VOICE_SPEECH_THRESHOLD = 0.5;
+/** After a barge-in, how long the page has to say how much of the reply it played (voice.interrupt). */
+export const VOICE_PLAYED_MS_WAIT_MS = 1_500;
+/** Reply audio is sent in frames of this length. */
+export const VOICE_OUTPUT_FRAME_MS = 100;
+/** Base64 characters of one voice.append frame: 100 ms at 48 kHz PCM16, encoded. */
+export const VOICE_APPEND_MAX_CHARS = Math.ceil(((48_000 * 2 * VOICE_FRAME_MAX_MS) / 1000 / 3) * 4) + 4;
+/** The language tag a page may name in voice.start. */
+export const VOICE_LANGUAGE_MAX_CHARS = 35;
+/** Synthesis voice names (agent setting). */
+export const VOICE_NAME_MAX_CHARS = 100;
+
+/** Concurrent voice sessions per client IP and agent. */
+export const VOICE_SESSIONS_PER_IP = { default: 2, min: 1, max: 100 } as const;
+/** Minutes one voice session may last. */
+export const VOICE_MINUTES_PER_SESSION = { default: 10, min: 1, max: 120 } as const;
+/** Monthly voice minutes an agent may be given (null in the panel: unlimited). */
+export const VOICE_MINUTES_PER_MONTH_MAX = 1_000_000;
+
+export const VOICE_LIMIT_SETTINGS = {
+  voiceSessionsPerIp: VOICE_SESSIONS_PER_IP,
+  voiceMinutesPerSession: VOICE_MINUTES_PER_SESSION,
+} as const;
+
+export type VoiceLimitSettings = Record<keyof typeof VOICE_LIMIT_SETTINGS, number | null>;
+
+export function effectiveVoiceLimit(settings: VoiceLimitSettings, name: keyof VoiceLimitSettings): number {
+  return settings[name] ?? VOICE_LIMIT_SETTINGS[name].default;
+}

@@ -1,0 +1,416 @@
+// One voice session on a widget / SDK connection: from voice.start to voice.stop (or the socket's
+// close). Audio in: checked (started, whole samples, frame size, speed), converted to 16 kHz, and
+// cut into utterances by the voice activity detector (server_vad) or by voice.commit
+// (push_to_talk). An utterance is transcribed and goes through the connection's own turn path as
+// the visitor's message; the reply is read aloud (spoken-reply.ts). Speech heard while a reply
+// plays cuts it short (barge-in): the engine and the synthesis stop, and the stored reply becomes
+// what was played.
+import type { AppContext } from "../context.ts";
+import { AppError, isAppError } from "../errors.ts";
+import { describeError, logger } from "../logger.ts";
+import {
+  effectiveVoiceLimit,
+  VOICE_END_OF_SPEECH_MS,
+  VOICE_FRAME_MAX_MS,
+  VOICE_INPUT_BURST_MS,
+  VOICE_INPUT_SPEED_MAX,
+  VOICE_LEAD_IN_MS,
+  VOICE_MIN_SPEECH_MS,
+  VOICE_PLAYED_MS_WAIT_MS,
+  VOICE_SPEECH_THRESHOLD,
+  VOICE_UTTERANCE_MAX_MS,
+  type VoiceLimitSettings,
+} from "./limits.ts";
+import { bytesToPcm, durationMs, resample } from "./pcm.ts";
+import { VOICE_ERRORS, type VoiceServerFrame, type VoiceStartFrame, type VoiceState } from "./protocol.ts";
+import { SPEECH_SAMPLE_RATE, type SpeechEngines, type VoiceActivityDetector } from "./speech.ts";
+import { SpokenReply } from "./spoken-reply.ts";
+import { assertVoiceMinutesLeft, recordVoiceSeconds } from "./usage.ts";
+
+/** The agent's voice settings (Agent columns). */
+export interface VoiceAgent extends VoiceLimitSettings {
+  id: string;
+  voiceEnabled: boolean;
+  voiceName: string | null;
+  voiceLanguage: string;
+  monthlyVoiceMinutesLimit: number | null;
+}
+
+export const voiceAgentSelect = {
+  voiceEnabled: true,
+  voiceName: true,
+  voiceLanguage: true,
+  monthlyVoiceMinutesLimit: true,
+  voiceSessionsPerIp: true,
+  voiceMinutesPerSession: true,
+} as const;
+
+type ErrorText = { error: string; details?: string };
+
+/** What the session needs of its connection (the widget session). */
+export interface VoiceHost {
+  send(frame: VoiceServerFrame | ({ type: "error" } & ErrorText)): void;
+  sendAudio(bytes: Uint8Array): void;
+  /**
+   * Runs the visitor's words as a turn of this conversation (in the connection's order, with its
+   * limits); resolves with the stored reply, or null when the turn was refused (an error frame is sent).
+   */
+  turn(text: string, voice: { stop: AbortSignal; onDelta: (delta: string) => void }): Promise<{ messageId: string; reply: string } | null>;
+  /** A stored reply was cut to what was played: the page is sent its new text. */
+  replyCut(messageId: string, text: string): Promise<void>;
+}
+
+interface Utterance {
+  chunks: Int16Array[];
+  samples: number;
+}
+
+export class VoiceSession {
+  private readonly inputRate: number;
+  private readonly outputRate: number;
+  private readonly pushToTalk: boolean;
+  private readonly language: string;
+  private readonly vad: VoiceActivityDetector;
+  private readonly startedAt: number;
+  /** Nothing sent yet: begin() announces listening. */
+  private state: VoiceState = "stopped";
+  /** Leaky bucket of audio received (ms): drains VOICE_INPUT_SPEED_MAX ms per ms. */
+  private bucket = { level: 0, at: 0 };
+  /** Recent audio before speech started (lead-in), newest last. */
+  private leadIn: Int16Array[] = [];
+  private leadInSamples = 0;
+  /** Speech heard but not yet long enough to count. */
+  private candidate: Utterance | null = null;
+  private utterance: Utterance | null = null;
+  private silenceMs = 0;
+  /** Audio heard and not yet counted in the month's voice minutes (ms). */
+  private uncountedMs = 0;
+  private reply: SpokenReply | null = null;
+  /** The stored message of the current reply, once its turn is stored. */
+  private replyMessageId: string | null = null;
+  /** A reply cut short, until what was played is stored (the page's playedMs is awaited briefly). */
+  private cutReply: { reply: SpokenReply; playedMs: number; timer: NodeJS.Timeout | null } | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly engines: SpeechEngines,
+    private readonly agent: VoiceAgent,
+    private readonly host: VoiceHost,
+    start: VoiceStartFrame,
+    /** Tests shorten the longest utterance. */
+    private readonly utteranceMaxMs = VOICE_UTTERANCE_MAX_MS,
+  ) {
+    this.inputRate = start.input.sampleRate;
+    this.outputRate = start.output.sampleRate;
+    this.pushToTalk = start.turnDetection === "push_to_talk";
+    this.language = (start.language ?? agent.voiceLanguage).toLowerCase().split("-")[0] ?? "en";
+    this.vad = engines.vad();
+    this.startedAt = ctx.now().getTime();
+    this.bucket.at = Date.now();
+  }
+
+  /**
+   * Whether voice may start for this agent now: voice on, recognition available, minutes left.
+   * Returns the error to send, or null.
+   */
+  static async refusal(ctx: AppContext, agent: VoiceAgent): Promise<ErrorText | null> {
+    if (!agent.voiceEnabled) return VOICE_ERRORS.voiceOff;
+    if (!ctx.speech?.stt) return VOICE_ERRORS.noRecognition;
+    try {
+      await assertVoiceMinutesLeft(ctx.db, agent, ctx.now());
+    } catch (error) {
+      if (isAppError(error)) return { error: error.message };
+      throw error;
+    }
+    return null;
+  }
+
+  begin(): void {
+    this.setState("listening");
+  }
+
+  /** One frame of the page's audio (PCM16LE mono at the input rate). */
+  audio(bytes: Uint8Array): void {
+    if (this.stopped) return;
+    if (bytes.byteLength % 2 !== 0) {
+      this.host.send({ type: "error", ...VOICE_ERRORS.oddLength });
+      return;
+    }
+    const ms = durationMs(bytes.byteLength / 2, this.inputRate);
+    if (ms > VOICE_FRAME_MAX_MS) {
+      this.host.send({ type: "error", ...VOICE_ERRORS.frameTooLarge });
+      return;
+    }
+    if (!this.withinSpeed(ms)) {
+      this.host.send({ type: "error", ...VOICE_ERRORS.tooFast });
+      return;
+    }
+    this.uncountedMs += ms;
+    if (this.ctx.now().getTime() - this.startedAt > effectiveVoiceLimit(this.agent, "voiceMinutesPerSession") * 60_000) {
+      this.host.send({ type: "error", ...VOICE_ERRORS.sessionTooLong });
+      void this.stop();
+      return;
+    }
+    const pcm = resample(bytesToPcm(bytes), this.inputRate, SPEECH_SAMPLE_RATE);
+    if (this.pushToTalk) this.collect(pcm);
+    else this.detect(pcm);
+  }
+
+  /** Push-to-talk: the visitor's turn is over. */
+  commit(): void {
+    if (this.stopped) return;
+    if (!this.pushToTalk) {
+      this.host.send({ type: "error", ...VOICE_ERRORS.commitWithoutPushToTalk });
+      return;
+    }
+    const utterance = this.utterance;
+    this.utterance = null;
+    if (utterance) this.finishUtterance(utterance);
+  }
+
+  /** The page stopped playing the reply (or says how much of it it played). */
+  interrupt(playedMs: number | undefined): void {
+    if (this.reply?.isPlaying()) this.cut(this.reply);
+    const cut = this.cutReply;
+    if (!cut || playedMs === undefined) return;
+    cut.playedMs = playedMs;
+    if (this.replyMessageId && cut.reply === this.reply) this.storeCut();
+  }
+
+  /** voice.stop, a limit, or the socket closed: counts the minutes heard and releases everything. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    // A reply still playing is cut where it is; one cut before is stored now, without waiting.
+    if (this.reply?.isPlaying()) this.cut(this.reply);
+    this.storeCut();
+    this.vad.close();
+    this.setState("stopped", true);
+    await this.countMinutes();
+  }
+
+  private withinSpeed(ms: number): boolean {
+    const now = Date.now();
+    const drained = Math.max(0, this.bucket.level - (now - this.bucket.at) * VOICE_INPUT_SPEED_MAX);
+    this.bucket.at = now;
+    if (drained + ms > VOICE_INPUT_BURST_MS) {
+      this.bucket.level = drained;
+      return false;
+    }
+    this.bucket.level = drained + ms;
+    return true;
+  }
+
+  private collect(pcm: Int16Array): void {
+    this.utterance ??= { chunks: [], samples: 0 };
+    if (!this.append(this.utterance, pcm)) this.utterance = null;
+  }
+
+  /** Server VAD: speech starts after VOICE_MIN_SPEECH_MS of it, ends after VOICE_END_OF_SPEECH_MS of silence. */
+  private detect(pcm: Int16Array): void {
+    const windows = this.vad.push(pcm);
+    const speech = windows.some((window) => window.speech >= VOICE_SPEECH_THRESHOLD);
+    const ms = durationMs(pcm.length, SPEECH_SAMPLE_RATE);
+    if (this.utterance) {
+      if (!this.append(this.utterance, pcm)) {
+        this.utterance = null;
+        return;
+      }
+      this.silenceMs = speech ? 0 : this.silenceMs + ms;
+      if (this.silenceMs >= VOICE_END_OF_SPEECH_MS) {
+        const utterance = this.utterance;
+        this.utterance = null;
+        this.host.send({ type: "voice.speech_stopped" });
+        this.finishUtterance(utterance);
+      }
+      return;
+    }
+    if (!speech) {
+      if (this.candidate) for (const chunk of this.candidate.chunks) this.keepLeadIn(chunk);
+      this.candidate = null;
+      this.keepLeadIn(pcm);
+      return;
+    }
+    this.candidate ??= { chunks: [], samples: 0 };
+    this.candidate.chunks.push(pcm);
+    this.candidate.samples += pcm.length;
+    if (durationMs(this.candidate.samples, SPEECH_SAMPLE_RATE) < VOICE_MIN_SPEECH_MS) return;
+    this.utterance = { chunks: [...this.leadIn, ...this.candidate.chunks], samples: this.leadInSamples + this.candidate.samples };
+    this.candidate = null;
+    this.leadIn = [];
+    this.leadInSamples = 0;
+    this.silenceMs = 0;
+    this.host.send({ type: "voice.speech_started" });
+    // Barge-in: the visitor talks over the reply.
+    if (this.reply?.isPlaying()) this.cut(this.reply);
+  }
+
+  private keepLeadIn(pcm: Int16Array): void {
+    this.leadIn.push(pcm);
+    this.leadInSamples += pcm.length;
+    const keep = (SPEECH_SAMPLE_RATE * VOICE_LEAD_IN_MS) / 1000;
+    while (this.leadIn.length > 1 && this.leadInSamples - (this.leadIn[0]?.length ?? 0) >= keep) {
+      this.leadInSamples -= this.leadIn.shift()?.length ?? 0;
+    }
+  }
+
+  /** Adds audio to an utterance; false (and an error frame) when it grows past the longest allowed. */
+  private append(utterance: Utterance, pcm: Int16Array): boolean {
+    utterance.chunks.push(pcm);
+    utterance.samples += pcm.length;
+    if (durationMs(utterance.samples, SPEECH_SAMPLE_RATE) <= this.utteranceMaxMs) return true;
+    this.host.send({ type: "error", ...VOICE_ERRORS.utteranceTooLong });
+    this.vad.reset();
+    this.setState("listening");
+    return false;
+  }
+
+  private finishUtterance(utterance: Utterance): void {
+    const audio = new Int16Array(utterance.samples);
+    let offset = 0;
+    for (const chunk of utterance.chunks) {
+      audio.set(chunk, offset);
+      offset += chunk.length;
+    }
+    this.setState("thinking");
+    void this.respond(audio).catch((error: unknown) => {
+      logger.error("voice turn failed", { agentId: this.agent.id, error: describeError(error) });
+      this.host.send({ type: "error", error: new AppError("INTERNAL").message });
+      this.setState("listening");
+    });
+  }
+
+  private async respond(audio: Int16Array): Promise<void> {
+    const text = await this.transcribe(audio);
+    if (this.stopped || text === null) return;
+    if (!text) {
+      this.host.send({ type: "error", ...VOICE_ERRORS.notUnderstood });
+      return this.setState("listening");
+    }
+    this.host.send({ type: "voice.transcript", role: "user", text, final: true });
+    await this.countMinutes();
+    const refusal = await VoiceSession.refusal(this.ctx, this.agent);
+    if (refusal) {
+      this.host.send({ type: "error", ...refusal });
+      return void this.stop();
+    }
+    // A new turn replaces a reply still playing.
+    if (this.reply?.isPlaying()) this.cut(this.reply);
+    const reply = this.newReply();
+    this.reply = reply;
+    this.replyMessageId = null;
+    let streamed = false;
+    const stored = await this.host.turn(text, {
+      stop: reply.controller.signal,
+      onDelta: (delta) => {
+        streamed = true;
+        reply.push(delta);
+      },
+    });
+    if (!stored) {
+      reply.interrupt();
+      return this.setState("listening");
+    }
+    if (this.reply !== reply) return;
+    this.replyMessageId = stored.messageId;
+    // Engines that answer at once stream nothing: the whole reply is read.
+    if (!streamed) reply.push(stored.reply);
+    if (!reply.interrupted) await reply.finish();
+    // Cut short while the engine wrote or the audio was made: stored as played once the page says.
+    if (reply.interrupted) return this.awaitPlayedMs();
+    this.host.send({ type: "voice.transcript", role: "agent", text: reply.spokenText(), final: true, messageId: stored.messageId });
+    if (this.reply === reply && !this.utterance) this.setState("listening");
+  }
+
+  private async transcribe(audio: Int16Array): Promise<string | null> {
+    const stt = this.ctx.speech?.stt;
+    if (!stt) {
+      this.host.send({ type: "error", ...VOICE_ERRORS.noRecognition });
+      return null;
+    }
+    try {
+      return (await stt.transcribe(audio, { language: this.language })).text.trim();
+    } catch (error) {
+      logger.warn("speech recognition failed", { agentId: this.agent.id, engine: stt.name, error: describeError(error) });
+      this.host.send({ type: "error", ...VOICE_ERRORS.recognitionFailed });
+      this.setState("listening");
+      return null;
+    }
+  }
+
+  private newReply(): SpokenReply {
+    const voice =
+      this.agent.voiceName && this.engines.tts.voices.includes(this.agent.voiceName)
+        ? this.agent.voiceName
+        : (this.engines.tts.voices[0] ?? "");
+    return new SpokenReply(
+      this.engines.tts,
+      { voice, language: this.language, outputRate: this.outputRate },
+      {
+        frame: (frame) => {
+          if (frame.type === "voice.audio.start") this.setState("speaking");
+          this.host.send(frame);
+        },
+        audio: (bytes) => this.host.sendAudio(bytes),
+        failed: (error) => {
+          logger.warn("speech synthesis failed", { agentId: this.agent.id, engine: this.engines.tts.name, error: describeError(error) });
+          this.host.send({ type: "error", ...VOICE_ERRORS.synthesisFailed });
+        },
+      },
+    );
+  }
+
+  /** Cuts a reply short: the engine and the synthesis stop, the page is told, the visitor is heard. */
+  private cut(reply: SpokenReply): void {
+    const playedMs = reply.estimatedPlayedMs();
+    reply.interrupt();
+    this.cutReply = { reply, playedMs, timer: null };
+    if (!this.utterance) this.setState("listening");
+    if (this.replyMessageId && reply === this.reply) this.awaitPlayedMs();
+  }
+
+  /** The page says how much it played (voice.interrupt) within a moment; else the clock's estimate is stored. */
+  private awaitPlayedMs(): void {
+    const cut = this.cutReply;
+    if (!cut || cut.timer) return;
+    cut.timer = setTimeout(() => this.storeCut(), VOICE_PLAYED_MS_WAIT_MS);
+    cut.timer.unref?.();
+  }
+
+  /** Stores what was played of the reply cut short, and tells the page. */
+  private storeCut(): void {
+    const cut = this.cutReply;
+    const messageId = this.replyMessageId;
+    if (!cut || !messageId) return;
+    if (cut.timer) clearTimeout(cut.timer);
+    this.cutReply = null;
+    const text = cut.reply.heardText(Math.min(cut.playedMs, cut.reply.audioMs)) || "…";
+    void this.ctx.db.prisma.message
+      .update({ where: { id: messageId }, data: { text, interrupted: true }, select: { id: true } })
+      .then(async () => {
+        this.host.send({ type: "voice.transcript", role: "agent", text, final: true, messageId });
+        await this.host.replyCut(messageId, text);
+      })
+      .catch((error: unknown) => logger.warn("interrupted reply not stored", { agentId: this.agent.id, error: describeError(error) }));
+  }
+
+  private async countMinutes(): Promise<void> {
+    const seconds = Math.floor(this.uncountedMs / 1000);
+    if (seconds <= 0) return;
+    this.uncountedMs -= seconds * 1000;
+    try {
+      await recordVoiceSeconds(this.ctx.db, this.agent.id, seconds, this.ctx.now());
+    } catch (error) {
+      this.uncountedMs += seconds * 1000;
+      logger.warn("voice minutes not counted", { agentId: this.agent.id, error: describeError(error) });
+    }
+  }
+
+  private setState(state: VoiceState, force = false): void {
+    if (this.stopped && !force) return;
+    if (state === this.state) return;
+    this.state = state;
+    this.host.send({ type: "voice.state", state });
+  }
+}
