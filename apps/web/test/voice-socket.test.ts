@@ -331,6 +331,31 @@ describe.runIf(process.env.PARLEY_SKIP_SPEECH !== "1")("a spoken turn", () => {
     client.ws.close();
   }, 60_000);
 
+  it("takes push-to-talk audio as base64 voice.append frames, ends the turn on voice.commit, and keeps text chat working beside voice", async (test) => {
+    if (!recognition()) test.skip("PocketSphinx is not installed (apt-get install pocketsphinx pocketsphinx-en-us)");
+    const client = await connect("v-spoken");
+    client.send({ ...START, turnDetection: "push_to_talk" });
+    await client.next("voice.state");
+    client.send({ type: "voice.commit" });
+    const frame = 16_000 / 10;
+    const started = Date.now();
+    for (let offset = 0, sent = 0; offset < question.length; offset += frame, sent += 100) {
+      client.send({ type: "voice.append", audio: pcmToBytes(question.subarray(offset, offset + frame)).toString("base64") });
+      const ahead = started + sent - Date.now();
+      if (ahead > 0) await new Promise((resolve) => setTimeout(resolve, ahead));
+    }
+    // Nothing is taken as a turn until the visitor commits it.
+    expect(client.frames.some((frame) => frame.type === "voice.transcript")).toBe(false);
+    client.send({ type: "voice.commit" });
+    const heard = await client.next("voice.transcript", 20_000);
+    expect(heard.text.toLowerCase()).toContain("password");
+    await client.next("voice.audio.end", 40_000);
+    client.send({ type: "message", text: "Thanks, and how do I reset my password again?" });
+    const typed = await client.next("message", 20_000, (frame) => frame.voice === undefined);
+    expect(typed.role).toBe("agent");
+    client.ws.close();
+  }, 60_000);
+
   it("stops the reply when the visitor talks over it and stores what was played, marked interrupted", async (test) => {
     if (!recognition()) test.skip("PocketSphinx is not installed (apt-get install pocketsphinx pocketsphinx-en-us)");
     await createAgent("v-barge");

@@ -225,6 +225,25 @@ describe("LLM engine: streaming", () => {
     expect((await running).reply).toBe("First part. Second part.");
   });
 
+  it("ends the reply where it is when the listener stops it (a spoken reply cut short), keeping what was written", async () => {
+    fake.enqueue(streamedText(["To reset it, ", "open the sign-in page. ", "Then choose Forgot password."], { pauseAfter: 2 }));
+    const stop = new AbortController();
+    const pieces: string[] = [];
+    const result = await engine().run(
+      input({
+        stopSignal: stop.signal,
+        onDelta: (piece) => {
+          pieces.push(piece);
+          if (pieces.join("").includes("sign-in page.")) stop.abort();
+        },
+      }),
+    );
+    expect(result.reply).toBe("To reset it, open the sign-in page.");
+    // Counted as the knowledge agent counts (message + reply): a cut reply is not free.
+    expect(result.tokenUsage).toBeGreaterThan(0);
+    fake.release();
+  });
+
   it("fails the turn when the provider drops the stream mid-answer", async () => {
     fake.enqueue(brokenStream(["Open the ", "sign-in "]));
     const pieces: string[] = [];

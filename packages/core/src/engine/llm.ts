@@ -98,6 +98,7 @@ export function createLlmEngine(deps: EngineDeps, config: LlmConfig): Engine {
         }
         if (signal.aborted && !stopped()) throw new Error("aborted");
         text += emit(filter.flush(), input);
+        if (stopped()) return stoppedResult({ message: input.message, text, toolCalls, sources, filter });
       } catch (error) {
         if (stopped()) return stoppedResult({ message: input.message, text: text + filter.flush(), toolCalls, sources, filter });
         // Safe fields only: the error objects carry the request body (message text) and headers.
