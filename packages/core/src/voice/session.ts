@@ -86,10 +86,10 @@ export class VoiceSession {
   /** Audio heard and not yet counted in the month's voice minutes (ms). */
   private uncountedMs = 0;
   private reply: SpokenReply | null = null;
-  /** The stored message of the current reply, once its turn is stored. */
-  private replyMessageId: string | null = null;
-  /** A reply cut short, until what was played is stored (the page's playedMs is awaited briefly). */
-  private cutReply: { reply: SpokenReply; playedMs: number; timer: NodeJS.Timeout | null } | null = null;
+  /** Replies cut short whose stored text is not yet what was played (the page's playedMs is awaited briefly). */
+  private readonly cuts = new Map<SpokenReply, { playedMs: number; timer: NodeJS.Timeout | null }>();
+  /** The reply cut last: a voice.interrupt's playedMs is about it. */
+  private lastCut: SpokenReply | null = null;
   private stopped = false;
 
   constructor(
@@ -172,10 +172,11 @@ export class VoiceSession {
   /** The page stopped playing the reply (or says how much of it it played). */
   interrupt(playedMs: number | undefined): void {
     if (this.reply?.isPlaying()) this.cut(this.reply);
-    const cut = this.cutReply;
-    if (!cut || playedMs === undefined) return;
+    const last = this.lastCut;
+    const cut = last && this.cuts.get(last);
+    if (!last || !cut || playedMs === undefined) return;
     cut.playedMs = playedMs;
-    if (this.replyMessageId && cut.reply === this.reply) this.storeCut();
+    this.storeCut(last);
   }
 
   /** voice.stop, a limit, or the socket closed: counts the minutes heard and releases everything. */
@@ -184,7 +185,7 @@ export class VoiceSession {
     this.stopped = true;
     // A reply still playing is cut where it is; one cut before is stored now, without waiting.
     if (this.reply?.isPlaying()) this.cut(this.reply);
-    this.storeCut();
+    for (const reply of this.cuts.keys()) this.storeCut(reply);
     this.vad.close();
     this.setState("stopped", true);
     await this.countMinutes();
@@ -299,7 +300,6 @@ export class VoiceSession {
     if (this.reply?.isPlaying()) this.cut(this.reply);
     const reply = this.newReply();
     this.reply = reply;
-    this.replyMessageId = null;
     let streamed = false;
     const stored = await this.host.turn(text, {
       stop: reply.controller.signal,
@@ -312,13 +312,12 @@ export class VoiceSession {
       reply.interrupt();
       return this.setState("listening");
     }
-    if (this.reply !== reply) return;
-    this.replyMessageId = stored.messageId;
+    reply.messageId = stored.messageId;
     // Engines that answer at once stream nothing: the whole reply is read.
     if (!streamed) reply.push(stored.reply);
     if (!reply.interrupted) await reply.finish();
-    // Cut short while the engine wrote or the audio was made: stored as played once the page says.
-    if (reply.interrupted) return this.awaitPlayedMs();
+    // Cut short while the engine wrote or the audio played: stored as played once the page says.
+    if (reply.interrupted) return this.awaitPlayedMs(reply);
     this.host.send({ type: "voice.transcript", role: "agent", text: reply.spokenText(), final: true, messageId: stored.messageId });
     if (this.reply === reply && !this.utterance) this.setState("listening");
   }
@@ -365,27 +364,31 @@ export class VoiceSession {
   private cut(reply: SpokenReply): void {
     const playedMs = reply.estimatedPlayedMs();
     reply.interrupt();
-    this.cutReply = { reply, playedMs, timer: null };
+    this.cuts.set(reply, { playedMs, timer: null });
+    this.lastCut = reply;
     if (!this.utterance) this.setState("listening");
-    if (this.replyMessageId && reply === this.reply) this.awaitPlayedMs();
+    this.awaitPlayedMs(reply);
   }
 
-  /** The page says how much it played (voice.interrupt) within a moment; else the clock's estimate is stored. */
-  private awaitPlayedMs(): void {
-    const cut = this.cutReply;
-    if (!cut || cut.timer) return;
-    cut.timer = setTimeout(() => this.storeCut(), VOICE_PLAYED_MS_WAIT_MS);
+  /**
+   * The page says how much it played (voice.interrupt) within a moment; else the clock's estimate
+   * is stored. Waits for the reply's turn to be stored first.
+   */
+  private awaitPlayedMs(reply: SpokenReply): void {
+    const cut = this.cuts.get(reply);
+    if (!cut || cut.timer || !reply.messageId) return;
+    cut.timer = setTimeout(() => this.storeCut(reply), VOICE_PLAYED_MS_WAIT_MS);
     cut.timer.unref?.();
   }
 
-  /** Stores what was played of the reply cut short, and tells the page. */
-  private storeCut(): void {
-    const cut = this.cutReply;
-    const messageId = this.replyMessageId;
+  /** Stores what was played of a reply cut short, and tells the page. */
+  private storeCut(reply: SpokenReply): void {
+    const cut = this.cuts.get(reply);
+    const messageId = reply.messageId;
     if (!cut || !messageId) return;
     if (cut.timer) clearTimeout(cut.timer);
-    this.cutReply = null;
-    const text = cut.reply.heardText(Math.min(cut.playedMs, cut.reply.audioMs)) || "…";
+    this.cuts.delete(reply);
+    const text = reply.heardText(Math.min(cut.playedMs, reply.audioMs)) || "…";
     void this.ctx.db.prisma.message
       .update({ where: { id: messageId }, data: { text, interrupted: true }, select: { id: true } })
       .then(async () => {

@@ -32,6 +32,8 @@ export class SpokenReply {
   readonly id = randomUUID();
   /** Aborted when the reply is cut short: stops the engine's writing and the synthesis. */
   readonly controller = new AbortController();
+  /** The stored agent message, once its turn is stored. */
+  messageId: string | null = null;
   private pending = "";
   private readonly sentences: SpokenSentence[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -189,5 +191,6 @@ export function speakableText(markdown: string): string {
     .replace(/\[\d+\]/g, "")
     .replace(/https?:\/\/\S+/g, "")
     .replace(/\s+/g, " ")
+    .replace(/ ([.,;:!?])/g, "$1")
     .trim();
 }
