@@ -5,9 +5,10 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { replyToConversation } from "@parley/core/admin";
 import type { TestContext } from "@parley/core/testing";
 import { createSpeechEngines, pcmToBytes, resample, type SpeechEngines, speechConfigFrom, speechSettingsSchema } from "@parley/core/voice";
-import type { ServerFrame } from "@parley/core/widget";
+import { createMemoryLiveBus, type ServerFrame } from "@parley/core/widget";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createWidgetSocketServer, type WidgetSocketServer } from "~/server/widget-socket.ts";
@@ -58,6 +59,7 @@ beforeAll(async () => {
   ctx = await createMessagingContext();
   engines = createSpeechEngines(speechConfigFrom(speechSettingsSchema.parse({})));
   ctx.speech = engines;
+  ctx.live = createMemoryLiveBus();
   await createAgent("v-on");
   // A short answer keeps the spoken turn short: its audio is played out before the turn ends.
   await ctx.db.prisma.source.create({
@@ -102,6 +104,7 @@ afterAll(async () => {
   http?.closeAllConnections();
   await new Promise((resolve) => http?.close(resolve));
   await engines?.close();
+  await ctx?.live?.close();
   await ctx?.close();
 });
 
@@ -249,6 +252,27 @@ describe("voice refused, the connection stays usable", () => {
     expect((await client.next("error")).details).toBe("audio: an utterance must be at most 30 seconds; it was dropped");
     client.ws.close();
   });
+
+  it("reads a team member's reply aloud while voice is on", async () => {
+    const client = await connect("v-spoken");
+    client.send({ type: "message", text: "Can a person help me?" });
+    await client.next("message", 20_000);
+    const ready = client.frames.filter((frame) => frame.type === "ready").at(-1);
+    const conversationId = ready?.type === "ready" ? (ready.conversationId ?? "") : "";
+    client.send(START);
+    await client.next("voice.state");
+    const admin = { workspaceId: "ws-demo", userId: "user-admin", role: "owner" as const };
+    await replyToConversation(ctx.db, admin, { id: conversationId, text: "Hi, this is **Sam**." }, new Date(), ctx.live);
+    expect(await client.next("message", 10_000, (frame) => frame.role === "human")).toMatchObject({ text: "Hi, this is **Sam**." });
+    const start = await client.next("voice.audio.start", 10_000);
+    expect(await client.next("voice.audio.end", 10_000)).toEqual({
+      type: "voice.audio.end",
+      responseId: start.responseId,
+      interrupted: false,
+    });
+    expect(client.audio.get(start.responseId)).toBeGreaterThan(0);
+    client.ws.close();
+  }, 30_000);
 
   it("allows the agent's voice sessions per IP, and ends a session over its minutes", async () => {
     const first = await connect("v-one-session");

@@ -179,6 +179,24 @@ export class VoiceSession {
     this.storeCut(last);
   }
 
+  /**
+   * A team member's reply while voice is on: read aloud too, after a reply still playing. Their
+   * message is theirs: a visitor talking over it stops the audio, never the stored text.
+   */
+  speakPersonReply(markdown: string): void {
+    if (this.stopped) return;
+    const previous = this.reply;
+    const reply = this.newReply();
+    this.reply = reply;
+    void (async () => {
+      while (previous?.isPlaying()) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (reply.interrupted || this.stopped) return;
+      reply.push(markdown);
+      await reply.finish();
+      if (this.reply === reply && !this.utterance) this.setState("listening");
+    })().catch((error: unknown) => logger.warn("voice: a person's reply not spoken", { error: describeError(error) }));
+  }
+
   /** voice.stop, a limit, or the socket closed: counts the minutes heard and releases everything. */
   async stop(): Promise<void> {
     if (this.stopped) return;
@@ -299,6 +317,7 @@ export class VoiceSession {
     // A new turn replaces a reply still playing.
     if (this.reply?.isPlaying()) this.cut(this.reply);
     const reply = this.newReply();
+    reply.storesCut = true;
     this.reply = reply;
     let streamed = false;
     const stored = await this.host.turn(text, {
@@ -364,8 +383,10 @@ export class VoiceSession {
   private cut(reply: SpokenReply): void {
     const playedMs = reply.estimatedPlayedMs();
     reply.interrupt();
-    this.cuts.set(reply, { playedMs, timer: null });
-    this.lastCut = reply;
+    if (reply.storesCut) {
+      this.cuts.set(reply, { playedMs, timer: null });
+      this.lastCut = reply;
+    }
     if (!this.utterance) this.setState("listening");
     this.awaitPlayedMs(reply);
   }

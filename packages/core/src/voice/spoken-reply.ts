@@ -34,6 +34,8 @@ export class SpokenReply {
   readonly controller = new AbortController();
   /** The stored agent message, once its turn is stored. */
   messageId: string | null = null;
+  /** The agent's reply (cut short: the stored text becomes what was played); a person's is not. */
+  storesCut = false;
   private pending = "";
   private readonly sentences: SpokenSentence[] = [];
   private chain: Promise<void> = Promise.resolve();

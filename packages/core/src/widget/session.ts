@@ -591,6 +591,7 @@ export class WidgetSession {
     if (this.isClosed) return;
     if (event.type === "message") {
       this.send({ type: "message", ...event.message });
+      if (event.message.role === "human") this.voice?.speakPersonReply(event.message.text);
     } else if (event.type === "typing") {
       this.send({ type: "typing", active: event.active, person: event.person });
     } else if (event.type === "status") {
