@@ -86,6 +86,7 @@ export class VoiceSession {
   /** Audio heard and not yet counted in the month's voice minutes (ms). */
   private uncountedMs = 0;
   private reply: SpokenReply | null = null;
+  private responses: Promise<void> = Promise.resolve();
   /** Replies cut short whose stored text is not yet what was played (the page's playedMs is awaited briefly). */
   private readonly cuts = new Map<SpokenReply, { playedMs: number; timer: NodeJS.Timeout | null }>();
   /** The reply cut last: a voice.interrupt's playedMs is about it. */
@@ -95,7 +96,7 @@ export class VoiceSession {
   constructor(
     private readonly ctx: AppContext,
     private readonly engines: SpeechEngines,
-    private readonly agent: VoiceAgent,
+    private agent: VoiceAgent,
     private readonly host: VoiceHost,
     start: VoiceStartFrame,
     /** Tests shorten the longest utterance. */
@@ -292,12 +293,17 @@ export class VoiceSession {
       audio.set(chunk, offset);
       offset += chunk.length;
     }
+    // Push-to-talk has no speech start to cut a reply still playing: the new turn does.
+    if (this.reply?.isPlaying()) this.cut(this.reply);
     this.setState("thinking");
-    void this.respond(audio).catch((error: unknown) => {
-      logger.error("voice turn failed", { agentId: this.agent.id, error: describeError(error) });
-      this.host.send({ type: "error", error: new AppError("INTERNAL").message });
-      this.setState("listening");
-    });
+    // One utterance at a time per session: however fast a visitor talks, their turns queue.
+    this.responses = this.responses
+      .then(() => this.respond(audio))
+      .catch((error: unknown) => {
+        logger.error("voice turn failed", { agentId: this.agent.id, error: describeError(error) });
+        this.host.send({ type: "error", error: new AppError("INTERNAL").message });
+        this.setState("listening");
+      });
   }
 
   private async respond(audio: Int16Array): Promise<void> {
@@ -309,6 +315,10 @@ export class VoiceSession {
     }
     this.host.send({ type: "voice.transcript", role: "user", text, final: true });
     await this.countMinutes();
+    // Read again: voice turned off or minutes lowered in the panel apply at the next turn.
+    this.agent =
+      (await this.ctx.db.prisma.agent.findUnique({ where: { id: this.agent.id }, select: { id: true, ...voiceAgentSelect } })) ??
+      this.agent;
     const refusal = await VoiceSession.refusal(this.ctx, this.agent);
     if (refusal) {
       this.host.send({ type: "error", ...refusal });
