@@ -76,7 +76,8 @@ export class Player {
   cut(id: string): number {
     const response = this.past.get(id);
     if (!response) return 0;
-    if (response.stoppedAt === null) response.stoppedAt = this.context.currentTime;
+    // What reached the speakers: the clock less the output's latency.
+    if (response.stoppedAt === null) response.stoppedAt = this.context.currentTime - (this.context.outputLatency || 0);
     this.stopSources(response);
     if (response === this.response) this.next = 0;
     this.settle();

@@ -193,6 +193,7 @@ function start(script: HTMLScriptElement): WidgetApi {
   const shownItems = new Map<string, HTMLElement>();
   /** Voice mode: on (from the click until "stopped"), the server's state, a reply playing aloud. */
   let voiceOn = false;
+  let voiceOffered = false;
   let serverState: VoiceState = "stopped";
   let playing = false;
 
@@ -219,7 +220,9 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   /** The agent's settings, once per page: title, accent, and on a new conversation its greeting and suggestions. */
   function applyConfig(config: WidgetConfig, conversationStarted: boolean) {
-    mic.hidden = !config.voice;
+    // Every ready: the agent's voice may have been turned on or off meanwhile.
+    voiceOffered = config.voice === true;
+    mic.hidden = !voiceOffered || voiceOn;
     if (configApplied) return;
     configApplied = true;
     if (!script.dataset.title) {
@@ -330,8 +333,8 @@ function start(script: HTMLScriptElement): WidgetApi {
       item.classList.add("html");
       item.append(element("div", { className: "body", innerHTML: message.html }));
     } else item.append(document.createTextNode(message.text));
-    item.append(...richContent(message.richContent));
     if (message.interrupted) item.append(element("span", { className: "cut" }, "(interrupted)"));
+    item.append(...richContent(message.richContent));
     if (message.role === "user" && message.voice) item.append(voiceMark());
     if (message.role === "agent" && message.richContent.some((content) => content.type === "articles" && content.articles.length > 0))
       item.append(helpfulQuestion(message.id));
@@ -391,7 +394,7 @@ function start(script: HTMLScriptElement): WidgetApi {
     connection?.voice.stop();
     const focused = root.activeElement !== null && voiceBar.contains(root.activeElement);
     voiceBar.hidden = true;
-    mic.hidden = false;
+    mic.hidden = !voiceOffered;
     if (focused) mic.focus();
   }
 
