@@ -89,6 +89,26 @@ describe.skipIf(!installed)("PocketSphinx", () => {
     expect((await stt.transcribe(refund, EN)).text).toContain("refund");
   });
 
+  it("ends its processes after a quiet spell, and starts one again for the next utterance", async () => {
+    const quiet = new PocketSphinxRecognizer({ idleMs: 300 });
+    const children = () => {
+      try {
+        return execFileSync("pgrep", ["-P", String(process.pid), "-x", "pocketsphinx_co"], { encoding: "utf8" })
+          .trim()
+          .split("\n").length;
+      } catch {
+        return 0; // pgrep exits 1 when nothing matches
+      }
+    };
+    const before = children();
+    expect((await quiet.transcribe(password, EN)).text).toContain("password");
+    expect(children()).toBe(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(children()).toBe(before);
+    expect((await quiet.transcribe(refund, EN)).text).toContain("refund");
+    await quiet.close();
+  });
+
   it("drops the answer of a caller that gave up, and the next caller gets its own", async () => {
     const controller = new AbortController();
     const abandoned = stt.transcribe(password, { ...EN, signal: controller.signal });

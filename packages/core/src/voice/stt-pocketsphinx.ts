@@ -30,7 +30,11 @@ export interface PocketSphinxOptions {
   modelDir?: string;
   /** Processes decoding at once (each holds ~100 MB). Default 2. */
   maxProcesses?: number;
+  /** The processes end after this long without an utterance (started again on the next). Default 5 minutes. */
+  idleMs?: number;
 }
+
+export const POCKETSPHINX_IDLE_MS = 5 * 60_000;
 
 /** Frames of silence (10 ms) after speech before the endpointer closes an utterance. */
 const POSTSPEECH_FRAMES = 30;
@@ -101,9 +105,12 @@ export class PocketSphinxRecognizer implements SpeechToText {
   private readonly binary: string;
   private readonly modelDir: string;
   private readonly maxProcesses: number;
+  private readonly idleMs: number;
   private readonly processes: SphinxProcess[] = [];
   private readonly queue: Job[] = [];
   private closed = false;
+  /** Ends the processes after a quiet spell: ~105 MB each is not kept for voice that has stopped. */
+  private idleTimer: NodeJS.Timeout | null = null;
 
   /** Whether the program and the English model are installed. */
   static available(options: Pick<PocketSphinxOptions, "binary" | "modelDir"> = {}): boolean {
@@ -115,6 +122,7 @@ export class PocketSphinxRecognizer implements SpeechToText {
     this.binary = options.binary ?? POCKETSPHINX_BINARY;
     this.modelDir = options.modelDir ?? POCKETSPHINX_MODEL_DIR;
     this.maxProcesses = Math.max(1, options.maxProcesses ?? 2);
+    this.idleMs = options.idleMs ?? POCKETSPHINX_IDLE_MS;
   }
 
   async transcribe(audio: Int16Array, options: { language: string; signal?: AbortSignal }): Promise<Transcript> {
@@ -146,6 +154,8 @@ export class PocketSphinxRecognizer implements SpeechToText {
         },
       };
       signal?.addEventListener("abort", onAbort, { once: true });
+      if (this.idleTimer) clearTimeout(this.idleTimer);
+      this.idleTimer = null;
       this.queue.push(job);
       this.dispatch();
     });
@@ -154,11 +164,13 @@ export class PocketSphinxRecognizer implements SpeechToText {
   /** Ends the processes; waiting calls fail. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const job of this.queue.splice(0)) job.reject(new Error("PocketSphinx was closed"));
     await Promise.all(this.processes.splice(0).map((process) => process.kill()));
   }
 
   private dispatch(): void {
+    if (this.queue.length === 0) this.stopWhenIdle();
     while (this.queue.length > 0) {
       let idle = this.processes.find((process) => process.idle);
       if (!idle && this.processes.length < this.maxProcesses) {
@@ -174,6 +186,15 @@ export class PocketSphinxRecognizer implements SpeechToText {
       const job = this.queue.shift()!;
       idle.run(job, () => this.dispatch());
     }
+  }
+
+  private stopWhenIdle(): void {
+    if (this.idleTimer || this.processes.length === 0 || this.processes.some((process) => !process.idle)) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.queue.length === 0) for (const process of this.processes.splice(0)) void process.kill();
+    }, this.idleMs);
+    this.idleTimer.unref?.();
   }
 
   private spawn(): SphinxProcess {
