@@ -91,7 +91,13 @@ beforeAll(async () => {
   await createAgent("v-short", { voiceMinutesPerSession: 1 });
   const voice = engines.tts.voices[0] ?? "";
   question = concat(silence(500), await engines.tts.synthesize("How do I reset my password?", { voice, language: "en" }), silence(1_200));
-  sockets = createWidgetSocketServer({ getContext: async () => ctx, secret: () => SECRET, voiceUtteranceMaxMs: UTTERANCE_MAX_MS });
+  // Three voice sessions at once on this instance: the tests hold at most two, the cap's test a third.
+  sockets = createWidgetSocketServer({
+    getContext: async () => ctx,
+    secret: () => SECRET,
+    voiceUtteranceMaxMs: UTTERANCE_MAX_MS,
+    voiceSessionsPerInstance: 3,
+  });
   http = createServer((_request, response) => response.writeHead(404).end());
   http.on("upgrade", (request, socket, head) => sockets.handleUpgrade(request, socket, head));
   http.listen(0, "127.0.0.1");
@@ -251,6 +257,29 @@ describe("voice refused, the connection stays usable", () => {
     await client.speak(silence(UTTERANCE_MAX_MS + 400));
     expect((await client.next("error")).details).toBe("audio: an utterance must be at most 30 seconds; it was dropped");
     client.ws.close();
+  });
+
+  it("refuses a voice session over the instance's cap, and takes one again once a session stops", async () => {
+    await createAgent("v-many", { voiceSessionsPerIp: 10 });
+    const clients = await Promise.all([connect("v-many"), connect("v-many"), connect("v-many"), connect("v-many")]);
+    for (const client of clients.slice(0, 3)) {
+      client.send(START);
+      expect(await client.next("voice.state")).toEqual({ type: "voice.state", state: "listening" });
+    }
+    const fourth = clients[3] as Client;
+    fourth.send(START);
+    expect(await fourth.next("error")).toEqual({
+      type: "error",
+      error: "Voice unavailable",
+      details: "Voice is busy on this server; try again in a minute",
+    });
+    clients[0]?.send({ type: "voice.stop" });
+    await clients[0]?.next("voice.state");
+    fourth.send(START);
+    expect(await fourth.next("voice.state")).toEqual({ type: "voice.state", state: "listening" });
+    for (const client of clients) client.ws.close();
+    // The sessions end when their sockets close, freeing the instance's places for the next tests.
+    await new Promise((resolve) => setTimeout(resolve, 300));
   });
 
   it("reads a team member's reply aloud while voice is on", async () => {

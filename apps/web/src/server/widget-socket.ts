@@ -30,8 +30,9 @@ export interface WidgetSocketOptions {
   secret: () => string;
   helloTimeoutMs?: number;
   toolTimeoutMs?: number;
-  /** Tests: a shorter longest voice utterance. */
+  /** Tests: a shorter longest voice utterance, fewer voice sessions per instance. */
   voiceUtteranceMaxMs?: number;
+  voiceSessionsPerInstance?: number;
   /** Ping interval; a connection that misses a pong is dropped. */
   heartbeatMs?: number;
 }
@@ -92,6 +93,7 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
             helloTimeoutMs: options.helloTimeoutMs,
             toolTimeoutMs: options.toolTimeoutMs,
             voiceUtteranceMaxMs: options.voiceUtteranceMaxMs,
+            voiceSessionsPerInstance: options.voiceSessionsPerInstance,
           },
         );
       })

@@ -33,6 +33,12 @@ export const VOICE_LANGUAGE_MAX_CHARS = 35;
 /** Synthesis voice names (agent setting). */
 export const VOICE_NAME_MAX_CHARS = 100;
 
+/**
+ * Voice sessions one instance holds at once, all agents together: recognition runs on this
+ * machine's cores (or waits on the endpoint), so past this a new session is refused rather than
+ * slowing every one. Scale out for more (the bench measures what two cores hold).
+ */
+export const VOICE_SESSIONS_PER_INSTANCE = 64;
 /** Concurrent voice sessions per client IP and agent. */
 export const VOICE_SESSIONS_PER_IP = { default: 2, min: 1, max: 100 } as const;
 /** Minutes one voice session may last. */

@@ -67,6 +67,7 @@ export const VOICE_ERRORS = {
   commitWithoutPushToTalk: { error: "Invalid request", details: "type: voice.commit is for push_to_talk sessions" },
   sessionTooLong: { error: "Voice limit reached", details: "This voice session reached its time limit" },
   tooManySessions: { error: "Voice limit reached", details: "Too many voice sessions from this address" },
+  serverBusy: { error: "Voice unavailable", details: "Voice is busy on this server; try again in a minute" },
   notUnderstood: { error: "Not understood", details: "No words were recognised in that audio" },
   recognitionFailed: { error: "Voice unavailable", details: "Speech recognition failed; try again or type" },
   synthesisFailed: { error: "Voice unavailable", details: "Speech synthesis failed; the reply is shown as text" },

@@ -17,6 +17,7 @@ import {
   VOICE_LEAD_IN_MS,
   VOICE_MIN_SPEECH_MS,
   VOICE_PLAYED_MS_WAIT_MS,
+  VOICE_SESSIONS_PER_INSTANCE,
   VOICE_SPEECH_THRESHOLD,
   VOICE_UTTERANCE_MAX_MS,
   type VoiceLimitSettings,
@@ -64,6 +65,9 @@ interface Utterance {
   chunks: Int16Array[];
   samples: number;
 }
+
+/** Voice sessions of this process (VOICE_SESSIONS_PER_INSTANCE). */
+let sessionsHere = 0;
 
 export class VoiceSession {
   private readonly inputRate: number;
@@ -115,6 +119,18 @@ export class VoiceSession {
    * Whether voice may start for this agent now: voice on, recognition available, minutes left.
    * Returns the error to send, or null.
    */
+  /** Takes one of this instance's voice sessions; false when it holds VOICE_SESSIONS_PER_INSTANCE. Released by stop(). */
+  static reserve(limit = VOICE_SESSIONS_PER_INSTANCE): boolean {
+    if (sessionsHere >= limit) return false;
+    sessionsHere++;
+    return true;
+  }
+
+  /** Gives back a reservation that did not become a session (a session gives its own back on stop). */
+  static release(): void {
+    sessionsHere = Math.max(0, sessionsHere - 1);
+  }
+
   static async refusal(ctx: AppContext, agent: VoiceAgent): Promise<ErrorText | null> {
     if (!agent.voiceEnabled) return VOICE_ERRORS.voiceOff;
     if (!ctx.speech?.stt) return VOICE_ERRORS.noRecognition;
@@ -202,6 +218,7 @@ export class VoiceSession {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    VoiceSession.release();
     // A reply still playing is cut where it is; one cut before is stored now, without waiting.
     if (this.reply?.isPlaying()) this.cut(this.reply);
     for (const reply of this.cuts.keys()) this.storeCut(reply);

@@ -68,6 +68,8 @@ export interface WidgetSessionOptions {
   toolTimeoutMs?: number;
   /** Tests: a shorter longest utterance than the protocol's 30 s. */
   voiceUtteranceMaxMs?: number;
+  /** Tests: fewer voice sessions per instance than VOICE_SESSIONS_PER_INSTANCE. */
+  voiceSessionsPerInstance?: number;
 }
 
 interface WidgetAgent extends MessagingAgent, WidgetLimitSettings, VoiceAgent {
@@ -365,11 +367,24 @@ export class WidgetSession {
     const speech = this.ctx.speech;
     const refusal = await VoiceSession.refusal(this.ctx, agent);
     if (refusal || !speech) return this.send({ type: "error", ...(refusal ?? VOICE_ERRORS.noRecognition) });
-    if (!(await this.takeVoiceSlot(agent))) {
+    if (!VoiceSession.reserve(this.options.voiceSessionsPerInstance)) {
+      this.send({ type: "error", ...VOICE_ERRORS.serverBusy });
+      return;
+    }
+    let slot = false;
+    try {
+      slot = await this.takeVoiceSlot(agent);
+    } finally {
+      if (!slot) VoiceSession.release();
+    }
+    if (!slot) {
       this.send({ type: "error", ...VOICE_ERRORS.tooManySessions });
       return;
     }
-    if (this.isClosed) return void this.stopVoice();
+    if (this.isClosed) {
+      VoiceSession.release();
+      return void this.stopVoice();
+    }
     this.voice = new VoiceSession(this.ctx, speech, agent, this.voiceHost(), frame, this.options.voiceUtteranceMaxMs);
     logger.info("voice started", { agentId: agent.id, inputRate: frame.input.sampleRate, turnDetection: frame.turnDetection });
     this.voice.begin();
