@@ -54,6 +54,14 @@ export const agentDetailOutput = z.object({
   widgetMonthlyTokenLimit: optionalLimit,
   /** Conversations are erased after this many days; null keeps them. */
   retentionDays: optionalLimit,
+  /** Voice over the widget and SDK socket; a null voice name is the engine's default. */
+  voiceEnabled: z.boolean(),
+  voiceName: z.string().nullable(),
+  voiceLanguage: z.string(),
+  /** Minutes of visitor audio a month; null: unlimited. */
+  monthlyVoiceMinutesLimit: optionalLimit,
+  voiceSessionsPerIp: optionalLimit,
+  voiceMinutesPerSession: optionalLimit,
   sourceIds: z.array(id),
   branding: z.object({
     helpName: z.string(),
@@ -67,6 +75,13 @@ export const agentDetailOutput = z.object({
   }),
   /** The help centre's public name: the one set, else the default built from the workspace's name. */
   helpCentreName: z.string(),
+});
+
+/** What voice this server offers: recognition's engine (null: visitors cannot talk), synthesis and its voices. */
+export const voiceAvailabilityOutput = z.object({
+  recognition: z.string().nullable(),
+  synthesis: z.string(),
+  voices: z.array(z.string()),
 });
 
 export const testChatOutput = z.object({
@@ -258,6 +273,10 @@ export const conversationMessageOutput = z.object({
   toolCalls: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
   richContent: z.array(z.unknown()),
   sequence: count,
+  /** Spoken: the visitor's transcript, or a reply read aloud. */
+  voice: z.boolean(),
+  /** A spoken reply the visitor cut short: the text is what was played. */
+  interrupted: z.boolean(),
   createdAt: moment,
 });
 
@@ -333,6 +352,10 @@ export const usageSummaryOutput = z.array(
     monthlyConversationLimit: optionalLimit,
     monthlyTokenLimit: optionalLimit,
     usageLimit: optionalLimit,
+    /** Voice: on for the agent, minutes heard this month (seconds rounded up), the monthly limit. */
+    voiceEnabled: z.boolean(),
+    voiceMinutes: count,
+    monthlyVoiceMinutesLimit: optionalLimit,
   }),
 );
 

@@ -140,6 +140,8 @@ describe("conversations", () => {
         toolCalls: [],
         richContent: [],
         sequence: 0,
+        voice: false,
+        interrupted: false,
         createdAt: expect.any(Date),
       },
       {
@@ -151,6 +153,8 @@ describe("conversations", () => {
         toolCalls: [{ name: "search_knowledge_base", args: { query: "Refunds take 5 days." } }],
         richContent: [],
         sequence: 1,
+        voice: false,
+        interrupted: false,
         createdAt: expect.any(Date),
       },
     ]);
@@ -269,6 +273,9 @@ describe("usage", () => {
         monthlyConversationLimit: null,
         monthlyTokenLimit: null,
         usageLimit: null,
+        voiceEnabled: false,
+        voiceMinutes: 0,
+        monthlyVoiceMinutesLimit: null,
       },
       {
         agentId: idle.id,
@@ -280,6 +287,9 @@ describe("usage", () => {
         monthlyConversationLimit: 10,
         monthlyTokenLimit: 1000,
         usageLimit: 50,
+        voiceEnabled: false,
+        voiceMinutes: 0,
+        monthlyVoiceMinutesLimit: null,
       },
     ]);
   });

@@ -30,4 +30,5 @@ export {
 export type { HelpBrand } from "./help/brand.ts";
 export { helpArticleUrl, helpPaths } from "./help/urls.ts";
 export { safeLinkUrl } from "./safe-url.ts";
+export { VOICE_LIMIT_SETTINGS } from "./voice/limits.ts";
 export { isWebhookEventType, WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhooks/types.ts";

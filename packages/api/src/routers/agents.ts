@@ -11,8 +11,16 @@ import {
   testChatInput,
   updateAgent,
   updateAgentInput,
+  voiceAvailability,
 } from "@parley/core/admin";
-import { agentDetailOutput, agentKnowledgeSearchOutput, agentListOutput, deletedAgentOutput, testChatOutput } from "../outputs.ts";
+import {
+  agentDetailOutput,
+  agentKnowledgeSearchOutput,
+  agentListOutput,
+  deletedAgentOutput,
+  testChatOutput,
+  voiceAvailabilityOutput,
+} from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 
 export const agentsRouter = createTRPCRouter({
@@ -26,6 +34,8 @@ export const agentsRouter = createTRPCRouter({
     .input(agentIdInput)
     .output(agentKnowledgeSearchOutput)
     .query(({ ctx, input }) => getAgentKnowledgeSearch(ctx.app.db, ctx.session.workspaceId, input.id)),
+  /** The speech engines of this server, for the settings' Voice section: recognition, synthesis voices. */
+  voiceAvailability: protectedProcedure.output(voiceAvailabilityOutput).query(({ ctx }) => voiceAvailability(ctx.app)),
   create: protectedProcedure
     .input(createAgentInput)
     .output(agentDetailOutput)

@@ -16,6 +16,7 @@ import {
   RETENTION_DAYS_MIN,
   WIDGET_LIMIT_SETTINGS,
 } from "../limits.ts";
+import { VOICE_LANGUAGE_MAX_CHARS, VOICE_LIMIT_SETTINGS, VOICE_MINUTES_PER_MONTH_MAX, VOICE_NAME_MAX_CHARS } from "../voice/limits.ts";
 import { recordAudit } from "./audit.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 
@@ -30,6 +31,37 @@ function widgetLimit(name: keyof typeof WIDGET_LIMIT_SETTINGS) {
   const message = `Enter a whole number from ${min} to ${max}, or leave empty for the default (${fallback})`;
   return z.number(message).int(message).min(min, message).max(max, message).nullable();
 }
+
+/** A voice limit within its bounds (voice/limits.ts); null means the default. */
+function voiceLimit(name: keyof typeof VOICE_LIMIT_SETTINGS) {
+  const { min, max, default: fallback } = VOICE_LIMIT_SETTINGS[name];
+  const message = `Enter a whole number from ${min} to ${max}, or leave empty for the default (${fallback})`;
+  return z.number(message).int(message).min(min, message).max(max, message).nullable();
+}
+
+const voiceMinutesMessage = `Enter a whole number of minutes from 0 to ${VOICE_MINUTES_PER_MONTH_MAX}, or leave empty for unlimited`;
+/** Minutes of visitor audio a month; null means unlimited. */
+const monthlyVoiceMinutesInput = z
+  .number(voiceMinutesMessage)
+  .int(voiceMinutesMessage)
+  .min(0, voiceMinutesMessage)
+  .max(VOICE_MINUTES_PER_MONTH_MAX, voiceMinutesMessage)
+  .nullable();
+
+/** The synthesis voice by the name the engine gives it; null means the engine's default. */
+const voiceNameInput = z
+  .string()
+  .trim()
+  .min(1, "Choose a voice, or Default")
+  .max(VOICE_NAME_MAX_CHARS, `Use at most ${VOICE_NAME_MAX_CHARS} characters`)
+  .nullable();
+
+/** The language visitors speak: a language tag, as voice.start takes it. */
+const voiceLanguageInput = z
+  .string()
+  .trim()
+  .max(VOICE_LANGUAGE_MAX_CHARS, `Use at most ${VOICE_LANGUAGE_MAX_CHARS} characters`)
+  .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$/, "Enter a language tag such as en or en-US");
 
 const retentionMessage = `Enter a whole number of days from ${RETENTION_DAYS_MIN} to ${RETENTION_DAYS_MAX}, or leave empty to keep conversations`;
 /** Days after which the agent's conversations are erased; null keeps them. */
@@ -115,6 +147,13 @@ export const updateAgentInput = z.object({
   widgetMonthlyConversationLimit: monthlyLimit.optional(),
   widgetMonthlyTokenLimit: monthlyLimit.optional(),
   retentionDays: retentionDaysInput.optional(),
+  /** Voice over the widget and SDK socket (off by default). */
+  voiceEnabled: z.boolean().optional(),
+  voiceName: voiceNameInput.optional(),
+  voiceLanguage: voiceLanguageInput.optional(),
+  monthlyVoiceMinutesLimit: monthlyVoiceMinutesInput.optional(),
+  voiceSessionsPerIp: voiceLimit("voiceSessionsPerIp").optional(),
+  voiceMinutesPerSession: voiceLimit("voiceMinutesPerSession").optional(),
   /** The help centre's and the widget's look, replaced as a whole. */
   branding: brandingInput.optional(),
 });
@@ -148,6 +187,12 @@ const detailSelect = {
   widgetMonthlyConversationLimit: true,
   widgetMonthlyTokenLimit: true,
   retentionDays: true,
+  voiceEnabled: true,
+  voiceName: true,
+  voiceLanguage: true,
+  monthlyVoiceMinutesLimit: true,
+  voiceSessionsPerIp: true,
+  voiceMinutesPerSession: true,
   sources: { select: { sourceId: true }, orderBy: { createdAt: "asc" } },
   branding: true,
   workspace: { select: { name: true } },
@@ -189,6 +234,12 @@ function toDetail(row: DetailRow) {
     widgetMonthlyConversationLimit: row.widgetMonthlyConversationLimit,
     widgetMonthlyTokenLimit: row.widgetMonthlyTokenLimit,
     retentionDays: row.retentionDays,
+    voiceEnabled: row.voiceEnabled,
+    voiceName: row.voiceName,
+    voiceLanguage: row.voiceLanguage,
+    monthlyVoiceMinutesLimit: row.monthlyVoiceMinutesLimit,
+    voiceSessionsPerIp: row.voiceSessionsPerIp,
+    voiceMinutesPerSession: row.voiceMinutesPerSession,
     sourceIds: row.sources.map((link) => link.sourceId),
     branding,
     helpCentreName: helpCentreName(branding, row.workspace.name),

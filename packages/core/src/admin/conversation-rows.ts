@@ -36,6 +36,8 @@ export const messageSelect = {
   toolCalls: true,
   richContent: true,
   sequence: true,
+  voice: true,
+  interrupted: true,
   createdAt: true,
 } satisfies Prisma.MessageSelect;
 

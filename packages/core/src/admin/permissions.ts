@@ -69,6 +69,7 @@ export const OPERATION_PERMISSIONS = {
   "agents.list": "agents.list",
   "agents.get": "agents.read",
   "agents.knowledgeSearch": "agents.read",
+  "agents.voiceAvailability": "agents.read",
   "agents.create": "agents.write",
   "agents.update": "agents.write",
   "agents.delete": "agents.delete",

@@ -24,6 +24,10 @@ export interface AgentMonthUsage {
   monthlyConversationLimit: number | null;
   monthlyTokenLimit: number | null;
   usageLimit: number | null;
+  voiceEnabled: boolean;
+  /** Minutes of visitor audio heard this month: the seconds counted, rounded up to whole minutes. */
+  voiceMinutes: number;
+  monthlyVoiceMinutesLimit: number | null;
 }
 
 export async function usageSummary(db: Database, workspaceId: string, now: Date): Promise<AgentMonthUsage[]> {
@@ -36,7 +40,9 @@ export async function usageSummary(db: Database, workspaceId: string, now: Date)
       monthlyConversationLimit: true,
       monthlyTokenLimit: true,
       usageLimit: true,
-      usage: { where: { month }, select: { conversations: true, tokens: true, turns: true } },
+      voiceEnabled: true,
+      monthlyVoiceMinutesLimit: true,
+      usage: { where: { month }, select: { conversations: true, tokens: true, turns: true, voiceSeconds: true } },
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
@@ -47,6 +53,7 @@ export async function usageSummary(db: Database, workspaceId: string, now: Date)
     conversations: usage[0]?.conversations ?? 0,
     tokens: usage[0]?.tokens ?? 0,
     turns: usage[0]?.turns ?? 0,
+    voiceMinutes: Math.ceil((usage[0]?.voiceSeconds ?? 0) / 60),
     ...limits,
   }));
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { VOICE_LIMIT_SETTINGS } from "@parley/core/browser";
 import { WIDGET_LIMIT_SETTINGS } from "@parley/core/limits";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
@@ -10,15 +11,18 @@ import { ActionButton } from "../ui/buttons.tsx";
 import { CheckboxField, TextAreaField, TextField } from "../ui/fields.tsx";
 import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
+import { VoiceSettings, type VoiceValues } from "./VoiceSettings.tsx";
 
 type Agent = RouterOutputs["agents"]["get"];
 type LimitField =
   | "monthlyConversationLimit"
   | "monthlyTokenLimit"
   | "usageLimit"
+  | "monthlyVoiceMinutesLimit"
   | "widgetMonthlyConversationLimit"
   | "widgetMonthlyTokenLimit";
 type WidgetLimitField = keyof typeof WIDGET_LIMIT_SETTINGS;
+type VoiceLimitField = keyof typeof VOICE_LIMIT_SETTINGS;
 
 const limitFields: Array<{ field: LimitField; label: string; hint: string }> = [
   {
@@ -28,6 +32,11 @@ const limitFields: Array<{ field: LimitField; label: string; hint: string }> = [
   },
   { field: "monthlyTokenLimit", label: "Monthly token limit", hint: "Text tokens per calendar month (UTC). Empty = unlimited." },
   { field: "usageLimit", label: "Usage limit", hint: "Agent turns per calendar month (UTC). Empty = unlimited." },
+  {
+    field: "monthlyVoiceMinutesLimit",
+    label: "Monthly voice minutes",
+    hint: "Minutes of visitors' speech heard per calendar month (UTC); then voice is refused and text chat goes on. Empty = unlimited.",
+  },
 ];
 
 /** The widget's share of the monthly quotas above (it shares them with the HTTP API). */
@@ -52,9 +61,15 @@ const widgetLimitFields: Array<{ field: WidgetLimitField; label: string; what: s
   { field: "widgetConversationsPerIpPerHour", label: "New conversations per visitor IP per hour", what: "Started from one address" },
 ];
 
-function widgetLimitHint(field: WidgetLimitField, what: string): string {
-  const { min, max, default: fallback } = WIDGET_LIMIT_SETTINGS[field];
-  return `${what}. ${min} to ${max}; empty = default (${fallback}).`;
+/** Limits on one visitor's voice sessions (voice is the widget's and SDK's too). */
+const voiceLimitFields: Array<{ field: VoiceLimitField; label: string; what: string }> = [
+  { field: "voiceSessionsPerIp", label: "Voice sessions per visitor IP", what: "Talking at the same time" },
+  { field: "voiceMinutesPerSession", label: "Minutes per voice session", what: "Then voice stops and text chat goes on" },
+];
+
+/** A limit's hint with its bounds and default (limits.ts, voice/limits.ts). */
+function limitHint(bounds: { min: number; max: number; default: number }, what: string): string {
+  return `${what}. ${bounds.min} to ${bounds.max}; empty = default (${bounds.default}).`;
 }
 
 export function AgentSettingsForm({ agent }: { agent: Agent }) {
@@ -67,6 +82,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
     monthlyConversationLimit: limitText(agent.monthlyConversationLimit),
     monthlyTokenLimit: limitText(agent.monthlyTokenLimit),
     usageLimit: limitText(agent.usageLimit),
+    monthlyVoiceMinutesLimit: limitText(agent.monthlyVoiceMinutesLimit),
     widgetMonthlyConversationLimit: limitText(agent.widgetMonthlyConversationLimit),
     widgetMonthlyTokenLimit: limitText(agent.widgetMonthlyTokenLimit),
   });
@@ -75,6 +91,15 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
     widgetMessagesPerConnectionPerMinute: limitText(agent.widgetMessagesPerConnectionPerMinute),
     widgetMessagesPerIpPerMinute: limitText(agent.widgetMessagesPerIpPerMinute),
     widgetConversationsPerIpPerHour: limitText(agent.widgetConversationsPerIpPerHour),
+  });
+  const [voiceLimits, setVoiceLimits] = useState<Record<VoiceLimitField, string>>({
+    voiceSessionsPerIp: limitText(agent.voiceSessionsPerIp),
+    voiceMinutesPerSession: limitText(agent.voiceMinutesPerSession),
+  });
+  const [voice, setVoice] = useState<VoiceValues>({
+    voiceEnabled: agent.voiceEnabled,
+    voiceName: agent.voiceName ?? "",
+    voiceLanguage: agent.voiceLanguage,
   });
   const [engine, setEngine] = useState<"knowledge" | "llm">(agent.engine);
   const [instructions, setInstructions] = useState(agent.instructions);
@@ -116,6 +141,12 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
       if ("error" in result) problems[field] = result.error;
       else parsedWidget[field] = result.value;
     }
+    const parsedVoice: Partial<Record<VoiceLimitField, number | null>> = {};
+    for (const { field } of voiceLimitFields) {
+      const result = parseLimit(voiceLimits[field], "the default");
+      if ("error" in result) problems[field] = result.error;
+      else parsedVoice[field] = result.value;
+    }
     const retention = parseLimit(retentionDays, "keep forever");
     if ("error" in retention) problems.retentionDays = retention.error;
     setLocalErrors(problems);
@@ -137,6 +168,12 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
       widgetMessagesPerConnectionPerMinute: parsedWidget.widgetMessagesPerConnectionPerMinute ?? null,
       widgetMessagesPerIpPerMinute: parsedWidget.widgetMessagesPerIpPerMinute ?? null,
       widgetConversationsPerIpPerHour: parsedWidget.widgetConversationsPerIpPerHour ?? null,
+      monthlyVoiceMinutesLimit: parsed.monthlyVoiceMinutesLimit ?? null,
+      voiceSessionsPerIp: parsedVoice.voiceSessionsPerIp ?? null,
+      voiceMinutesPerSession: parsedVoice.voiceMinutesPerSession ?? null,
+      voiceEnabled: voice.voiceEnabled,
+      voiceName: voice.voiceName === "" ? null : voice.voiceName,
+      voiceLanguage: voice.voiceLanguage,
       engine,
       instructions,
       answerBeyondArticles,
@@ -273,6 +310,7 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
         hint="One per line, like https://www.example.com. Sites allowed to use the widget and SDK."
         spellCheck={false}
       />
+      <VoiceSettings values={voice} errors={errors} onChange={(change) => setVoice((current) => ({ ...current, ...change }))} />
       <fieldset>
         <legend>Widget limits</legend>
         <span className="field-hint">
@@ -284,11 +322,23 @@ export function AgentSettingsForm({ agent }: { agent: Agent }) {
             key={field}
             field={field}
             label={label}
-            hint={widgetLimitHint(field, what)}
+            hint={limitHint(WIDGET_LIMIT_SETTINGS[field], what)}
             placeholder={`Default (${WIDGET_LIMIT_SETTINGS[field].default})`}
             value={widgetLimits[field]}
             error={errors[field]}
             onChange={(value) => setWidgetLimits((current) => ({ ...current, [field]: value }))}
+          />
+        ))}
+        {voiceLimitFields.map(({ field, label, what }) => (
+          <NumberField
+            key={field}
+            field={field}
+            label={label}
+            hint={limitHint(VOICE_LIMIT_SETTINGS[field], what)}
+            placeholder={`Default (${VOICE_LIMIT_SETTINGS[field].default})`}
+            value={voiceLimits[field]}
+            error={errors[field]}
+            onChange={(value) => setVoiceLimits((current) => ({ ...current, [field]: value }))}
           />
         ))}
         {widgetShareFields.map(({ field, label, hint }) => (

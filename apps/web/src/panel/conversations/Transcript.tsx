@@ -5,6 +5,7 @@ import type { RouterOutputs } from "../trpc.ts";
 import { EmptyState } from "../ui/status.tsx";
 import { RichContent } from "./RichContent.tsx";
 import { ToolCalls } from "./ToolCalls.tsx";
+import { InterruptedNote, SpokenBadge } from "./VoiceMarks.tsx";
 
 type Message = RouterOutputs["conversations"]["get"]["messages"][number];
 type TrackingEvent = RouterOutputs["conversations"]["get"]["trackingEvents"][number];
@@ -102,7 +103,7 @@ function MessageItem({ message, erased }: { message: Message; erased: boolean })
   return (
     <li className={`message message-${message.role}`}>
       <p className="message-meta">
-        <strong>{roleLabel[message.role] ?? message.role}</strong>{" "}
+        <strong>{roleLabel[message.role] ?? message.role}</strong> {message.voice ? <SpokenBadge /> : null}{" "}
         <span className="muted">
           {formatDateTime(message.createdAt)}
           {message.role === "agent" && message.tokens > 0 ? ` · ${message.tokens} tokens` : ""}
@@ -116,6 +117,7 @@ function MessageItem({ message, erased }: { message: Message; erased: boolean })
         // biome-ignore lint/security/noDangerouslySetInnerHtml: HTML from the server's one Markdown sanitiser (@parley/core/markdown).
         <div className="message-text message-markdown prose" dangerouslySetInnerHTML={{ __html: message.html }} />
       )}
+      {message.interrupted ? <InterruptedNote /> : null}
       <ToolCalls calls={message.toolCalls} />
       <RichContent items={message.richContent} />
     </li>

@@ -2,8 +2,21 @@
 
 import { formatNumber } from "../format.ts";
 
-/** One counter against its limit. The sentence carries the information; the bar only echoes it. */
-export function UsageMeter({ label, used, limit }: { label: string; used: number; limit: number | null }) {
+/**
+ * One counter against its limit. The sentence carries the information; the bar only echoes it.
+ * `reached`: what happens at the limit (by default, requests are refused with 402).
+ */
+export function UsageMeter({
+  label,
+  used,
+  limit,
+  reached = "requests get 402",
+}: {
+  label: string;
+  used: number;
+  limit: number | null;
+  reached?: string;
+}) {
   if (limit === null) {
     return (
       <div className="meter">
@@ -20,7 +33,7 @@ export function UsageMeter({ label, used, limit }: { label: string; used: number
     <div className={`meter ${tone}`}>
       <p className="meter-text">
         <strong>{label}</strong>: {formatNumber(used)} of {formatNumber(limit)} ({percent}%)
-        {ratio >= 1 ? <span className="meter-flag"> — limit reached, requests get 402</span> : null}
+        {ratio >= 1 ? <span className="meter-flag"> — limit reached, {reached}</span> : null}
       </p>
       <div className="meter-track" aria-hidden="true">
         <div className="meter-fill" style={{ width: `${Math.min(100, percent)}%` }} />

@@ -40,6 +40,15 @@ export function UsageSummary() {
             <UsageMeter label="Conversations" used={row.conversations} limit={row.monthlyConversationLimit} />
             <UsageMeter label="Tokens" used={row.tokens} limit={row.monthlyTokenLimit} />
             <UsageMeter label="Turns (usage limit)" used={row.turns} limit={row.usageLimit} />
+            {/* Voice minutes: heard seconds rounded up; shown once voice is on, used or limited. */}
+            {row.voiceEnabled || row.voiceMinutes > 0 || row.monthlyVoiceMinutesLimit !== null ? (
+              <UsageMeter
+                label="Voice minutes"
+                used={row.voiceMinutes}
+                limit={row.monthlyVoiceMinutesLimit}
+                reached="visitors cannot talk (text chat goes on)"
+              />
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,0 +1,184 @@
+// Voice in the panel: an admin turns voice on for an agent, picks its voice and language, sets its
+// monthly voice minutes and its per-visitor voice limits (a value out of bounds is refused with the
+// rule next to its field), saves, reloads and finds them kept; the usage page counts the voice
+// minutes against the limit; the inbox marks a spoken message ("Voice", read as "Spoken") and a
+// reply the visitor cut short ("Interrupted").
+import path from "node:path";
+import { expect, type Locator, type Page, type TestInfo, test } from "@playwright/test";
+import { axeViolations } from "./axe.ts";
+import {
+  closeNewKeyDialog,
+  expectMessageResponse,
+  keepScreenshot,
+  openAgents,
+  openNewKeyDialog,
+  sendMessage,
+  signIn,
+  uniqueSuffix,
+} from "./support.ts";
+
+const NO_RECOGNITION =
+  "Speech recognition is not set up on this server: install PocketSphinx (apt-get install pocketsphinx pocketsphinx-en-us) or set SPEECH_BASE_URL. Visitors cannot talk until then.";
+
+/** A screenshot of one part of the page (full pages are too tall to read at 390 px). */
+async function keepElementScreenshot(locator: Locator, testInfo: TestInfo, name: string): Promise<void> {
+  const file = path.join(testInfo.project.testDir, "artifacts", "screenshots", `${name}.png`);
+  await locator.screenshot({ path: file, animations: "disabled" });
+  await testInfo.attach(name, { path: file, contentType: "image/png" });
+}
+
+/** What the server's speech engines offer, as the form reads it (the page's session cookie). */
+async function voiceAvailability(page: Page): Promise<{ recognition: string | null; synthesis: string; voices: string[] }> {
+  const response = await page.request.get("/api/trpc/agents.voiceAvailability");
+  expect(response.status()).toBe(200);
+  return (await response.json()).result.data;
+}
+
+test("turn voice on for an agent and set its minutes: validated, saved, kept; usage counts voice minutes", async ({ page }, testInfo) => {
+  const suffix = uniqueSuffix();
+  const agentId = `e2e-voice-${suffix}`;
+  await signIn(page);
+  await openAgents(page);
+  const createForm = page.getByRole("region", { name: "Create an agent" });
+  await createForm.getByLabel("Name").fill(`E2E voice ${suffix}`);
+  await createForm.getByLabel("Agent ID (optional)").fill(agentId);
+  await createForm.getByRole("button", { name: "Create agent" }).click();
+  await expect(page).toHaveURL(`/panel/agents/${agentId}`);
+
+  const settings = page.getByRole("region", { name: "Settings" });
+  const voice = settings.getByRole("group", { name: "Voice", exact: true });
+  const limits = settings.getByRole("group", { name: "Limits", exact: true });
+  const widgetLimits = settings.getByRole("group", { name: "Widget limits" });
+
+  // Off by default, English, the engine's default voice; no quota, the defaults of core's limits.
+  await expect(voice.getByLabel("Voice enabled")).not.toBeChecked();
+  await expect(voice.getByLabel("Synthesis voice")).toHaveValue("");
+  await expect(voice.getByLabel("Language")).toHaveValue("en");
+  await expect(voice).toContainText("The embedded speech engines understand and speak English only");
+  await expect(limits.getByLabel("Monthly voice minutes")).toHaveValue("");
+  await expect(limits.getByLabel("Monthly voice minutes")).toHaveAttribute("placeholder", "Unlimited");
+  await expect(widgetLimits.getByLabel("Voice sessions per visitor IP")).toHaveAttribute("placeholder", "Default (2)");
+  await expect(widgetLimits).toContainText("1 to 120; empty = default (10).");
+
+  // Whether visitors can be heard here is the server's: the form says so plainly when they cannot.
+  const availability = await voiceAvailability(page);
+  if (availability.recognition === null) {
+    await expect(voice.getByText(NO_RECOGNITION)).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await keepElementScreenshot(voice, testInfo, "voice-settings-no-recognition-390");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await keepElementScreenshot(voice, testInfo, "voice-settings-no-recognition-1280");
+  } else await expect(voice.getByText(NO_RECOGNITION)).toHaveCount(0);
+  // The select offers the server's voices after "Default".
+  const voiceOptions = await voice.getByLabel("Synthesis voice").locator("option").allTextContents();
+  expect(voiceOptions.slice(1)).toEqual(availability.voices);
+  const chosenVoice = availability.voices[1] ?? availability.voices[0] ?? "";
+
+  await voice.getByLabel("Voice enabled").check();
+  await voice.getByLabel("Synthesis voice").selectOption(chosenVoice);
+  await limits.getByLabel("Monthly voice minutes").fill("90");
+  await widgetLimits.getByLabel("Voice sessions per visitor IP").fill("3");
+  // Over core's bound: refused, with the rule under the field, and nothing saved.
+  const perSession = widgetLimits.getByLabel("Minutes per voice session");
+  await perSession.fill("500");
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(perSession).toHaveAttribute("aria-invalid", "true");
+  await expect(widgetLimits).toContainText("Enter a whole number from 1 to 120, or leave empty for the default (10)");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await keepElementScreenshot(widgetLimits, testInfo, "voice-settings-error-widget-limits-1280");
+
+  await perSession.fill("15");
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await expect(perSession).not.toHaveAttribute("aria-invalid", "true");
+
+  // Stored: a reload shows every value.
+  await page.reload();
+  await expect(voice.getByLabel("Voice enabled")).toBeChecked();
+  await expect(voice.getByLabel("Synthesis voice")).toHaveValue(chosenVoice);
+  await expect(voice.getByLabel("Language")).toHaveValue("en");
+  await expect(limits.getByLabel("Monthly voice minutes")).toHaveValue("90");
+  await expect(widgetLimits.getByLabel("Voice sessions per visitor IP")).toHaveValue("3");
+  await expect(perSession).toHaveValue("15");
+  await keepElementScreenshot(voice, testInfo, "voice-settings-section-1280");
+  expect(await axeViolations(page), "settings at 1280 px").toEqual([]);
+  await keepElementScreenshot(limits, testInfo, "voice-settings-limits-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await keepElementScreenshot(voice, testInfo, "voice-settings-section-390");
+  await keepElementScreenshot(widgetLimits, testInfo, "voice-settings-widget-limits-390");
+  expect(await axeViolations(page), "settings at 390 px").toEqual([]);
+
+  // The month's usage: no minutes heard yet, against the limit just set.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/panel/usage");
+  const card = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: `E2E voice ${suffix}` }) });
+  await expect(card).toContainText("Voice minutes: 0 of 90 (0%)");
+  await keepElementScreenshot(card, testInfo, "voice-usage-card-1280");
+
+  // Turned off again, the setting is kept off.
+  await page.goto(`/panel/agents/${agentId}`);
+  await voice.getByLabel("Voice enabled").uncheck();
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await page.reload();
+  await expect(voice.getByLabel("Voice enabled")).not.toBeChecked();
+  await expect(limits.getByLabel("Monthly voice minutes")).toHaveValue("90");
+});
+
+test("the inbox marks a spoken message and a reply the visitor cut short", async ({ page, request }, testInfo) => {
+  const suffix = uniqueSuffix();
+  const agentId = `e2e-voice-inbox-${suffix}`;
+  await signIn(page);
+  await openAgents(page);
+  const createForm = page.getByRole("region", { name: "Create an agent" });
+  await createForm.getByLabel("Name").fill(`E2E voice inbox ${suffix}`);
+  await createForm.getByLabel("Agent ID (optional)").fill(agentId);
+  await createForm.getByRole("button", { name: "Create agent" }).click();
+  await expect(page).toHaveURL(`/panel/agents/${agentId}`);
+  const settings = page.getByRole("region", { name: "Settings" });
+  await settings.getByLabel("HTTP API enabled").check();
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  const { key } = await openNewKeyDialog(page);
+  await closeNewKeyDialog(page, key);
+  const question = `How do I reset my password? ${suffix}`;
+  const { conversationId } = await expectMessageResponse(await sendMessage(request, agentId, key, { message: question }));
+
+  // The suite's server runs the embedded database, which only the server process may open, and
+  // has no speech input to talk through: the conversation is a real one, and the panel's read of
+  // it has its two messages flagged as a voice turn stores them (the procedure's output of the
+  // flags is core's and the API tests' concern).
+  await page.route(/\/api\/trpc\/[^?]*conversations\.get/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as Array<{
+      result?: { data?: { id: string; messages: Array<{ role: string; voice: boolean; interrupted: boolean }> } };
+    }>;
+    for (const item of body) {
+      const data = item.result?.data;
+      if (data?.id !== conversationId) continue;
+      for (const message of data.messages) {
+        message.voice = true;
+        message.interrupted = message.role === "agent";
+      }
+    }
+    await route.fulfill({ response, json: body });
+  });
+
+  await page.goto(`/panel/conversations/${conversationId}`);
+  const transcript = page.getByRole("region", { name: "Transcript" });
+  const visitorMessage = transcript.locator(".message-user");
+  const agentMessage = transcript.locator(".message-agent");
+  await expect(visitorMessage).toContainText(question);
+  await expect(visitorMessage.getByRole("img", { name: "Spoken" })).toBeVisible();
+  await expect(visitorMessage.getByRole("img", { name: "Spoken" })).toHaveText("Voice");
+  await expect(visitorMessage).not.toContainText("Interrupted");
+  await expect(agentMessage.getByRole("img", { name: "Spoken" })).toBeVisible();
+  await expect(agentMessage).toContainText("Interrupted: the visitor spoke over this reply; the text is what they heard.");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await keepElementScreenshot(transcript, testInfo, "voice-transcript-1280");
+  expect(await axeViolations(page), "transcript at 1280 px").toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await keepElementScreenshot(transcript, testInfo, "voice-transcript-390");
+  await keepScreenshot(page, testInfo, "voice-conversation-390", { fullPage: false });
+  expect(await axeViolations(page), "transcript at 390 px").toEqual([]);
+});
