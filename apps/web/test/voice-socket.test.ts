@@ -338,6 +338,9 @@ describe("voice refused, the connection stays usable", () => {
     } finally {
       ctx.now = realNow;
     }
+    // The session is over, its slot free: a new one starts.
+    short.send(START);
+    expect(await short.next("voice.state")).toEqual({ type: "voice.state", state: "listening" });
     await stillUsable(short);
     short.ws.close();
   });

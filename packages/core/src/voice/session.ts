@@ -50,6 +50,8 @@ type ErrorText = { error: string; details?: string };
 
 /** What the session needs of its connection (the widget session). */
 export interface VoiceHost {
+  /** The session stopped (voice.stop, a limit, the quota): the connection forgets it. */
+  ended(): void;
   send(frame: VoiceServerFrame | ({ type: "error" } & ErrorText)): void;
   sendAudio(bytes: Uint8Array): void;
   /**
@@ -224,6 +226,7 @@ export class VoiceSession {
     for (const reply of this.cuts.keys()) this.storeCut(reply);
     this.vad.close();
     this.setState("stopped", true);
+    this.host.ended();
     await this.countMinutes();
   }
 

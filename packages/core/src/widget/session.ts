@@ -408,6 +408,8 @@ export class WidgetSession {
 
   private voiceHost(): VoiceHost {
     return {
+      // The session ended itself (a limit, the quota): voice may start again, its slot is free.
+      ended: () => void this.stopVoice(),
       send: (frame) => this.send(frame),
       sendAudio: (bytes) => {
         if (!this.isClosed) this.transport.sendBinary(bytes);
