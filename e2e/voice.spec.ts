@@ -10,6 +10,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type Browser, chromium, expect, type Locator, type Page, type TestInfo, test, type WebSocket } from "@playwright/test";
+import { axeViolations } from "./axe.ts";
 import { E2E_PORT } from "./playwright.config.ts";
 import { keepScreenshot, signIn } from "./support.ts";
 
@@ -362,12 +363,16 @@ test.describe("voice in the widget", () => {
       await expect(visitorRows.nth(1)).toContainText("refund");
       const firstAnswer = transcript.locator(".message-agent").first();
       await expect(firstAnswer.getByRole("img", { name: "Spoken" })).toBeVisible();
-      await expect(firstAnswer).toContainText("Interrupted: the visitor spoke over this reply; the text is what they heard.");
+      await expect(firstAnswer).toContainText(
+        "Interrupted: the reply was cut short (the visitor spoke over it or ended voice); the text is what they heard.",
+      );
       await expect(firstAnswer).toContainText(String(shortened.text).split(/\s+/).slice(0, 3).join(" "));
       await admin.setViewportSize({ width: 1280, height: 900 });
       await keepElementScreenshot(transcript, testInfo, "voice-panel-transcript-1280");
+      expect(await axeViolations(admin), "transcript at 1280 px").toEqual([]);
       await admin.setViewportSize({ width: 390, height: 844 });
       await keepElementScreenshot(transcript, testInfo, "voice-panel-transcript-390");
+      expect(await axeViolations(admin), "transcript at 390 px").toEqual([]);
     } finally {
       await browser.close();
     }

@@ -213,9 +213,31 @@ describe("voice refused, the connection stays usable", () => {
     const client = await connect("v-on");
     client.ws.send(pcmToBytes(silence(40)));
     expect(await client.next("error")).toEqual({ type: "error", error: "Invalid request", details: "audio: send voice.start first" });
+    // Said once a second at most: a client that keeps sending gets no flood back.
+    client.send({ type: "voice.commit" });
+    await stillUsable(client);
+    expect(client.frames.filter((frame) => frame.type === "error")).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     client.send({ type: "voice.commit" });
     expect((await client.next("error")).details).toBe("audio: send voice.start first");
-    await stillUsable(client);
+    client.ws.close();
+  });
+
+  it("takes audio and voice.stop sent right after voice.start in order, and refuses a language the engines do not speak", async () => {
+    const client = await connect("v-on");
+    client.send(START);
+    client.ws.send(pcmToBytes(silence(40)));
+    client.send({ type: "voice.stop" });
+    expect(await client.next("voice.state")).toEqual({ type: "voice.state", state: "listening" });
+    expect(await client.next("voice.state")).toEqual({ type: "voice.state", state: "stopped" });
+    expect(client.frames.filter((frame) => frame.type === "error")).toEqual([]);
+
+    client.send({ ...START, language: "fr" });
+    expect(await client.next("error")).toEqual({
+      type: "error",
+      error: "Voice unavailable",
+      details: "language: this server's speech engines do not understand it",
+    });
     client.ws.close();
   });
 

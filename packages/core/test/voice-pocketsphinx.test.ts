@@ -4,7 +4,7 @@
 // skipped without them.
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PocketSphinxRecognizer } from "../src/voice/stt-pocketsphinx.ts";
+import { asSentence, PocketSphinxRecognizer } from "../src/voice/stt-pocketsphinx.ts";
 import { FliteTextToSpeech } from "../src/voice/tts-flite.ts";
 
 const installed = PocketSphinxRecognizer.available();
@@ -126,5 +126,13 @@ describe.skipIf(!installed)("PocketSphinx", () => {
     await expect(broken.transcribe(password, EN)).rejects.toThrow(/closed/);
     expect(PocketSphinxRecognizer.available({ binary: "/nonexistent/pocketsphinx" })).toBe(false);
     expect(PocketSphinxRecognizer.available({ modelDir: "/nonexistent" })).toBe(false);
+  });
+});
+
+describe("a transcript written as a sentence", () => {
+  it("capitalises, writes I, and ends a question with a question mark and anything else with a full stop", () => {
+    expect(asSentence("how do i reset my password")).toBe("How do I reset my password?");
+    expect(asSentence("i want a refund  for my order")).toBe("I want a refund for my order.");
+    expect(asSentence("  ")).toBe("");
   });
 });

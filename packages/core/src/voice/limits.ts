@@ -5,6 +5,14 @@
 export const VOICE_SAMPLE_RATES = [16_000, 24_000, 48_000] as const;
 /** One audio frame (binary, or voice.append) holds at most this much audio at the declared rate. */
 export const VOICE_FRAME_MAX_MS = 100;
+/** …and at least this much: a flood of tiny frames costs the server per frame, not per sample. */
+export const VOICE_FRAME_MIN_MS = 10;
+/** Audio frames buffered while voice.start is being checked (a page may send audio right after it). */
+export const VOICE_START_BUFFER_FRAMES = 50;
+/** An error frame about audio is sent at most once a second per kind (a bad client gets no flood back). */
+export const VOICE_AUDIO_ERROR_INTERVAL_MS = 1_000;
+/** A visitor waits at most this long for their words to be recognised (queue included). */
+export const VOICE_RECOGNITION_TIMEOUT_MS = 20_000;
 /**
  * Audio may arrive at most 1.5 times faster than real time: a leaky bucket that drains 1.5 ms of
  * audio per ms and holds this much, so network jitter's bursts pass and a file blasted at full

@@ -62,6 +62,8 @@ export const VOICE_ERRORS = {
   alreadyStarted: { error: "Invalid request", details: "type: voice is already started; send voice.stop first" },
   oddLength: { error: "Invalid request", details: "audio: must be whole 16-bit samples (an even number of bytes)" },
   frameTooLarge: { error: "Invalid request", details: "audio: a frame must hold at most 100 ms of audio" },
+  frameTooSmall: { error: "Invalid request", details: "audio: a frame must hold at least 10 ms of audio" },
+  languageUnsupported: { error: "Voice unavailable", details: "language: this server's speech engines do not understand it" },
   tooFast: { error: "Rate limit exceeded", details: "audio: sent faster than 1.5 times real time" },
   utteranceTooLong: { error: "Invalid request", details: "audio: an utterance must be at most 30 seconds; it was dropped" },
   commitWithoutPushToTalk: { error: "Invalid request", details: "type: voice.commit is for push_to_talk sessions" },

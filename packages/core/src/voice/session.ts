@@ -10,13 +10,16 @@ import { AppError, isAppError } from "../errors.ts";
 import { describeError, logger } from "../logger.ts";
 import {
   effectiveVoiceLimit,
+  VOICE_AUDIO_ERROR_INTERVAL_MS,
   VOICE_END_OF_SPEECH_MS,
   VOICE_FRAME_MAX_MS,
+  VOICE_FRAME_MIN_MS,
   VOICE_INPUT_BURST_MS,
   VOICE_INPUT_SPEED_MAX,
   VOICE_LEAD_IN_MS,
   VOICE_MIN_SPEECH_MS,
   VOICE_PLAYED_MS_WAIT_MS,
+  VOICE_RECOGNITION_TIMEOUT_MS,
   VOICE_SESSIONS_PER_INSTANCE,
   VOICE_SPEECH_THRESHOLD,
   VOICE_UTTERANCE_MAX_MS,
@@ -98,6 +101,12 @@ export class VoiceSession {
   /** The reply cut last: a voice.interrupt's playedMs is about it. */
   private lastCut: SpokenReply | null = null;
   private stopped = false;
+  /** Aborted on stop: recognition still queued or running for a visitor who left is dropped. */
+  private readonly lifetime = new AbortController();
+  /** Ends the session at the agent's minutes per session, whether or not audio comes. */
+  private readonly limitTimer: NodeJS.Timeout;
+  /** When each kind of audio error was last sent (at most one a second each). */
+  private readonly audioErrorsSent = new Map<string, number>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -115,12 +124,10 @@ export class VoiceSession {
     this.vad = engines.vad();
     this.startedAt = ctx.now().getTime();
     this.bucket.at = Date.now();
+    this.limitTimer = setTimeout(() => this.overTime(), effectiveVoiceLimit(agent, "voiceMinutesPerSession") * 60_000);
+    this.limitTimer.unref?.();
   }
 
-  /**
-   * Whether voice may start for this agent now: voice on, recognition available, minutes left.
-   * Returns the error to send, or null.
-   */
   /** Takes one of this instance's voice sessions; false when it holds VOICE_SESSIONS_PER_INSTANCE. Released by stop(). */
   static reserve(limit = VOICE_SESSIONS_PER_INSTANCE): boolean {
     if (sessionsHere >= limit) return false;
@@ -133,9 +140,15 @@ export class VoiceSession {
     sessionsHere = Math.max(0, sessionsHere - 1);
   }
 
-  static async refusal(ctx: AppContext, agent: VoiceAgent): Promise<ErrorText | null> {
+  /**
+   * Whether voice may start for this agent now: voice on, recognition available (in the language),
+   * minutes left. Returns the error to send, or null.
+   */
+  static async refusal(ctx: AppContext, agent: VoiceAgent, language = agent.voiceLanguage): Promise<ErrorText | null> {
     if (!agent.voiceEnabled) return VOICE_ERRORS.voiceOff;
-    if (!ctx.speech?.stt) return VOICE_ERRORS.noRecognition;
+    const speech = ctx.speech;
+    if (!speech?.stt) return VOICE_ERRORS.noRecognition;
+    if (speech.stt.supports?.(language) === false || speech.tts.supports?.(language) === false) return VOICE_ERRORS.languageUnsupported;
     try {
       await assertVoiceMinutesLeft(ctx.db, agent, ctx.now());
     } catch (error) {
@@ -152,28 +165,48 @@ export class VoiceSession {
   /** One frame of the page's audio (PCM16LE mono at the input rate). */
   audio(bytes: Uint8Array): void {
     if (this.stopped) return;
+    const ms = durationMs(Math.floor(bytes.byteLength / 2), this.inputRate);
+    // Every frame spends at least the shortest allowed: tiny frames cannot get past the speed limit.
+    if (!this.withinSpeed(Math.max(ms, VOICE_FRAME_MIN_MS))) {
+      this.audioError(VOICE_ERRORS.tooFast);
+      return;
+    }
     if (bytes.byteLength % 2 !== 0) {
-      this.host.send({ type: "error", ...VOICE_ERRORS.oddLength });
+      this.audioError(VOICE_ERRORS.oddLength);
       return;
     }
-    const ms = durationMs(bytes.byteLength / 2, this.inputRate);
     if (ms > VOICE_FRAME_MAX_MS) {
-      this.host.send({ type: "error", ...VOICE_ERRORS.frameTooLarge });
+      this.audioError(VOICE_ERRORS.frameTooLarge);
       return;
     }
-    if (!this.withinSpeed(ms)) {
-      this.host.send({ type: "error", ...VOICE_ERRORS.tooFast });
+    if (ms < VOICE_FRAME_MIN_MS) {
+      this.audioError(VOICE_ERRORS.frameTooSmall);
       return;
     }
     this.uncountedMs += ms;
     if (this.ctx.now().getTime() - this.startedAt > effectiveVoiceLimit(this.agent, "voiceMinutesPerSession") * 60_000) {
-      this.host.send({ type: "error", ...VOICE_ERRORS.sessionTooLong });
-      void this.stop();
+      this.overTime();
       return;
     }
     const pcm = resample(bytesToPcm(bytes), this.inputRate, SPEECH_SAMPLE_RATE);
     if (this.pushToTalk) this.collect(pcm);
     else this.detect(pcm);
+  }
+
+  /** The session reached the agent's minutes per session. */
+  private overTime(): void {
+    if (this.stopped) return;
+    this.host.send({ type: "error", ...VOICE_ERRORS.sessionTooLong });
+    void this.stop();
+  }
+
+  /** An error about the audio, at most once a second of each kind: the frame is dropped either way. */
+  private audioError(error: ErrorText): void {
+    const now = Date.now();
+    const key = error.details ?? error.error;
+    if (now - (this.audioErrorsSent.get(key) ?? -Infinity) < VOICE_AUDIO_ERROR_INTERVAL_MS) return;
+    this.audioErrorsSent.set(key, now);
+    this.host.send({ type: "error", ...error });
   }
 
   /** Push-to-talk: the visitor's turn is over. */
@@ -221,13 +254,15 @@ export class VoiceSession {
     if (this.stopped) return;
     this.stopped = true;
     VoiceSession.release();
+    clearTimeout(this.limitTimer);
+    this.lifetime.abort();
     // A reply still playing is cut where it is; one cut before is stored now, without waiting.
     if (this.reply?.isPlaying()) this.cut(this.reply);
     for (const reply of this.cuts.keys()) this.storeCut(reply);
     this.vad.close();
     this.setState("stopped", true);
     this.host.ended();
-    await this.countMinutes();
+    await this.countMinutes(true);
   }
 
   private withinSpeed(ms: number): boolean {
@@ -339,7 +374,7 @@ export class VoiceSession {
     this.agent =
       (await this.ctx.db.prisma.agent.findUnique({ where: { id: this.agent.id }, select: { id: true, ...voiceAgentSelect } })) ??
       this.agent;
-    const refusal = await VoiceSession.refusal(this.ctx, this.agent);
+    const refusal = await VoiceSession.refusal(this.ctx, this.agent, this.language);
     if (refusal) {
       this.host.send({ type: "error", ...refusal });
       return void this.stop();
@@ -378,8 +413,10 @@ export class VoiceSession {
       return null;
     }
     try {
-      return (await stt.transcribe(audio, { language: this.language })).text.trim();
+      const signal = AbortSignal.any([this.lifetime.signal, AbortSignal.timeout(VOICE_RECOGNITION_TIMEOUT_MS)]);
+      return (await stt.transcribe(audio, { language: this.language, signal })).text.trim();
     } catch (error) {
+      if (this.stopped) return null;
       logger.warn("speech recognition failed", { agentId: this.agent.id, engine: stt.name, error: describeError(error) });
       this.host.send({ type: "error", ...VOICE_ERRORS.recognitionFailed });
       this.setState("listening");
@@ -417,7 +454,8 @@ export class VoiceSession {
       this.cuts.set(reply, { playedMs, timer: null });
       this.lastCut = reply;
     }
-    if (!this.utterance) this.setState("listening");
+    // The visitor is talking (barge-in) or the page stopped the reply: either way, Parley listens.
+    this.setState("listening");
     this.awaitPlayedMs(reply);
   }
 
@@ -449,10 +487,11 @@ export class VoiceSession {
       .catch((error: unknown) => logger.warn("interrupted reply not stored", { agentId: this.agent.id, error: describeError(error) }));
   }
 
-  private async countMinutes(): Promise<void> {
-    const seconds = Math.floor(this.uncountedMs / 1000);
+  /** Adds the audio heard to the month's voice minutes: whole seconds, and at the end what is left, rounded up. */
+  private async countMinutes(final = false): Promise<void> {
+    const seconds = final ? Math.ceil(this.uncountedMs / 1000) : Math.floor(this.uncountedMs / 1000);
     if (seconds <= 0) return;
-    this.uncountedMs -= seconds * 1000;
+    this.uncountedMs = Math.max(0, this.uncountedMs - seconds * 1000);
     try {
       await recordVoiceSeconds(this.ctx.db, this.agent.id, seconds, this.ctx.now());
     } catch (error) {

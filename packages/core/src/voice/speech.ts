@@ -29,12 +29,16 @@ export interface Transcript {
 export interface SpeechToText {
   /** A name for logs and the panel ("pocketsphinx", "openai-compatible"). */
   readonly name: string;
+  /** Whether it understands a language (a BCP 47 tag); absent: any. */
+  supports?(language: string): boolean;
   /** One finished utterance (16 kHz, with its lead-in), transcribed. Empty text: nothing recognised. */
   transcribe(audio: Int16Array, options: { language: string; signal?: AbortSignal }): Promise<Transcript>;
 }
 
 export interface TextToSpeech {
   readonly name: string;
+  /** Whether it speaks a language (a BCP 47 tag); absent: any. */
+  supports?(language: string): boolean;
   /** Voices it offers (the agent's setting picks one); the first is the default. */
   readonly voices: readonly string[];
   /** One sentence (or short paragraph) spoken: 16 kHz PCM16. */

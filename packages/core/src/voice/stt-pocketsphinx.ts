@@ -35,6 +35,8 @@ export interface PocketSphinxOptions {
 }
 
 export const POCKETSPHINX_IDLE_MS = 5 * 60_000;
+/** Utterances waiting per process before new ones are refused. */
+const QUEUED_PER_PROCESS = 4;
 
 /** Frames of silence (10 ms) after speech before the endpointer closes an utterance. */
 const POSTSPEECH_FRAMES = 30;
@@ -125,9 +127,15 @@ export class PocketSphinxRecognizer implements SpeechToText {
     this.idleMs = options.idleMs ?? POCKETSPHINX_IDLE_MS;
   }
 
+  supports(language: string): boolean {
+    return /^en(?:[-_]|$)/i.test(language);
+  }
+
   async transcribe(audio: Int16Array, options: { language: string; signal?: AbortSignal }): Promise<Transcript> {
-    if (!/^en(?:[-_]|$)/i.test(options.language)) throw new Error(`PocketSphinx recognises English only, not "${options.language}"`);
+    if (!this.supports(options.language)) throw new Error(`PocketSphinx recognises English only, not "${options.language}"`);
     if (this.closed) throw new Error("PocketSphinx was closed");
+    // Past a few utterances a process, waiting is worse than being told to try again.
+    if (this.queue.length >= this.maxProcesses * QUEUED_PER_PROCESS) throw new Error("PocketSphinx is busy");
     const signal = options.signal;
     signal?.throwIfAborted();
     const marker = markerOf(audio);
@@ -327,7 +335,7 @@ class SphinxProcess {
       if (Number(time[1]) < this.job.markerStart - MARKER_SLACK_SECONDS) {
         if (hypothesis) this.job.texts.push(hypothesis);
       } else {
-        this.finish({ text: this.job.texts.join(" ") });
+        this.finish({ text: asSentence(this.job.texts.join(" ")) });
       }
     }
   }
@@ -364,4 +372,18 @@ class SphinxProcess {
       else handle.unref?.();
     }
   }
+}
+
+/** Words that open a question when they come first ("how do i…", "can you…"). */
+const QUESTION_OPENING =
+  /^(how|what|why|where|when|who|whom|whose|which|can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|have|has|had)\b/;
+
+/**
+ * PocketSphinx gives bare lowercase words: written as a sentence for the conversation (capital
+ * first letter, "I", a question mark after a question's opening word, else a full stop).
+ */
+export function asSentence(words: string): string {
+  const text = words.trim().replace(/\s+/g, " ").replace(/\bi\b/g, "I");
+  if (!text) return "";
+  return `${text[0]?.toUpperCase()}${text.slice(1)}${QUESTION_OPENING.test(text) ? "?" : "."}`;
 }

@@ -174,8 +174,12 @@ export class FliteTextToSpeech implements TextToSpeech {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
+  supports(language: string): boolean {
+    return /^en(?:[-_]|$)/i.test(language);
+  }
+
   async synthesize(text: string, options: { voice: string; language: string; signal?: AbortSignal }): Promise<Int16Array> {
-    if (!/^en(?:[-_]|$)/i.test(options.language)) throw new Error(`Flite speaks English only, not "${options.language}"`);
+    if (!this.supports(options.language)) throw new Error(`Flite speaks English only, not "${options.language}"`);
     options.signal?.throwIfAborted();
     // Control characters would end the argument early in the WASI program; they are not speech anyway.
     const spoken = text.replace(/\p{Cc}+/gu, " ").trim();

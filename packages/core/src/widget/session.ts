@@ -23,7 +23,7 @@ import { renderMessageHtml } from "../markdown.ts";
 import { type MessagingAgent, messagingAgentSelect } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
-import { effectiveVoiceLimit } from "../voice/limits.ts";
+import { effectiveVoiceLimit, VOICE_AUDIO_ERROR_INTERVAL_MS, VOICE_START_BUFFER_FRAMES } from "../voice/limits.ts";
 import { VOICE_ERRORS } from "../voice/protocol.ts";
 import { type VoiceAgent, type VoiceHost, VoiceSession, voiceAgentSelect } from "../voice/session.ts";
 import { type WireStatus, wireStatus } from "../wire-status.ts";
@@ -136,6 +136,12 @@ export class WidgetSession {
   /** The voice session while voice is on (voice.start to voice.stop), and its slot among the IP's voice sessions. */
   private voice: VoiceSession | null = null;
   private voiceSlot: { key: string; renewal: NodeJS.Timeout } | null = null;
+  /**
+   * Voice frames that came while a voice.start waits its turn (a page may send audio right after
+   * it): handled after it, in order, up to VOICE_START_BUFFER_FRAMES. Null: no start pending.
+   */
+  private framesAwaitingStart: number | null = null;
+  private notStartedSentAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly transport: WidgetTransport,
@@ -169,11 +175,12 @@ export class WidgetSession {
       this.resolveToolCall(frame);
       return;
     }
-    // Audio and barge-in cannot wait behind a running turn either.
+    // Audio and barge-in cannot wait behind a running turn either (unless voice is still starting).
     if (frame.type === "voice.append" || frame.type === "voice.commit" || frame.type === "voice.interrupt" || frame.type === "voice.stop") {
-      this.voiceFrame(frame);
+      if (!this.deferUntilStarted(() => this.voiceFrame(frame))) this.voiceFrame(frame);
       return;
     }
+    if (frame.type === "voice.start" && !this.voice) this.framesAwaitingStart ??= 0;
     this.queue = this.queue.then(() => this.handle(frame)).catch((error: unknown) => this.fail(error));
   }
 
@@ -185,11 +192,29 @@ export class WidgetSession {
       this.close("PROTOCOL_ERROR");
       return;
     }
+    if (this.deferUntilStarted(() => this.receiveAudio(bytes))) return;
     if (!this.voice) {
-      this.send({ type: "error", ...VOICE_ERRORS.notStarted });
+      this.voiceNotStarted();
       return;
     }
     this.voice.audio(bytes);
+  }
+
+  /** Audio or a voice frame without voice started: said at most once a second (a bad client gets no flood back). */
+  private voiceNotStarted(): void {
+    const now = Date.now();
+    if (now - this.notStartedSentAt < VOICE_AUDIO_ERROR_INTERVAL_MS) return;
+    this.notStartedSentAt = now;
+    this.send({ type: "error", ...VOICE_ERRORS.notStarted });
+  }
+
+  /** While a voice.start is pending, a voice frame waits for it (true); beyond the buffer it is dropped. */
+  private deferUntilStarted(handle: () => void): boolean {
+    if (this.voice || this.framesAwaitingStart === null) return false;
+    if (this.framesAwaitingStart >= VOICE_START_BUFFER_FRAMES) return true;
+    this.framesAwaitingStart++;
+    this.queue = this.queue.then(handle).catch((error: unknown) => this.fail(error));
+    return true;
   }
 
   /** The socket closed (either side): forget subscriptions, fail pending tool calls. */
@@ -357,6 +382,15 @@ export class WidgetSession {
 
   /** voice.start: voice on for the agent, recognition available, minutes left, a slot among the IP's voice sessions. */
   private async startVoice(frame: Extract<ClientFrame, { type: "voice.start" }>): Promise<void> {
+    try {
+      await this.openVoice(frame);
+    } finally {
+      // Frames deferred behind this start now run (after it in the queue), against its outcome.
+      this.framesAwaitingStart = null;
+    }
+  }
+
+  private async openVoice(frame: Extract<ClientFrame, { type: "voice.start" }>): Promise<void> {
     if (this.voice) {
       this.send({ type: "error", ...VOICE_ERRORS.alreadyStarted });
       return;
@@ -365,7 +399,7 @@ export class WidgetSession {
     if (!agent) return;
     this.agent = agent;
     const speech = this.ctx.speech;
-    const refusal = await VoiceSession.refusal(this.ctx, agent);
+    const refusal = await VoiceSession.refusal(this.ctx, agent, frame.language ?? agent.voiceLanguage);
     if (refusal || !speech) return this.send({ type: "error", ...(refusal ?? VOICE_ERRORS.noRecognition) });
     if (!VoiceSession.reserve(this.options.voiceSessionsPerInstance)) {
       this.send({ type: "error", ...VOICE_ERRORS.serverBusy });
@@ -397,7 +431,7 @@ export class WidgetSession {
       return;
     }
     if (!this.voice) {
-      this.send({ type: "error", ...VOICE_ERRORS.notStarted });
+      this.voiceNotStarted();
       return;
     }
     if (frame.type === "voice.append") this.voice.audio(Buffer.from(frame.audio, "base64"));
