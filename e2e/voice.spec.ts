@@ -364,7 +364,7 @@ test.describe("voice in the widget", () => {
       const firstAnswer = transcript.locator(".message-agent").first();
       await expect(firstAnswer.getByRole("img", { name: "Spoken" })).toBeVisible();
       await expect(firstAnswer).toContainText(
-        "Interrupted: the reply was cut short (the visitor spoke over it or ended voice); the text is what they heard.",
+        "Interrupted: the reply was cut short (the visitor spoke over it or stopped it); the text is what they heard.",
       );
       await expect(firstAnswer).toContainText(String(shortened.text).split(/\s+/).slice(0, 3).join(" "));
       await admin.setViewportSize({ width: 1280, height: 900 });

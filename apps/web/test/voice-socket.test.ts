@@ -456,4 +456,47 @@ describe.runIf(process.env.PARLEY_SKIP_SPEECH !== "1")("a spoken turn", () => {
     expect(stored.text.length).toBeLessThan(reply.text.length);
     client.ws.close();
   }, 60_000);
+
+  it("keeps a reply whole when voice ends while it plays: the audio stops, the text is the visitor's to read", async (test) => {
+    if (!recognition()) test.skip("PocketSphinx is not installed (apt-get install pocketsphinx pocketsphinx-en-us)");
+    const client = await connect("v-on");
+    client.send(START);
+    await client.next("voice.state");
+    await client.speak(question);
+    const reply = await client.next("message", 20_000, (frame) => frame.role === "agent");
+    const start = await client.next("voice.audio.start", 20_000);
+    client.send({ type: "voice.stop" });
+    expect(await client.next("voice.audio.end")).toEqual({ type: "voice.audio.end", responseId: start.responseId, interrupted: true });
+    await client.next("voice.state", 5_000, (frame) => frame.state === "stopped");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const stored = await ctx.db.prisma.message.findUniqueOrThrow({ where: { id: reply.id }, select: { text: true, interrupted: true } });
+    expect(stored).toEqual({ text: reply.text, interrupted: false });
+    client.ws.close();
+  }, 60_000);
+
+  it("cuts only the reply a voice.interrupt names: a late one about the previous reply leaves the next alone", async (test) => {
+    if (!recognition()) test.skip("PocketSphinx is not installed (apt-get install pocketsphinx pocketsphinx-en-us)");
+    const client = await connect("v-on");
+    client.send({ ...START, turnDetection: "push_to_talk" });
+    await client.next("voice.state");
+    await client.speak(question);
+    client.send({ type: "voice.commit" });
+    const first = await client.next("voice.audio.start", 30_000);
+    // The visitor asks again while the first reply plays: the new turn cuts it.
+    await client.speak(question);
+    client.send({ type: "voice.commit" });
+    expect(await client.next("voice.audio.end", 10_000)).toEqual({
+      type: "voice.audio.end",
+      responseId: first.responseId,
+      interrupted: true,
+    });
+    const second = await client.next("voice.audio.start", 30_000);
+    // The page's word about the first reply arrives late, while the second plays.
+    client.send({ type: "voice.interrupt", responseId: first.responseId, playedMs: 400 });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(client.frames.some((frame) => frame.type === "voice.audio.end" && frame.responseId === second.responseId)).toBe(false);
+    client.send({ type: "voice.interrupt", responseId: second.responseId });
+    expect(await client.next("voice.audio.end")).toEqual({ type: "voice.audio.end", responseId: second.responseId, interrupted: true });
+    client.ws.close();
+  }, 90_000);
 });

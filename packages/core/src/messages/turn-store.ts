@@ -120,10 +120,11 @@ export async function storeMessages(
   tx: Tx,
   stored: StoredConversation,
   turn: { userText: string; result: EngineResult; now: Date; voice: boolean },
-) {
+): Promise<{ agentMessageId: string }> {
   const { conversationId, firstSequence } = stored;
   const { result, now, voice } = turn;
-  await tx.message.createMany({
+  const rows = await tx.message.createManyAndReturn({
+    select: { id: true, role: true },
     data: [
       { conversationId, role: "user", text: turn.userText, tokens: 0, sequence: firstSequence, voice, createdAt: now },
       {
@@ -139,4 +140,7 @@ export async function storeMessages(
       },
     ],
   });
+  const agentMessage = rows.find((row) => row.role === "agent");
+  if (!agentMessage) throw new Error("the agent's message was not stored");
+  return { agentMessageId: agentMessage.id };
 }

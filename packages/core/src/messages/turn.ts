@@ -53,6 +53,8 @@ export interface TurnOptions {
   clientTools?: ClientTool[];
   /** The streaming forms: pieces of the reply as the engine writes them (before anything is stored). */
   onDelta?: (text: string) => void;
+  /** Told the stored agent message's id once the turn has committed (the widget's frames name it). */
+  onStored?: (stored: { agentMessageId: string; createdAt: Date }) => void;
   /**
    * A team member's test chat (the agent's page): the conversation is marked as a test; no quota is
    * checked or used, no webhook is sent, the inbox is not told. Only test conversations continue.
@@ -124,9 +126,14 @@ export async function runTurn(
   });
   const turn: Turn = { agent, request, options, conversation, visitor, result, setStatus: statusSetByTurn(result), now };
 
-  const response = await ctx.db.prisma.$transaction(async (tx) => {
+  const { response, agentMessageId } = await ctx.db.prisma.$transaction(async (tx) => {
     const stored = await storeConversation(tx, turn);
-    await storeMessages(tx, stored, { userText: request.message, result, now, voice: options.voice !== undefined });
+    const { agentMessageId } = await storeMessages(tx, stored, {
+      userText: request.message,
+      result,
+      now,
+      voice: options.voice !== undefined,
+    });
     await recordTurnActivity(tx, stored, now);
     if (!test) await recordKnowledgeGap(tx, turn, stored.conversationId);
     await emitTurnWebhooks(tx, turn, stored);
@@ -136,10 +143,11 @@ export async function runTurn(
     // needs that row, so concurrent turns wait only for this statement and the commit, not for the
     // writes above. Atomic wherever it stands: a refusal rolls the whole turn back.
     if (!test) await reserveUsage(tx, agent, { month, startsConversation, tokens: result.tokenUsage, at: now, channel: options.channel });
-    return response;
+    return { response, agentMessageId };
   }, TRANSACTION_OPTIONS);
 
   logTurn(turn, response);
+  options.onStored?.({ agentMessageId, createdAt: now });
   if (test) return response;
   // The workspace's open panels list and show this conversation: they refetch it.
   await publishInbox(ctx.live, agent.workspaceId, {

@@ -30,7 +30,12 @@ export const voiceClientFrameSchemas = [
       .regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64"),
   }),
   z.strictObject({ type: z.literal("voice.commit") }),
-  z.strictObject({ type: z.literal("voice.interrupt"), playedMs: z.number().int().min(0).max(3_600_000).optional() }),
+  z.strictObject({
+    type: z.literal("voice.interrupt"),
+    /** The reply (voice.audio.start's responseId) this is about; absent: the one playing. */
+    responseId: z.string().min(1).max(100).optional(),
+    playedMs: z.number().int().min(0).max(3_600_000).optional(),
+  }),
   z.strictObject({ type: z.literal("voice.stop") }),
 ] as const;
 

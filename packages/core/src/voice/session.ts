@@ -11,25 +11,22 @@ import { describeError, logger } from "../logger.ts";
 import {
   effectiveVoiceLimit,
   VOICE_AUDIO_ERROR_INTERVAL_MS,
-  VOICE_END_OF_SPEECH_MS,
   VOICE_FRAME_MAX_MS,
   VOICE_FRAME_MIN_MS,
   VOICE_INPUT_BURST_MS,
   VOICE_INPUT_SPEED_MAX,
-  VOICE_LEAD_IN_MS,
-  VOICE_MIN_SPEECH_MS,
   VOICE_PLAYED_MS_WAIT_MS,
   VOICE_RECOGNITION_TIMEOUT_MS,
   VOICE_SESSIONS_PER_INSTANCE,
-  VOICE_SPEECH_THRESHOLD,
   VOICE_UTTERANCE_MAX_MS,
   type VoiceLimitSettings,
 } from "./limits.ts";
 import { bytesToPcm, durationMs, resample } from "./pcm.ts";
 import { VOICE_ERRORS, type VoiceServerFrame, type VoiceStartFrame, type VoiceState } from "./protocol.ts";
-import { SPEECH_SAMPLE_RATE, type SpeechEngines, type VoiceActivityDetector } from "./speech.ts";
+import { SPEECH_SAMPLE_RATE, type SpeechEngines } from "./speech.ts";
 import { SpokenReply } from "./spoken-reply.ts";
 import { assertVoiceMinutesLeft, recordVoiceSeconds } from "./usage.ts";
+import { UtteranceDetector } from "./utterances.ts";
 
 /** The agent's voice settings (Agent columns). */
 export interface VoiceAgent extends VoiceLimitSettings {
@@ -66,11 +63,6 @@ export interface VoiceHost {
   replyCut(messageId: string, text: string): Promise<void>;
 }
 
-interface Utterance {
-  chunks: Int16Array[];
-  samples: number;
-}
-
 /** Voice sessions of this process (VOICE_SESSIONS_PER_INSTANCE). */
 let sessionsHere = 0;
 
@@ -79,26 +71,21 @@ export class VoiceSession {
   private readonly outputRate: number;
   private readonly pushToTalk: boolean;
   private readonly language: string;
-  private readonly vad: VoiceActivityDetector;
+  private readonly utterances: UtteranceDetector;
   private readonly startedAt: number;
   /** Nothing sent yet: begin() announces listening. */
   private state: VoiceState = "stopped";
   /** Leaky bucket of audio received (ms): drains VOICE_INPUT_SPEED_MAX ms per ms. */
   private bucket = { level: 0, at: 0 };
-  /** Recent audio before speech started (lead-in), newest last. */
-  private leadIn: Int16Array[] = [];
-  private leadInSamples = 0;
-  /** Speech heard but not yet long enough to count. */
-  private candidate: Utterance | null = null;
-  private utterance: Utterance | null = null;
-  private silenceMs = 0;
   /** Audio heard and not yet counted in the month's voice minutes (ms). */
   private uncountedMs = 0;
+  /** The agent's reply of the latest turn, and team members' replies being read aloud. */
   private reply: SpokenReply | null = null;
+  private readonly personReplies = new Set<SpokenReply>();
   private responses: Promise<void> = Promise.resolve();
   /** Replies cut short whose stored text is not yet what was played (the page's playedMs is awaited briefly). */
   private readonly cuts = new Map<SpokenReply, { playedMs: number; timer: NodeJS.Timeout | null }>();
-  /** The reply cut last: a voice.interrupt's playedMs is about it. */
+  /** The reply cut last: a voice.interrupt's playedMs without a responseId is about it. */
   private lastCut: SpokenReply | null = null;
   private stopped = false;
   /** Aborted on stop: recognition still queued or running for a visitor who left is dropped. */
@@ -115,13 +102,27 @@ export class VoiceSession {
     private readonly host: VoiceHost,
     start: VoiceStartFrame,
     /** Tests shorten the longest utterance. */
-    private readonly utteranceMaxMs = VOICE_UTTERANCE_MAX_MS,
+    utteranceMaxMs = VOICE_UTTERANCE_MAX_MS,
   ) {
     this.inputRate = start.input.sampleRate;
     this.outputRate = start.output.sampleRate;
     this.pushToTalk = start.turnDetection === "push_to_talk";
     this.language = (start.language ?? agent.voiceLanguage).toLowerCase().split("-")[0] ?? "en";
-    this.vad = engines.vad();
+    this.utterances = new UtteranceDetector(engines.vad(), this.pushToTalk, utteranceMaxMs, {
+      speechStarted: () => {
+        this.host.send({ type: "voice.speech_started" });
+        // Barge-in: the visitor talks over what is being said.
+        for (const reply of this.audible()) this.cut(reply);
+      },
+      utterance: (audio) => {
+        if (!this.pushToTalk) this.host.send({ type: "voice.speech_stopped" });
+        this.answer(audio);
+      },
+      tooLong: () => {
+        this.host.send({ type: "error", ...VOICE_ERRORS.utteranceTooLong });
+        this.setState("listening");
+      },
+    });
     this.startedAt = ctx.now().getTime();
     this.bucket.at = Date.now();
     this.limitTimer = setTimeout(() => this.overTime(), effectiveVoiceLimit(agent, "voiceMinutesPerSession") * 60_000);
@@ -167,20 +168,13 @@ export class VoiceSession {
     if (this.stopped) return;
     const ms = durationMs(Math.floor(bytes.byteLength / 2), this.inputRate);
     // Every frame spends at least the shortest allowed: tiny frames cannot get past the speed limit.
-    if (!this.withinSpeed(Math.max(ms, VOICE_FRAME_MIN_MS))) {
-      this.audioError(VOICE_ERRORS.tooFast);
-      return;
-    }
-    if (bytes.byteLength % 2 !== 0) {
-      this.audioError(VOICE_ERRORS.oddLength);
-      return;
-    }
-    if (ms > VOICE_FRAME_MAX_MS) {
-      this.audioError(VOICE_ERRORS.frameTooLarge);
-      return;
-    }
-    if (ms < VOICE_FRAME_MIN_MS) {
-      this.audioError(VOICE_ERRORS.frameTooSmall);
+    let error: ErrorText | null = null;
+    if (!this.withinSpeed(Math.max(ms, VOICE_FRAME_MIN_MS))) error = VOICE_ERRORS.tooFast;
+    else if (bytes.byteLength % 2 !== 0) error = VOICE_ERRORS.oddLength;
+    else if (ms > VOICE_FRAME_MAX_MS) error = VOICE_ERRORS.frameTooLarge;
+    else if (ms < VOICE_FRAME_MIN_MS) error = VOICE_ERRORS.frameTooSmall;
+    if (error) {
+      this.audioError(error);
       return;
     }
     this.uncountedMs += ms;
@@ -188,9 +182,87 @@ export class VoiceSession {
       this.overTime();
       return;
     }
-    const pcm = resample(bytesToPcm(bytes), this.inputRate, SPEECH_SAMPLE_RATE);
-    if (this.pushToTalk) this.collect(pcm);
-    else this.detect(pcm);
+    this.utterances.push(resample(bytesToPcm(bytes), this.inputRate, SPEECH_SAMPLE_RATE));
+  }
+
+  /** Push-to-talk: the visitor's turn is over. */
+  commit(): void {
+    if (this.stopped) return;
+    if (!this.pushToTalk) {
+      this.host.send({ type: "error", ...VOICE_ERRORS.commitWithoutPushToTalk });
+      return;
+    }
+    this.utterances.commit();
+  }
+
+  /**
+   * The page stopped playing (a stop button, or after a barge-in) and/or says how much of a reply
+   * it played. `responseId` names the reply; without it, a reply whose audio has started.
+   */
+  interrupt(playedMs: number | undefined, responseId: string | undefined): void {
+    const named = (reply: SpokenReply) => (responseId === undefined ? reply.audioStarted : reply.id === responseId);
+    for (const reply of this.audible().filter(named)) this.cut(reply);
+    if (playedMs === undefined) return;
+    const target = responseId === undefined ? this.lastCut : [...this.cuts.keys()].find((reply) => reply.id === responseId);
+    const cut = target && this.cuts.get(target);
+    if (!target || !cut) return;
+    cut.playedMs = playedMs;
+    this.storeCut(target);
+  }
+
+  /**
+   * A team member's reply while voice is on: read aloud too, after what is being said. Their
+   * message is theirs: a visitor talking over it stops the audio, never the stored text.
+   */
+  speakPersonReply(markdown: string): void {
+    if (this.stopped) return;
+    const before = this.audible();
+    const reply = this.newReply();
+    this.personReplies.add(reply);
+    void (async () => {
+      while (before.some((other) => other.isPlaying())) await new Promise((resolve) => setTimeout(resolve, 100));
+      reply.push(markdown);
+      await reply.finish();
+      if (!this.stopped && !this.utterances.speaking && this.audible().length === 0) this.setState("listening");
+    })()
+      .catch((error: unknown) => logger.warn("voice: a person's reply not spoken", { error: describeError(error) }))
+      .finally(() => this.personReplies.delete(reply));
+  }
+
+  /**
+   * voice.stop, a limit, or the socket closed: the audio stops, but a turn still running finishes
+   * and keeps its whole reply (the visitor can read it); counts the minutes heard; releases all.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    VoiceSession.release();
+    clearTimeout(this.limitTimer);
+    this.lifetime.abort();
+    for (const reply of this.audible()) reply.silence();
+    // Replies cut short before are stored now, without waiting for the page.
+    for (const reply of this.cuts.keys()) this.storeCut(reply);
+    this.utterances.close();
+    this.setState("stopped", true);
+    this.host.ended();
+    await this.countMinutes(true);
+  }
+
+  /** What is being said (or about to be): the agent's reply and team members' replies. */
+  private audible(): SpokenReply[] {
+    return [this.reply, ...this.personReplies].filter((reply): reply is SpokenReply => reply?.isPlaying() === true);
+  }
+
+  private withinSpeed(ms: number): boolean {
+    const now = Date.now();
+    const drained = Math.max(0, this.bucket.level - (now - this.bucket.at) * VOICE_INPUT_SPEED_MAX);
+    this.bucket.at = now;
+    if (drained + ms > VOICE_INPUT_BURST_MS) {
+      this.bucket.level = drained;
+      return false;
+    }
+    this.bucket.level = drained + ms;
+    return true;
   }
 
   /** The session reached the agent's minutes per session. */
@@ -209,147 +281,10 @@ export class VoiceSession {
     this.host.send({ type: "error", ...error });
   }
 
-  /** Push-to-talk: the visitor's turn is over. */
-  commit(): void {
-    if (this.stopped) return;
-    if (!this.pushToTalk) {
-      this.host.send({ type: "error", ...VOICE_ERRORS.commitWithoutPushToTalk });
-      return;
-    }
-    const utterance = this.utterance;
-    this.utterance = null;
-    if (utterance) this.finishUtterance(utterance);
-  }
-
-  /** The page stopped playing the reply (or says how much of it it played). */
-  interrupt(playedMs: number | undefined): void {
-    if (this.reply?.isPlaying()) this.cut(this.reply);
-    const last = this.lastCut;
-    const cut = last && this.cuts.get(last);
-    if (!last || !cut || playedMs === undefined) return;
-    cut.playedMs = playedMs;
-    this.storeCut(last);
-  }
-
-  /**
-   * A team member's reply while voice is on: read aloud too, after a reply still playing. Their
-   * message is theirs: a visitor talking over it stops the audio, never the stored text.
-   */
-  speakPersonReply(markdown: string): void {
-    if (this.stopped) return;
-    const previous = this.reply;
-    const reply = this.newReply();
-    this.reply = reply;
-    void (async () => {
-      while (previous?.isPlaying()) await new Promise((resolve) => setTimeout(resolve, 100));
-      if (reply.interrupted || this.stopped) return;
-      reply.push(markdown);
-      await reply.finish();
-      if (this.reply === reply && !this.utterance) this.setState("listening");
-    })().catch((error: unknown) => logger.warn("voice: a person's reply not spoken", { error: describeError(error) }));
-  }
-
-  /** voice.stop, a limit, or the socket closed: counts the minutes heard and releases everything. */
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    VoiceSession.release();
-    clearTimeout(this.limitTimer);
-    this.lifetime.abort();
-    // A reply still playing is cut where it is; one cut before is stored now, without waiting.
-    if (this.reply?.isPlaying()) this.cut(this.reply);
-    for (const reply of this.cuts.keys()) this.storeCut(reply);
-    this.vad.close();
-    this.setState("stopped", true);
-    this.host.ended();
-    await this.countMinutes(true);
-  }
-
-  private withinSpeed(ms: number): boolean {
-    const now = Date.now();
-    const drained = Math.max(0, this.bucket.level - (now - this.bucket.at) * VOICE_INPUT_SPEED_MAX);
-    this.bucket.at = now;
-    if (drained + ms > VOICE_INPUT_BURST_MS) {
-      this.bucket.level = drained;
-      return false;
-    }
-    this.bucket.level = drained + ms;
-    return true;
-  }
-
-  private collect(pcm: Int16Array): void {
-    this.utterance ??= { chunks: [], samples: 0 };
-    if (!this.append(this.utterance, pcm)) this.utterance = null;
-  }
-
-  /** Server VAD: speech starts after VOICE_MIN_SPEECH_MS of it, ends after VOICE_END_OF_SPEECH_MS of silence. */
-  private detect(pcm: Int16Array): void {
-    const windows = this.vad.push(pcm);
-    const speech = windows.some((window) => window.speech >= VOICE_SPEECH_THRESHOLD);
-    const ms = durationMs(pcm.length, SPEECH_SAMPLE_RATE);
-    if (this.utterance) {
-      if (!this.append(this.utterance, pcm)) {
-        this.utterance = null;
-        return;
-      }
-      this.silenceMs = speech ? 0 : this.silenceMs + ms;
-      if (this.silenceMs >= VOICE_END_OF_SPEECH_MS) {
-        const utterance = this.utterance;
-        this.utterance = null;
-        this.host.send({ type: "voice.speech_stopped" });
-        this.finishUtterance(utterance);
-      }
-      return;
-    }
-    if (!speech) {
-      if (this.candidate) for (const chunk of this.candidate.chunks) this.keepLeadIn(chunk);
-      this.candidate = null;
-      this.keepLeadIn(pcm);
-      return;
-    }
-    this.candidate ??= { chunks: [], samples: 0 };
-    this.candidate.chunks.push(pcm);
-    this.candidate.samples += pcm.length;
-    if (durationMs(this.candidate.samples, SPEECH_SAMPLE_RATE) < VOICE_MIN_SPEECH_MS) return;
-    this.utterance = { chunks: [...this.leadIn, ...this.candidate.chunks], samples: this.leadInSamples + this.candidate.samples };
-    this.candidate = null;
-    this.leadIn = [];
-    this.leadInSamples = 0;
-    this.silenceMs = 0;
-    this.host.send({ type: "voice.speech_started" });
-    // Barge-in: the visitor talks over the reply.
-    if (this.reply?.isPlaying()) this.cut(this.reply);
-  }
-
-  private keepLeadIn(pcm: Int16Array): void {
-    this.leadIn.push(pcm);
-    this.leadInSamples += pcm.length;
-    const keep = (SPEECH_SAMPLE_RATE * VOICE_LEAD_IN_MS) / 1000;
-    while (this.leadIn.length > 1 && this.leadInSamples - (this.leadIn[0]?.length ?? 0) >= keep) {
-      this.leadInSamples -= this.leadIn.shift()?.length ?? 0;
-    }
-  }
-
-  /** Adds audio to an utterance; false (and an error frame) when it grows past the longest allowed. */
-  private append(utterance: Utterance, pcm: Int16Array): boolean {
-    utterance.chunks.push(pcm);
-    utterance.samples += pcm.length;
-    if (durationMs(utterance.samples, SPEECH_SAMPLE_RATE) <= this.utteranceMaxMs) return true;
-    this.host.send({ type: "error", ...VOICE_ERRORS.utteranceTooLong });
-    this.vad.reset();
-    this.setState("listening");
-    return false;
-  }
-
-  private finishUtterance(utterance: Utterance): void {
-    const audio = new Int16Array(utterance.samples);
-    let offset = 0;
-    for (const chunk of utterance.chunks) {
-      audio.set(chunk, offset);
-      offset += chunk.length;
-    }
-    // Push-to-talk has no speech start to cut a reply still playing: the new turn does.
-    if (this.reply?.isPlaying()) this.cut(this.reply);
+  /** A whole utterance: its turn is answered after the ones before it. */
+  private answer(audio: Int16Array): void {
+    // Push-to-talk has no speech start: a new turn cuts what is still being said.
+    for (const reply of this.audible()) this.cut(reply);
     this.setState("thinking");
     // One utterance at a time per session: however fast a visitor talks, their turns queue.
     this.responses = this.responses
@@ -362,11 +297,13 @@ export class VoiceSession {
   }
 
   private async respond(audio: Int16Array): Promise<void> {
+    this.setState("thinking");
     const text = await this.transcribe(audio);
     if (this.stopped || text === null) return;
     if (!text) {
       this.host.send({ type: "error", ...VOICE_ERRORS.notUnderstood });
-      return this.setState("listening");
+      this.setState("listening");
+      return;
     }
     this.host.send({ type: "voice.transcript", role: "user", text, final: true });
     await this.countMinutes();
@@ -375,12 +312,13 @@ export class VoiceSession {
       (await this.ctx.db.prisma.agent.findUnique({ where: { id: this.agent.id }, select: { id: true, ...voiceAgentSelect } })) ??
       this.agent;
     const refusal = await VoiceSession.refusal(this.ctx, this.agent, this.language);
+    // Voice ended while the words were read: the visitor said them, but nothing more is answered.
+    if (this.stopped) return;
     if (refusal) {
       this.host.send({ type: "error", ...refusal });
-      return void this.stop();
+      void this.stop();
+      return;
     }
-    // A new turn replaces a reply still playing.
-    if (this.reply?.isPlaying()) this.cut(this.reply);
     const reply = this.newReply();
     reply.storesCut = true;
     this.reply = reply;
@@ -393,17 +331,23 @@ export class VoiceSession {
       },
     });
     if (!stored) {
-      reply.interrupt();
-      return this.setState("listening");
+      this.cuts.delete(reply);
+      reply.silence();
+      this.setState("listening");
+      return;
     }
     reply.messageId = stored.messageId;
     // Engines that answer at once stream nothing: the whole reply is read.
     if (!streamed) reply.push(stored.reply);
-    if (!reply.interrupted) await reply.finish();
+    await reply.finish();
     // Cut short while the engine wrote or the audio played: stored as played once the page says.
-    if (reply.interrupted) return this.awaitPlayedMs(reply);
+    if (reply.interrupted) {
+      this.awaitPlayedMs(reply);
+      return;
+    }
+    if (this.stopped) return;
     this.host.send({ type: "voice.transcript", role: "agent", text: reply.spokenText(), final: true, messageId: stored.messageId });
-    if (this.reply === reply && !this.utterance) this.setState("listening");
+    if (!this.utterances.speaking && this.audible().length === 0) this.setState("listening");
   }
 
   private async transcribe(audio: Int16Array): Promise<string | null> {

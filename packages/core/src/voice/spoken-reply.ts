@@ -32,6 +32,10 @@ export class SpokenReply {
   readonly id = randomUUID();
   /** Aborted when the reply is cut short: stops the engine's writing and the synthesis. */
   readonly controller = new AbortController();
+  /** Aborted when only the audio stops (voice ended): the engine writes on, the text is kept whole. */
+  private readonly muted = new AbortController();
+  /** Either of the two: no more audio. */
+  private readonly silent = AbortSignal.any([this.controller.signal, this.muted.signal]);
   /** The stored agent message, once its turn is stored. */
   messageId: string | null = null;
   /** The agent's reply (cut short: the stored text becomes what was played); a person's is not. */
@@ -54,6 +58,11 @@ export class SpokenReply {
     return this.controller.signal.aborted;
   }
 
+  /** Audio of it has been sent (the page may be playing it). */
+  get audioStarted(): boolean {
+    return this.audioStartedAt !== null;
+  }
+
   /** Milliseconds of audio sent so far. */
   get audioMs(): number {
     return this.sentMs;
@@ -61,12 +70,12 @@ export class SpokenReply {
 
   /** Being written, spoken, or played by the page (until voice.audio.end). */
   isPlaying(): boolean {
-    return !this.interrupted && !this.ended;
+    return !this.silent.aborted && !this.ended;
   }
 
   /** A piece of the reply's text. */
   push(delta: string): void {
-    if (this.interrupted) return;
+    if (this.silent.aborted) return;
     this.pending += delta;
     let end = 0;
     for (const match of this.pending.matchAll(SENTENCE_END)) end = (match.index ?? 0) + match[0].length;
@@ -85,11 +94,11 @@ export class SpokenReply {
     this.pending = "";
     await this.chain;
     if (this.audioStartedAt !== null) await this.playedOut(this.audioStartedAt + this.sentMs + PLAYBACK_MARGIN_MS - this.now());
-    if (!this.interrupted) this.end(false);
+    if (!this.silent.aborted) this.end(false);
   }
 
   private playedOut(ms: number): Promise<void> {
-    const signal = this.controller.signal;
+    const signal = this.silent;
     if (ms <= 0 || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
@@ -102,10 +111,17 @@ export class SpokenReply {
     });
   }
 
-  /** Cut short (the visitor spoke, or the page asked): stops at once. */
+  /** Cut short (the visitor spoke, or the page asked): the engine and the audio stop at once. */
   interrupt(): void {
     if (this.interrupted) return;
     this.controller.abort();
+    this.end(true);
+  }
+
+  /** Voice ended: the audio stops at once, but the engine finishes and its text is kept whole. */
+  silence(): void {
+    if (this.silent.aborted) return;
+    this.muted.abort();
     this.end(true);
   }
 
@@ -139,15 +155,15 @@ export class SpokenReply {
   }
 
   private async synthesise(text: string): Promise<void> {
-    if (this.interrupted) return;
+    if (this.silent.aborted) return;
     let pcm: Int16Array;
     try {
-      pcm = await this.tts.synthesize(text, { ...this.options, signal: this.controller.signal });
+      pcm = await this.tts.synthesize(text, { ...this.options, signal: this.silent });
     } catch (error) {
-      if (!this.interrupted) this.sink.failed(error);
+      if (!this.silent.aborted) this.sink.failed(error);
       return;
     }
-    if (this.interrupted) return;
+    if (this.silent.aborted) return;
     const audio = resample(pcm, SPEECH_SAMPLE_RATE, this.options.outputRate);
     if (this.audioStartedAt === null) {
       this.audioStartedAt = this.now();
@@ -160,7 +176,7 @@ export class SpokenReply {
     this.sentences.push({ text, startMs: this.sentMs, durationMs: durationMs(audio.length, this.options.outputRate) });
     const frameSamples = (this.options.outputRate * VOICE_OUTPUT_FRAME_MS) / 1000;
     for (let offset = 0; offset < audio.length; offset += frameSamples) {
-      if (this.interrupted) return;
+      if (this.silent.aborted) return;
       this.sink.audio(pcmToBytes(audio.subarray(offset, offset + frameSamples)));
     }
     this.sentMs += durationMs(audio.length, this.options.outputRate);

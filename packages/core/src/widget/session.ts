@@ -177,7 +177,7 @@ export class WidgetSession {
     }
     // Audio and barge-in cannot wait behind a running turn either (unless voice is still starting).
     if (frame.type === "voice.append" || frame.type === "voice.commit" || frame.type === "voice.interrupt" || frame.type === "voice.stop") {
-      if (!this.deferUntilStarted(() => this.voiceFrame(frame))) this.voiceFrame(frame);
+      if (!this.deferUntilStarted(() => this.voiceFrame(frame), frame.type === "voice.append")) this.voiceFrame(frame);
       return;
     }
     if (frame.type === "voice.start" && !this.voice) this.framesAwaitingStart ??= 0;
@@ -192,7 +192,7 @@ export class WidgetSession {
       this.close("PROTOCOL_ERROR");
       return;
     }
-    if (this.deferUntilStarted(() => this.receiveAudio(bytes))) return;
+    if (this.deferUntilStarted(() => this.receiveAudio(bytes), true)) return;
     if (!this.voice) {
       this.voiceNotStarted();
       return;
@@ -208,11 +208,14 @@ export class WidgetSession {
     this.send({ type: "error", ...VOICE_ERRORS.notStarted });
   }
 
-  /** While a voice.start is pending, a voice frame waits for it (true); beyond the buffer it is dropped. */
-  private deferUntilStarted(handle: () => void): boolean {
+  /**
+   * While a voice.start is pending, a voice frame waits for it (true). Audio beyond the buffer is
+   * dropped; control frames (commit, interrupt, stop) always wait.
+   */
+  private deferUntilStarted(handle: () => void, isAudio: boolean): boolean {
     if (this.voice || this.framesAwaitingStart === null) return false;
-    if (this.framesAwaitingStart >= VOICE_START_BUFFER_FRAMES) return true;
-    this.framesAwaitingStart++;
+    if (isAudio && this.framesAwaitingStart >= VOICE_START_BUFFER_FRAMES) return true;
+    if (isAudio) this.framesAwaitingStart++;
     this.queue = this.queue.then(handle).catch((error: unknown) => this.fail(error));
     return true;
   }
@@ -320,6 +323,8 @@ export class WidgetSession {
       return null;
     }
     this.send({ type: "typing", active: true });
+    // The stored reply (runTurn tells it once committed): its id names the message frame, and a spoken reply cut short is stored under it.
+    const storedReply: { ids?: { agentMessageId: string; createdAt: Date } } = {};
     try {
       const response = await runTurn(
         this.ctx,
@@ -339,6 +344,9 @@ export class WidgetSession {
             this.send({ type: "message.delta", delta, ...ref });
             voice?.onDelta(delta);
           },
+          onStored: (ids) => {
+            storedReply.ids = ids;
+          },
         },
       );
       if (startsConversation) {
@@ -348,12 +356,9 @@ export class WidgetSession {
         this.status = response.status;
         this.sendReady([]);
       }
-      const stored = await this.ctx.db.prisma.message.findFirst({
-        where: { conversationId: response.conversationId, role: "agent" },
-        orderBy: { sequence: "desc" },
-        select: { id: true, createdAt: true },
-      });
-      const messageId = stored?.id ?? randomUUID();
+      const stored = storedReply.ids;
+      if (!stored) throw new Error("the turn did not report its stored reply");
+      const messageId = stored.agentMessageId;
       this.send({
         type: "message",
         id: messageId,
@@ -362,7 +367,7 @@ export class WidgetSession {
         html: renderMessageHtml(response.reply),
         richContent: response.richContent,
         toolCalls: response.toolCalls,
-        createdAt: (stored?.createdAt ?? this.ctx.now()).toISOString(),
+        createdAt: stored.createdAt.toISOString(),
         ...(voice ? { voice: true as const } : {}),
         ...ref,
       });
@@ -419,7 +424,14 @@ export class WidgetSession {
       VoiceSession.release();
       return void this.stopVoice();
     }
-    this.voice = new VoiceSession(this.ctx, speech, agent, this.voiceHost(), frame, this.options.voiceUtteranceMaxMs);
+    try {
+      this.voice = new VoiceSession(this.ctx, speech, agent, this.voiceHost(), frame, this.options.voiceUtteranceMaxMs);
+    } catch (error) {
+      // The engines could not start (e.g. the VAD's runtime is missing): nothing may stay held.
+      VoiceSession.release();
+      await this.stopVoice();
+      throw error;
+    }
     logger.info("voice started", { agentId: agent.id, inputRate: frame.input.sampleRate, turnDetection: frame.turnDetection });
     this.voice.begin();
   }
@@ -436,7 +448,7 @@ export class WidgetSession {
     }
     if (frame.type === "voice.append") this.voice.audio(Buffer.from(frame.audio, "base64"));
     else if (frame.type === "voice.commit") this.voice.commit();
-    else if (frame.type === "voice.interrupt") this.voice.interrupt(frame.playedMs);
+    else if (frame.type === "voice.interrupt") this.voice.interrupt(frame.playedMs, frame.responseId);
     else void this.stopVoice();
   }
 

@@ -24,7 +24,7 @@ export function SpokenBadge() {
 export function InterruptedNote() {
   return (
     <p className="voice-interrupted">
-      <strong>Interrupted</strong>: the reply was cut short (the visitor spoke over it or ended voice); the text is what they heard.
+      <strong>Interrupted</strong>: the reply was cut short (the visitor spoke over it or stopped it); the text is what they heard.
     </p>
   );
 }
