@@ -57,38 +57,61 @@ export async function openMicrophone(options: MicrophoneOptions): Promise<Microp
     if (own) void context.close();
     throw microphoneError(error);
   }
-  const source = context.createMediaStreamSource(stream);
-  // The capture node must reach the destination to run; through a silent gain it plays nothing.
-  const silent = context.createGain();
-  silent.gain.value = 0;
-  silent.connect(context.destination);
-  const convert = resampler(context.sampleRate, options.rate);
-  const frame = new Int16Array((options.rate * FRAME_MS) / 1000);
-  let filled = 0;
-  const take = (samples: Float32Array) => {
-    for (const sample of convert(samples)) {
-      frame[filled++] = sample;
-      if (filled === frame.length) {
-        options.onFrame(frame.slice());
-        filled = 0;
-      }
-    }
-  };
-  let node: AudioNode;
+  try {
+    return await capture(context, own, stream, options);
+  } catch (error) {
+    // Granted but not wired up: the browser's indicator must go off all the same.
+    for (const track of stream.getTracks()) track.stop();
+    if (own) void context.close();
+    throw microphoneError(error);
+  }
+}
+
+/** The stream into frames: source -> worklet (or ScriptProcessorNode) -> a silent gain. */
+async function capture(context: AudioContext, own: boolean, stream: MediaStream, options: MicrophoneOptions): Promise<Microphone> {
+  const nodes: AudioNode[] = [];
   let url: string | undefined;
   try {
-    url = URL.createObjectURL(new Blob([WORKLET], { type: "text/javascript" }));
-    await context.audioWorklet.addModule(url);
-    const worklet = new AudioWorkletNode(context, "parley-mic");
-    worklet.port.onmessage = (event: MessageEvent<Float32Array>) => take(event.data);
-    node = worklet;
-  } catch {
-    const processor = context.createScriptProcessor(2048, 1, 1);
-    processor.onaudioprocess = (event) => take(event.inputBuffer.getChannelData(0));
-    node = processor;
+    const source = context.createMediaStreamSource(stream);
+    nodes.push(source);
+    // The capture node must reach the destination to run; through a silent gain it plays nothing.
+    const silent = context.createGain();
+    nodes.push(silent);
+    silent.gain.value = 0;
+    silent.connect(context.destination);
+    const convert = resampler(context.sampleRate, options.rate);
+    const frame = new Int16Array((options.rate * FRAME_MS) / 1000);
+    let filled = 0;
+    const take = (samples: Float32Array) => {
+      for (const sample of convert(samples)) {
+        frame[filled++] = sample;
+        if (filled === frame.length) {
+          options.onFrame(frame.slice());
+          filled = 0;
+        }
+      }
+    };
+    let node: AudioNode;
+    try {
+      url = URL.createObjectURL(new Blob([WORKLET], { type: "text/javascript" }));
+      await context.audioWorklet.addModule(url);
+      const worklet = new AudioWorkletNode(context, "parley-mic");
+      worklet.port.onmessage = (event: MessageEvent<Float32Array>) => take(event.data);
+      node = worklet;
+    } catch {
+      const processor = context.createScriptProcessor(2048, 1, 1);
+      processor.onaudioprocess = (event) => take(event.inputBuffer.getChannelData(0));
+      node = processor;
+    }
+    nodes.push(node);
+    source.connect(node);
+    node.connect(silent);
+  } catch (error) {
+    // The caller's context stays usable: nothing of ours left connected to it.
+    for (const node of nodes) node.disconnect();
+    if (url) URL.revokeObjectURL(url);
+    throw error;
   }
-  source.connect(node);
-  node.connect(silent);
   return {
     context,
     rate: options.rate,
@@ -97,9 +120,7 @@ export async function openMicrophone(options: MicrophoneOptions): Promise<Microp
     },
     close() {
       for (const track of stream.getTracks()) track.stop();
-      source.disconnect();
-      node.disconnect();
-      silent.disconnect();
+      for (const node of nodes) node.disconnect();
       if (url) URL.revokeObjectURL(url);
       if (own) void context.close();
     },

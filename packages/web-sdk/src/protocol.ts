@@ -93,8 +93,8 @@ export type VoiceClientFrame =
   | { type: "voice.append"; audio: string }
   /** push_to_talk: the end of the visitor's turn. */
   | { type: "voice.commit" }
-  /** The page stopped the reply's playback (or was told it was cut): how much of it it played. */
-  | { type: "voice.interrupt"; playedMs?: number }
+  /** The page stopped the reply's playback (or was told it was cut): which reply, how much of it it played. */
+  | { type: "voice.interrupt"; responseId?: string; playedMs?: number }
   | { type: "voice.stop" };
 
 /** stopped: voice ended (voice.stop, a limit, the agent's voice turned off); text chat goes on. */

@@ -63,8 +63,12 @@ export interface ParleyVoice {
   sendAudio(pcm: Int16Array | ArrayBuffer): void;
   /** push_to_talk: the visitor's turn is over. */
   commit(): void;
-  /** Cuts the reply being spoken: playedMs is how much of it was heard (microphone mode works it out). */
-  interrupt(playedMs?: number): void;
+  /**
+   * Cuts a reply: playedMs is how much of it was heard (microphone mode works it out), responseId
+   * the reply (voice.audio.start's); by default the reply playing in microphone mode, else the one
+   * whose audio is still arriving. Pass it when your own player cuts a reply after its audio ended.
+   */
+  interrupt(playedMs?: number, responseId?: string): void;
   /** Ends voice (the microphone is released); text chat goes on. */
   stop(): void;
   /** Browser: records the microphone, sends it and plays the replies (barge-in included). */
@@ -87,6 +91,37 @@ const DEFAULT_RATE: VoiceSampleRate = 16_000;
 /** The protocol's largest audio frame. */
 const FRAME_MAX_MS = 100;
 
+/**
+ * A voice.start sent that the server has not finished answering. The server answers in order: each
+ * start is refused (an error) or acknowledged ("listening"), and an acknowledged one ends with
+ * "stopped" (after the page's voice.stop, or on its own: a limit, the quota). A voice.stop for a
+ * refused start gets no "stopped".
+ */
+interface Session {
+  acknowledged: boolean;
+  /** The page stopped it (voice.stop sent): the server's frames about it are not news. */
+  stopped: boolean;
+}
+
+/** A microphone-mode start under way: stop() (or the socket closing) cancels it. */
+interface Starting {
+  cancelled: VoiceError | null;
+  /** By stop(): the page knows, no voice.error. */
+  byPage: boolean;
+}
+
+/** Error texts the server answers voice.start with (core's VOICE_ERRORS, the quota, a malformed start). */
+const START_REFUSALS = new Set(["Voice unavailable", "Voice limit reached", "Monthly voice minutes exhausted"]);
+const START_FIELDS = /^(input|output|turnDetection|language)[.:]/;
+const ALREADY_STARTED = "type: voice is already started; send voice.stop first";
+
+function refusesStart(frame: ErrorFrame): boolean {
+  if (frame.clientMessageId !== undefined) return false;
+  if (START_REFUSALS.has(frame.error)) return true;
+  const details = frame.details ?? "";
+  return frame.error === "Invalid request" && (START_FIELDS.test(details) || details === ALREADY_STARTED);
+}
+
 export class Voice implements ParleyVoice {
   state: VoiceState = "stopped";
   muted = false;
@@ -99,8 +134,9 @@ export class Voice implements ParleyVoice {
   private readonly cut = new Set<string>();
   private microphone: Microphone | null = null;
   private player: Player | null = null;
-  /** voice.stop frames the server has not answered with "stopped" yet (that answer is not news). */
-  private stopsUnanswered = 0;
+  /** The starts the server has not finished with, oldest first: its voice frames are about the first. */
+  private sessions: Session[] = [];
+  private starting: Starting | null = null;
 
   constructor(private readonly link: VoiceLink) {}
 
@@ -108,6 +144,7 @@ export class Voice implements ParleyVoice {
     if (this.inputRate !== null) return Promise.reject(new Error("Voice is already open: stop() it first"));
     const input = options.inputSampleRate ?? DEFAULT_RATE;
     this.inputRate = input;
+    this.sessions.push({ acknowledged: false, stopped: false });
     const acknowledged = new Promise<void>((resolve, reject) => {
       this.pending = { resolve, reject };
     });
@@ -133,14 +170,20 @@ export class Voice implements ParleyVoice {
     this.link.post({ type: "voice.commit" });
   }
 
-  interrupt(playedMs?: number): void {
-    const playing = this.player?.current();
+  interrupt(playedMs?: number, responseId?: string): void {
+    const playing = this.player?.current() ?? null;
+    // The server cuts only the reply named (a late interrupt must not cut the next one).
+    const reply = responseId ?? playing ?? this.current;
     let played = playedMs;
-    if (playing) {
+    if (playing !== null && reply === playing) {
       this.cut.add(playing);
       played ??= this.player?.cut(playing);
     }
-    this.link.post({ type: "voice.interrupt", ...(played === undefined ? {} : { playedMs: Math.max(0, Math.round(played)) }) });
+    this.link.post({
+      type: "voice.interrupt",
+      ...(reply === null ? {} : { responseId: reply }),
+      ...(played === undefined ? {} : { playedMs: Math.max(0, Math.round(played)) }),
+    });
   }
 
   /** Microphone mode: cuts the reply playing, if one is, and tells the server what was heard. */
@@ -150,18 +193,31 @@ export class Voice implements ParleyVoice {
 
   stop(): void {
     const wasOn = this.inputRate !== null;
+    // A start still asking for the microphone gives up when it gets it.
+    this.cancelStart(new VoiceError("server", "Voice was stopped"), true);
     this.release();
     this.pending?.reject(new VoiceError("server", "Voice was stopped"));
     this.pending = null;
     if (!wasOn) return;
+    const session = this.sessions.at(-1);
+    if (session) session.stopped = true;
     this.link.post({ type: "voice.stop" });
-    this.stopsUnanswered += 1;
     // Stopped for the page at once, whatever the network's delay.
     this.setState("stopped");
   }
 
   async start(options: VoiceStartOptions = {}): Promise<void> {
-    if (this.inputRate !== null || this.microphone) throw new Error("Voice is already on: stop() it first");
+    if (this.starting || this.inputRate !== null || this.microphone) throw new Error("Voice is already on: stop() it first");
+    const starting: Starting = { cancelled: null, byPage: false };
+    this.starting = starting;
+    try {
+      await this.startMicrophone(options, starting);
+    } finally {
+      if (this.starting === starting) this.starting = null;
+    }
+  }
+
+  private async startMicrophone(options: VoiceStartOptions, starting: Starting): Promise<void> {
     this.muted = options.muted ?? false;
     let microphone: Microphone;
     try {
@@ -176,7 +232,11 @@ export class Voice implements ParleyVoice {
         },
       });
     } catch (error) {
-      throw this.fail(error);
+      throw this.fail(starting.cancelled ?? error, starting.byPage);
+    }
+    if (starting.cancelled) {
+      microphone.close();
+      throw this.fail(starting.cancelled, starting.byPage);
     }
     this.microphone = microphone;
     microphone.setMuted(this.muted);
@@ -184,6 +244,8 @@ export class Voice implements ParleyVoice {
     try {
       await this.open({ ...options, inputSampleRate: microphone.rate as VoiceSampleRate });
     } catch (error) {
+      // Stopped meanwhile: stop() released it all (and a new start may be under way).
+      if (starting.cancelled) throw this.fail(starting.cancelled, starting.byPage);
       this.release();
       throw this.fail(error);
     }
@@ -202,21 +264,26 @@ export class Voice implements ParleyVoice {
   /** A voice frame from the server. */
   receive(frame: VoiceServerFrame): void {
     switch (frame.type) {
-      case "voice.state":
+      case "voice.state": {
+        const session = this.sessions[0];
+        // About a session the page stopped already (or none of this socket's): not news.
+        if (!session) return;
         if (frame.state === "stopped") {
-          if (this.stopsUnanswered > 0) {
-            this.stopsUnanswered -= 1;
-            return;
-          }
+          this.sessions.shift();
+          if (session.stopped) return;
+          // The server ended it: a limit, the quota, the agent's voice turned off.
           this.release();
           this.pending?.reject(new VoiceError("server", "Voice stopped"));
           this.pending = null;
-        } else if (this.pending) {
-          this.pending.resolve();
+        } else {
+          session.acknowledged = true;
+          if (session.stopped) return;
+          this.pending?.resolve();
           this.pending = null;
         }
         this.setState(frame.state);
         return;
+      }
       case "voice.transcript": {
         const { type: _type, ...transcript } = frame;
         this.link.emit("voice.transcript", transcript);
@@ -232,6 +299,8 @@ export class Voice implements ParleyVoice {
         this.link.emit(frame.type, undefined);
         return;
       case "voice.audio.start":
+        // The tail of a session the page stopped is not played.
+        if (this.sessions[0]?.stopped !== false) return;
         this.current = frame.responseId;
         this.player?.begin(frame.responseId, frame.format.sampleRate);
         this.link.emit("voice.audio.start", { responseId: frame.responseId, format: frame.format });
@@ -242,7 +311,11 @@ export class Voice implements ParleyVoice {
           if (!frame.interrupted) this.player.finish(frame.responseId);
           // Barge-in: the page stops at once and says how much was heard (unless it cut the reply itself).
           else if (!this.cut.has(frame.responseId))
-            this.link.post({ type: "voice.interrupt", playedMs: Math.round(this.player.cut(frame.responseId)) });
+            this.link.post({
+              type: "voice.interrupt",
+              responseId: frame.responseId,
+              playedMs: Math.round(this.player.cut(frame.responseId)),
+            });
         }
         this.cut.delete(frame.responseId);
         this.link.emit("voice.audio.end", { responseId: frame.responseId, interrupted: frame.interrupted });
@@ -259,10 +332,14 @@ export class Voice implements ParleyVoice {
     this.link.emit("voice.audio", { responseId: this.current, pcm });
   }
 
-  /** An error frame: while voice.start waits, it is voice.start's answer. */
+  /** An error frame: a refusal of voice.start is the answer to the oldest start not yet answered. */
   receiveError(frame: ErrorFrame): void {
-    if (!this.pending || frame.clientMessageId !== undefined || frame.error === "Invalid resume token") return;
-    this.pending.reject(new VoiceError("server", frame.details ? `${frame.error}: ${frame.details}` : frame.error));
+    const session = this.sessions[0];
+    if (!session || session.acknowledged || !refusesStart(frame)) return;
+    this.sessions.shift();
+    // A start the page stopped: it is off already (and that voice.stop gets no "stopped").
+    if (session.stopped) return;
+    this.pending?.reject(new VoiceError("server", frame.details ? `${frame.error}: ${frame.details}` : frame.error));
     this.pending = null;
     this.inputRate = null;
   }
@@ -270,11 +347,17 @@ export class Voice implements ParleyVoice {
   /** The socket closed: the server's voice session is gone with it. */
   disconnected(): void {
     const wasOn = this.inputRate !== null;
+    this.cancelStart(new VoiceError("server", "The connection closed"), false);
     this.release();
-    this.stopsUnanswered = 0;
+    this.sessions = [];
     this.pending?.reject(new VoiceError("server", "The connection closed"));
     this.pending = null;
     if (wasOn) this.setState("stopped");
+  }
+
+  private cancelStart(reason: VoiceError, byPage: boolean): void {
+    if (this.starting) Object.assign(this.starting, { cancelled: reason, byPage });
+    this.starting = null;
   }
 
   private setState(state: VoiceState): void {
@@ -292,9 +375,9 @@ export class Voice implements ParleyVoice {
     this.microphone = null;
   }
 
-  private fail(error: unknown): VoiceError {
+  private fail(error: unknown, quiet = false): VoiceError {
     const failure = error instanceof VoiceError ? error : new VoiceError("failed", String(error));
-    this.link.emit("voice.error", { code: failure.code, message: failure.message });
+    if (!quiet) this.link.emit("voice.error", { code: failure.code, message: failure.message });
     return failure;
   }
 }

@@ -193,6 +193,8 @@ function start(script: HTMLScriptElement): WidgetApi {
   const shownItems = new Map<string, HTMLElement>();
   /** Voice mode: on (from the click until "stopped"), the server's state, a reply playing aloud. */
   let voiceOn = false;
+  /** Counts startVoice() calls: a late failure of an earlier one must not end a newer one. */
+  let voiceAttempts = 0;
   let voiceOffered = false;
   let serverState: VoiceState = "stopped";
   let playing = false;
@@ -370,6 +372,7 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   async function startVoice() {
     const chat = ensureConnection();
+    const attempt = ++voiceAttempts;
     voiceOn = true;
     serverState = "stopped";
     muteButton.setAttribute("aria-pressed", "false");
@@ -380,6 +383,8 @@ function start(script: HTMLScriptElement): WidgetApi {
     try {
       await chat.voice.start({ audioProcessing: script.dataset.voiceProcessing !== "off" });
     } catch (error) {
+      // Ended meanwhile (End voice, the panel closed), perhaps started again since: nothing to undo.
+      if (attempt !== voiceAttempts || !voiceOn) return;
       const code = (error as VoiceError).code;
       // A refusal from the server is shown as its error frame.
       if (code !== "server") notice(`${VOICE_FAILURES[code] ?? VOICE_FAILURES.failed} ${KEEP_TYPING}`);

@@ -107,11 +107,11 @@ describe("voice: raw API", () => {
     expect(states).toEqual(["listening"]);
 
     chat.voice.commit();
-    chat.voice.interrupt(1234.4);
+    chat.voice.interrupt(1234.4, "r9");
     chat.voice.stop();
     expect(socket.json().slice(-3)).toEqual([
       { type: "voice.commit" },
-      { type: "voice.interrupt", playedMs: 1234 },
+      { type: "voice.interrupt", responseId: "r9", playedMs: 1234 },
       { type: "voice.stop" },
     ]);
   });
@@ -200,6 +200,125 @@ describe("voice: raw API", () => {
     expect(ends).toEqual([{ responseId: "r1", interrupted: true }]);
     // Raw mode plays nothing, so it leaves voice.interrupt to the program.
     expect(socket.json().filter((frame) => frame.type === "voice.interrupt")).toEqual([]);
+  });
+
+  it("interrupt() names the reply whose audio is arriving, or the one given, and nothing when none is known", async () => {
+    const { chat, socket } = open();
+    const opened = chat.voice.open();
+    socket.receive({ type: "voice.state", state: "listening" });
+    await opened;
+    const interrupts = () => socket.json().filter((frame) => frame.type === "voice.interrupt");
+    socket.receive({ type: "voice.audio.start", responseId: "r4", format: { encoding: "pcm16", sampleRate: 16_000 } });
+    chat.voice.interrupt(120);
+    socket.receive({ type: "voice.audio.end", responseId: "r4", interrupted: true });
+    chat.voice.interrupt(300, "r4");
+    chat.voice.interrupt();
+    expect(interrupts()).toEqual([
+      { type: "voice.interrupt", responseId: "r4", playedMs: 120 },
+      { type: "voice.interrupt", responseId: "r4", playedMs: 300 },
+      { type: "voice.interrupt" },
+    ]);
+  });
+
+  it("takes only voice.start's refusals as its answer, not other errors that come meanwhile", async () => {
+    const { chat, socket } = open();
+    let settled = false;
+    const opened = chat.voice.open();
+    opened.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    // A typed message's error and the message rate limit are not about voice.start.
+    socket.receive({ type: "error", error: "Monthly conversation quota exhausted", clientMessageId: "c1" });
+    socket.receive({ type: "error", error: "Rate limit exceeded", details: "Too many messages" });
+    socket.receive({ type: "error", error: "Invalid request", details: "message: must not be empty" });
+    socket.receive({ type: "error", error: "Voice unavailable", details: "Voice is off", clientMessageId: "c2" });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    socket.receive({ type: "voice.state", state: "listening" });
+    await expect(opened).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ["Voice unavailable", "Voice is busy on this server; try again in a minute"],
+    ["Voice limit reached", "Too many voice sessions from this address"],
+    ["Monthly voice minutes exhausted", undefined],
+    ["Invalid request", "input.sampleRate: must be one of 16000, 24000, 48000"],
+    ["Invalid request", "turnDetection: must be server_vad or push_to_talk"],
+    ["Invalid request", "language: must be a language tag such as en or en-US"],
+  ])("rejects open() on the refusal %s (%s)", async (error, details) => {
+    const { chat, socket } = open();
+    const opened = chat.voice.open();
+    socket.receive({ type: "error", error, ...(details ? { details } : {}) });
+    await expect(opened).rejects.toThrow(details ? `${error}: ${details}` : error);
+  });
+
+  it("stays stopped when stop() comes before the server's answer and the server starts, then stops", async () => {
+    const { chat, socket } = open();
+    const states = record(chat, "voice.state");
+    const opened = chat.voice.open();
+    chat.voice.stop();
+    await expect(opened).rejects.toThrow("Voice was stopped");
+    socket.receive({ type: "voice.state", state: "listening" });
+    socket.receive({ type: "voice.state", state: "stopped" });
+    expect(chat.voice.state).toBe("stopped");
+    expect(states).toEqual(["stopped"]);
+  });
+
+  it("after a stopped start the server refused, the next session's own stop still ends voice", async () => {
+    const { chat, socket } = open();
+    const first = chat.voice.open();
+    chat.voice.stop();
+    await expect(first).rejects.toThrow("Voice was stopped");
+    socket.receive({ type: "error", error: "Voice limit reached", details: "Too many voice sessions from this address" });
+    // The server answers that voice.stop with no "stopped" (it had no session).
+    socket.receive({ type: "error", error: "Invalid request", details: "audio: send voice.start first" });
+    const second = chat.voice.open();
+    socket.receive({ type: "voice.state", state: "listening" });
+    await second;
+    const states = record(chat, "voice.state");
+    socket.receive({ type: "error", error: "Voice limit reached", details: "This voice session reached its time limit" });
+    socket.receive({ type: "voice.state", state: "stopped" });
+    expect(states).toEqual(["stopped"]);
+    expect(chat.voice.state).toBe("stopped");
+    expect(() => chat.voice.sendAudio(samples(320))).toThrow("Call voice.open() before sending audio");
+  });
+
+  it("a start stopped then opened again is answered by the server in order: the old session's frames do not settle the new one", async () => {
+    const { chat, socket } = open();
+    const first = chat.voice.open();
+    chat.voice.stop();
+    await expect(first).rejects.toThrow("Voice was stopped");
+    let settled = false;
+    const second = chat.voice.open();
+    second.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    // The first start's refusal is not the second's.
+    socket.receive({ type: "error", error: "Voice unavailable", details: "Voice is busy on this server; try again in a minute" });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    socket.receive({ type: "voice.state", state: "listening" });
+    await expect(second).resolves.toBeUndefined();
+    expect(chat.voice.state).toBe("listening");
+
+    // And an old session's listening and stopped (start accepted, then stopped) pass it by as well.
+    chat.voice.stop();
+    const third = chat.voice.open();
+    settled = false;
+    third.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    socket.receive({ type: "voice.state", state: "thinking" });
+    socket.receive({ type: "voice.state", state: "stopped" });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    expect(chat.voice.state).toBe("stopped");
+    socket.receive({ type: "voice.state", state: "listening" });
+    await expect(third).resolves.toBeUndefined();
+    expect(chat.voice.state).toBe("listening");
   });
 
   it("ends voice when the socket closes", async () => {
@@ -381,7 +500,7 @@ describe("voice: microphone mode", () => {
 
     context.currentTime = 0.31; // 250 ms heard
     socket.receive({ type: "voice.audio.end", responseId: "r1", interrupted: true });
-    expect(socket.json().at(-1)).toEqual({ type: "voice.interrupt", playedMs: 250 });
+    expect(socket.json().at(-1)).toEqual({ type: "voice.interrupt", responseId: "r1", playedMs: 250 });
     expect(context.sources.every((source) => source.stopped)).toBe(true);
     expect(playing).toEqual([true, false]);
   });
@@ -399,7 +518,7 @@ describe("voice: microphone mode", () => {
     socket.receive({ type: "voice.audio.end", responseId: "r3", interrupted: false });
     context.currentTime = 0.56; // 500 ms heard
     socket.receive({ type: "voice.speech_started" });
-    expect(socket.json().at(-1)).toEqual({ type: "voice.interrupt", playedMs: 500 });
+    expect(socket.json().at(-1)).toEqual({ type: "voice.interrupt", responseId: "r3", playedMs: 500 });
     expect(context.sources.every((source) => source.stopped)).toBe(true);
     // Nothing playing: speech is just the next turn.
     socket.receive({ type: "voice.speech_started" });
@@ -419,7 +538,9 @@ describe("voice: microphone mode", () => {
     context.currentTime = 0.1;
     chat.voice.interrupt();
     socket.receive({ type: "voice.audio.end", responseId: "r2", interrupted: true });
-    expect(socket.json().filter((frame) => frame.type === "voice.interrupt")).toEqual([{ type: "voice.interrupt", playedMs: 40 }]);
+    expect(socket.json().filter((frame) => frame.type === "voice.interrupt")).toEqual([
+      { type: "voice.interrupt", responseId: "r2", playedMs: 40 },
+    ]);
   });
 
   it("rejects with a readable message when the microphone is refused, and sends no voice.start", async () => {
@@ -462,5 +583,94 @@ describe("voice: microphone mode", () => {
     socket.receive({ type: "error", error: "Voice limit reached", details: "Too many voice sessions from this address" });
     await expect(started).rejects.toThrow("Voice limit reached: Too many voice sessions from this address");
     expect(track.stopped).toBe(true);
+  });
+
+  it("stop() during the microphone prompt releases the microphone and sends no voice.start", async () => {
+    let grant: () => void = () => {};
+    const track = stubBrowser(() => new Promise<void>((resolve) => (grant = resolve)));
+    const { chat, socket } = open();
+    const errors = record(chat, "voice.error");
+    const started = chat.voice.start();
+    started.catch(() => {});
+    const context = FakeAudioContext.last;
+    chat.voice.stop(); // End voice, or the panel closed, while the browser asks
+    grant();
+    await expect(started).rejects.toThrow("Voice was stopped");
+    expect(socket.json().filter((frame) => String(frame.type).startsWith("voice."))).toEqual([]);
+    expect(track.stopped).toBe(true);
+    expect(context.closed).toBe(true);
+    expect(errors).toEqual([]);
+    expect(chat.voice.state).toBe("stopped");
+    // Voice can start again.
+    stubBrowser(async () => {});
+    const again = chat.voice.start();
+    await vi.waitFor(() => expect(socket.json().at(-1)?.type).toBe("voice.start"));
+    socket.receive({ type: "voice.state", state: "listening" });
+    await expect(again).resolves.toBeUndefined();
+  });
+
+  it("closing the connection during the microphone prompt releases the microphone and says why", async () => {
+    let grant: () => void = () => {};
+    const track = stubBrowser(() => new Promise<void>((resolve) => (grant = resolve)));
+    const { chat, socket } = open();
+    const errors = record(chat, "voice.error");
+    const started = chat.voice.start();
+    started.catch(() => {});
+    chat.close();
+    grant();
+    await expect(started).rejects.toThrow("The connection closed");
+    expect(track.stopped).toBe(true);
+    expect(errors).toEqual([{ code: "server", message: "The connection closed" }]);
+    expect(socket.json().some((frame) => frame.type === "voice.start")).toBe(false);
+  });
+
+  it("a second start() while the first waits for the microphone is refused, and one microphone is opened", async () => {
+    let asked = 0;
+    let grant: () => void = () => {};
+    stubBrowser(() => {
+      asked += 1;
+      return new Promise<void>((resolve) => (grant = resolve));
+    });
+    const { chat, socket } = open();
+    const first = chat.voice.start();
+    await expect(chat.voice.start()).rejects.toThrow("Voice is already on: stop() it first");
+    grant();
+    await vi.waitFor(() => expect(socket.json().at(-1)?.type).toBe("voice.start"));
+    socket.receive({ type: "voice.state", state: "listening" });
+    await first;
+    expect(asked).toBe(1);
+    expect(socket.json().filter((frame) => frame.type === "voice.start")).toHaveLength(1);
+  });
+
+  it("stop() while voice.start waits releases the microphone, and the late listening is ignored", async () => {
+    const track = stubBrowser(async () => {});
+    const { chat, socket } = open();
+    const errors = record(chat, "voice.error");
+    const started = chat.voice.start();
+    await vi.waitFor(() => expect(socket.json().at(-1)?.type).toBe("voice.start"));
+    chat.voice.stop();
+    await expect(started).rejects.toThrow("Voice was stopped");
+    expect(track.stopped).toBe(true);
+    expect(errors).toEqual([]);
+    socket.receive({ type: "voice.state", state: "listening" });
+    socket.receive({ type: "voice.state", state: "stopped" });
+    expect(chat.voice.state).toBe("stopped");
+  });
+
+  it("releases the microphone when the audio graph cannot be built after access was granted", async () => {
+    const track = stubBrowser(async () => {});
+    const { chat, socket } = open();
+    const start = chat.voice.start();
+    const context = FakeAudioContext.last;
+    context.createMediaStreamSource = () => {
+      throw new Error("The stream has no audio track");
+    };
+    await expect(start).rejects.toMatchObject({
+      code: "failed",
+      message: "The microphone could not be started (The stream has no audio track).",
+    });
+    expect(track.stopped).toBe(true);
+    expect(context.closed).toBe(true);
+    expect(socket.json().some((frame) => frame.type === "voice.start")).toBe(false);
   });
 });
