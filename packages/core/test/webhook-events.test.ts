@@ -132,6 +132,8 @@ describe("widget-channel turns emit events", () => {
         },
       ],
       handoffRequested: false,
+      // Typed in the widget (a spoken turn says "voice").
+      channel: "widget",
     });
     // One delivery per event for the endpoint, due now.
     const deliveries = await ctx.db.prisma.webhookDelivery.findMany();

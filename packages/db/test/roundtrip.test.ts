@@ -67,6 +67,12 @@ const agent = {
   widgetConversationsPerIpPerHour: 3,
   widgetMonthlyConversationLimit: 0,
   widgetMonthlyTokenLimit: MAX_INT,
+  voiceEnabled: true,
+  voiceName: "kal16 «voix» 🎙",
+  voiceLanguage: "en-GB",
+  monthlyVoiceMinutesLimit: MAX_INT,
+  voiceSessionsPerIp: 100,
+  voiceMinutesPerSession: 1,
   retentionDays: 3650,
   createdAt: t("2026-02-01T00:00:00.001Z"),
   updatedAt: t("2026-02-02T00:00:00.002Z"),
@@ -215,6 +221,8 @@ describe("every model round-trips every field", () => {
       ],
       richContent: [{ type: "buttons", buttons: [{ label: "Talk to a person", action: "handoff" }] }],
       sequence,
+      voice: sequence !== 1,
+      interrupted: sequence === 2,
       createdAt: t(`2026-05-01T00:0${sequence}:00.000Z`),
     }));
     expect(messages).toHaveLength(3);
@@ -277,6 +285,7 @@ describe("every model round-trips every field", () => {
       turns: 7,
       widgetConversations: 1,
       widgetTokens: MAX_INT,
+      voiceSeconds: MAX_INT,
       updatedAt: t("2026-11-21T23:59:59.999Z"),
     };
     await db.prisma.usageMonth.create({ data: usage });
@@ -325,6 +334,12 @@ describe("every model round-trips every field", () => {
       widgetConversationsPerIpPerHour: null,
       widgetMonthlyConversationLimit: null,
       widgetMonthlyTokenLimit: null,
+      voiceEnabled: false,
+      voiceName: null,
+      voiceLanguage: "en",
+      monthlyVoiceMinutesLimit: null,
+      voiceSessionsPerIp: null,
+      voiceMinutesPerSession: null,
       retentionDays: null,
     });
     const conversation = await db.prisma.conversation.create({ data: { id: "conv-defaults", agentId: agentRow.id } });
@@ -337,10 +352,10 @@ describe("every model round-trips every field", () => {
       test: false,
     });
     const message = await db.prisma.message.create({ data: { conversationId: conversation.id, role: "user", text: "hi", sequence: 0 } });
-    expect(message).toMatchObject({ tokens: 0, toolCalls: [], richContent: [] });
+    expect(message).toMatchObject({ tokens: 0, toolCalls: [], richContent: [], voice: false, interrupted: false });
     expect(message.id).toMatch(/^c[a-z0-9]{20,}$/);
     const usage = await db.prisma.usageMonth.create({ data: { agentId: agentRow.id, month: "2026-12" } });
-    expect(usage).toMatchObject({ conversations: 0, tokens: 0, turns: 0, widgetConversations: 0, widgetTokens: 0 });
+    expect(usage).toMatchObject({ conversations: 0, tokens: 0, turns: 0, widgetConversations: 0, widgetTokens: 0, voiceSeconds: 0 });
     const tracking = await db.prisma.trackingEvent.create({ data: { agentId: agentRow.id, event: "opened" } });
     expect(tracking).toMatchObject({ conversationId: null, properties: {} });
     expect(tracking.id).toMatch(/^c[a-z0-9]{20,}$/);

@@ -80,6 +80,10 @@ export const WEBHOOK_PAYLOAD_SCHEMAS = {
       conversation: webhookConversationSchema,
       messages: z.array(webhookMessageSchema).min(1),
       handoffRequested: z.boolean().optional().meta({ description: "Turns only: the turn asked for a person." }),
+      channel: z
+        .enum(["widget", "voice"])
+        .optional()
+        .meta({ description: "Turns only: how the visitor sent their message: typed in the widget or SDK, or spoken (voice)." }),
     }),
     "A widget/SDK turn (the visitor's message and the agent's reply), or a message an admin wrote.",
   ),
