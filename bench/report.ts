@@ -3,6 +3,7 @@
 import type { ImportMeasurement } from "./imports.ts";
 import type { ExportMeasurement } from "./inbox.ts";
 import { HELP_SCENARIOS, type ScenarioName } from "./scenarios.ts";
+import { VOICE_P99_TARGET_MS, type VoiceMeasurement } from "./voice.ts";
 
 /** One row of bench/results/latest.json. */
 export interface ResultRow {
@@ -60,6 +61,29 @@ export function markdownTable(rows: DetailedRow[]): string {
   return [header, rule, ...lines].join("\n");
 }
 
+/** The voice step's levels: one row per engine setup and number of simultaneous sessions. */
+export function voiceTable(voice: VoiceMeasurement): string {
+  const header =
+    "| setup | sessions | turns | failed | replies stopped | end of speech -> first audio p50 ms | p99 ms | speech_stopped p50 | transcript p50 | first text p50 | audio.start p50 | CPU s per audio s | above idle | bench CPU (cores) | holds |";
+  const rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
+  const ms = (value: number) => (Number.isNaN(value) ? "n/a" : value.toFixed(0));
+  const cpu = (value: number) => (Number.isNaN(value) ? "n/a" : value.toFixed(3));
+  const lines = voice.setups.flatMap((setup) =>
+    setup.skipped
+      ? [`| ${setup.setup} | skipped: ${setup.skipped} ||||||||||||||`]
+      : setup.levels.map(
+          (level) =>
+            `| ${setup.setup} | ${level.sessions} | ${level.turns} | ${level.failures} | ${level.repliesStopped} | ${ms(level.p50Ms)} | ${ms(level.p99Ms)} | ${ms(level.speechStoppedMs)} | ${ms(level.transcriptMs)} | ${ms(level.textMs)} | ${ms(level.audioStartMs)} | ${cpu(level.cpuPerAudioSecond)} | ${cpu(level.voiceCpuPerAudioSecond)} | ${level.benchCpuShare.toFixed(2)} | ${level.holds ? "yes" : "no"} |`,
+        ),
+  );
+  const notes = voice.setups.map((setup) =>
+    setup.skipped
+      ? `- ${setup.setup}: skipped (${setup.skipped})`
+      : `- ${setup.setup} (${setup.engines}): holds ${setup.held} simultaneous session(s) on ${voice.cores} cores (tried up to ${setup.triedUpTo}); idle app ${cpu(setup.idleCpu)} CPU s per s; app process tree peak RSS ${setup.rssPeakMb.toFixed(0)} MB; load average ${setup.load.map((value) => value.toFixed(1)).join(" -> ")}; warm-up heard ${setup.heard.map((text) => JSON.stringify(text)).join(", ")}${setup.levels.some((level) => level.failures > 0) ? `; failures: ${setup.levels.flatMap((level) => level.failureTexts.map((text) => `${level.sessions} sessions: ${text}`)).join("; ")}` : ""}`,
+  );
+  return [header, rule, ...lines, "", ...notes].join("\n");
+}
+
 export interface Verdict {
   target: string;
   /** null: not measured in this run. */
@@ -97,6 +121,7 @@ export function verdicts(
   inboxExport?: ExportMeasurement,
   inboxMessages = INBOX_TARGET_MESSAGES,
   imported?: ImportMeasurement,
+  voice?: VoiceMeasurement,
 ): Verdict[] {
   const find = (scenario: ScenarioName, articles: number, concurrency: number) =>
     rows.find((row) => row.scenario === scenario && row.articles === articles && row.concurrency === concurrency);
@@ -210,6 +235,19 @@ export function verdicts(
         ? importDetail
         : `${imported?.articles} articles only: ${importDetail}`,
   });
+
+  // Voice: one visitor's wait for the reply to start, per engine setup; the sessions held beside it.
+  for (const setup of voice?.setups ?? []) {
+    const single = setup.levels.find((level) => level.sessions === 1);
+    const detail = single
+      ? `1 session: p50 ${single.p50Ms.toFixed(0)} ms, p99 ${single.p99Ms.toFixed(0)} ms over ${single.turns} turns (${single.failures} failed), CPU ${single.cpuPerAudioSecond.toFixed(3)} s per audio s (${Number.isNaN(single.voiceCpuPerAudioSecond) ? "idle not measured" : `${single.voiceCpuPerAudioSecond.toFixed(3)} above idle`}); holds ${setup.held} simultaneous session(s) on ${voice!.cores} cores (tried up to ${setup.triedUpTo})`
+      : (setup.skipped ?? "not measured");
+    result.push({
+      target: `voice, ${setup.setup} engines: p99 from the end of speech to the first reply audio byte < ${VOICE_P99_TARGET_MS} ms with one session`,
+      met: !single || voice!.quick ? null : single.holds,
+      detail: voice!.quick && single ? `quick run (one turn a session, too few for a p99): ${detail}` : detail,
+    });
+  }
 
   // Zero errors.
   const failing = rows.filter((row) => row.errors > 0);

@@ -8,6 +8,7 @@
 //   npm run bench -- --baseline-only   the baseline alone (no build, no app)
 //   npm run bench -- --sizes 100000 --scenarios search-words --concurrency 1 --cpu-prof
 //                                      one measurement with a CPU profile of the app
+//   npm run bench -- --scenarios voice the voice step alone (voice.ts; bench/voice.json)
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -40,8 +41,9 @@ import {
 import { type LoadResult, measure } from "./load.ts";
 import { freePort, productionAppEnv, RssSampler, type ServerProcess, startProcess, tail, treeCpuMs, waitForHttp } from "./processes.ts";
 import { summarizeProfile } from "./profile-summary.ts";
-import { type DetailedRow, formatVerdicts, markdownTable, toResultRow, verdicts } from "./report.ts";
+import { type DetailedRow, formatVerdicts, markdownTable, toResultRow, verdicts, voiceTable } from "./report.ts";
 import { INBOX_SCENARIOS, SCENARIOS, type ScenarioName, scenarioRequests } from "./scenarios.ts";
+import { measureVoice, type VoiceMeasurement } from "./voice.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const resultsDir = path.join(root, "bench", "results");
@@ -71,12 +73,20 @@ const sizes = args.sizes ? numbers(args.sizes) : args.quick ? [1_000] : [1_000, 
 const seconds = args.duration ? Number(args.duration) : args.quick ? 2 : 10;
 const warmupSeconds = args.quick ? 0.5 : Math.min(2, seconds / 5);
 const concurrencies = args.concurrency ? numbers(args.concurrency) : [1, 16];
-const scenarios: ScenarioName[] = args.scenarios
-  ? args.scenarios.split(",").map((name) => {
-      const scenario = SCENARIOS.find((known) => known === name.trim().replaceAll("-", " "));
-      if (!scenario) throw new Error(`Unknown scenario "${name}"; known: ${SCENARIOS.map((s) => s.replaceAll(" ", "-")).join(", ")}`);
-      return scenario;
-    })
+const chosen = args.scenarios?.split(",").map((name) => name.trim().replaceAll("-", " "));
+/** The voice step (voice.ts): every run without --scenarios, or with `voice` among them. */
+const voiceChosen = !chosen || chosen.includes("voice");
+const scenarios: ScenarioName[] = chosen
+  ? chosen
+      .filter((name) => name !== "voice")
+      .map((name) => {
+        const scenario = SCENARIOS.find((known) => known === name);
+        if (!scenario) {
+          const known = [...SCENARIOS, "voice"].map((s) => s.replaceAll(" ", "-")).join(", ");
+          throw new Error(`Unknown scenario "${name.replaceAll(" ", "-")}"; known: ${known}`);
+        }
+        return scenario;
+      })
   : [...SCENARIOS];
 if ([...sizes, ...concurrencies, seconds].some((value) => !Number.isFinite(value) || value <= 0)) {
   throw new Error("--sizes, --concurrency and --duration take positive numbers");
@@ -98,6 +108,13 @@ const servers: ServerProcess[] = [];
 let database: BenchDatabase | undefined;
 let sampler: RssSampler | undefined;
 let cleaning: Promise<void> | undefined;
+
+/** Stops a server the run is done with before the end (the voice step's apps). */
+async function stopAndForget(server: ServerProcess, graceMs?: number): Promise<void> {
+  await server.stop(graceMs);
+  const index = servers.indexOf(server);
+  if (index >= 0) servers.splice(index, 1);
+}
 
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
@@ -178,13 +195,19 @@ async function startBaseline(databaseUrl: string): Promise<{ url: string; pid: n
 /** The app's session secret (the inbox scenarios mint a panel session with it). */
 const appSecret = randomBytes(32).toString("hex");
 
-async function startApp(databaseUrl: string, redisUrl: string): Promise<{ url: string; server: ServerProcess }> {
+/** An app process; `name` names its log (app.log), `env` adds settings (the voice step's engines). */
+async function startApp(
+  databaseUrl: string,
+  redisUrl: string,
+  name = "app",
+  env: Record<string, string> = {},
+): Promise<{ url: string; server: ServerProcess }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const profileDir = path.join(resultsDir, "profiles");
   if (args["cpu-prof"]) mkdirSync(profileDir, { recursive: true });
   const server = startProcess({
-    name: "app",
+    name,
     command: process.execPath,
     args: [...(args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), path.join(appDir, "server.mjs")],
     env: productionAppEnv(port, appSecret, {
@@ -192,13 +215,14 @@ async function startApp(databaseUrl: string, redisUrl: string): Promise<{ url: s
       REDIS_URL: redisUrl,
       // The explicit bench setting (apps/web/src/env.ts): limits are never raised otherwise.
       RATE_LIMIT_SCALE,
+      ...env,
     }),
     cwd: root,
-    logFile: path.join(resultsDir, "app.log"),
+    logFile: path.join(resultsDir, `${name}.log`),
   });
   servers.push(server);
   await waitForHttp(`${url}/api/health`, server, 60_000);
-  log(`app listening on ${url} (pid ${server.pid})`);
+  log(`${name} listening on ${url} (pid ${server.pid})`);
   return { url, server };
 }
 
@@ -309,10 +333,28 @@ async function main(): Promise<void> {
     );
   }
 
+  // The voice step: sessions over parley.v1 voice on app processes of its own, one per engine setup.
+  let voice: VoiceMeasurement | undefined;
+  if (appUrl && voiceChosen) {
+    log(
+      `voice: the demo agent over parley.v1 voice, ${args.quick ? "1 and 2 sessions, one turn each" : "1, 2, 4... sessions until the p99 misses"}`,
+    );
+    voice = await measureVoice({
+      db: database.db,
+      quick: args.quick,
+      log,
+      startApp: async (name, env) => {
+        const app = await startApp(database!.url, args["redis-url"], name, env);
+        return { ...app, server: { ...app.server, stop: (graceMs) => stopAndForget(app.server, graceMs) } };
+      },
+    });
+  }
+
   const rows: DetailedRow[] = [];
   const mismatches: string[] = [];
   let loaded = 0;
-  for (const size of [...sizes].sort((a, b) => a - b)) {
+  // Articles are loaded only for the HTTP scenarios (a run of `--scenarios voice` has none).
+  for (const size of scenarios.length > 0 ? [...sizes].sort((a, b) => a - b) : []) {
     log(`loading ${size.toLocaleString("en-US")} articles`);
     await loadArticles(database.db, loaded, size, (line) => log(`  ${line}`));
     loaded = Math.max(loaded, size);
@@ -382,15 +424,18 @@ async function main(): Promise<void> {
 
   const table = markdownTable(rows);
   console.log(`\n${table}\n`);
+  const voiceText = voice ? voiceTable(voice) : undefined;
+  if (voiceText) console.log(`Voice:\n${voiceText}\n`);
   if (baselineOnly) {
     log("baseline only: results not written");
     return;
   }
   const peakRss = sampler?.overallPeakMb() ?? 0;
-  const verdictText = formatVerdicts(verdicts(rows, peakRss, inboxExport, inboxMessages, imported));
+  const verdictText = formatVerdicts(verdicts(rows, peakRss, inboxExport, inboxMessages, imported, voice));
   console.log(`Targets (informative, not asserted):\n${verdictText}\n`);
 
   writeFileSync(path.join(resultsDir, "latest.json"), `${JSON.stringify(rows.map(toResultRow), null, 2)}\n`);
+  if (voice) writeFileSync(path.join(resultsDir, "voice.json"), `${JSON.stringify(voice, null, 2)}\n`);
   const baselineErrors = rows.filter((row) => row.baseline_errors > 0);
   const markdown = [
     `# Parley benchmark, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
@@ -402,6 +447,7 @@ async function main(): Promise<void> {
       : []),
     table,
     "",
+    ...(voiceText ? ["## Voice", "", voiceText, ""] : []),
     "## Targets (informative, not asserted)",
     "",
     "```",
@@ -423,7 +469,7 @@ async function main(): Promise<void> {
   ].join("\n");
   writeFileSync(path.join(resultsDir, "latest.md"), markdown);
   writeFileSync(path.join(resultsDir, "p99.svg"), await p99Chart(rows));
-  log("wrote bench/results/latest.json, latest.md and p99.svg");
+  log(`wrote bench/results/latest.json, latest.md${voice ? ", voice.json" : ""} and p99.svg`);
 }
 
 let exitCode = 0;
