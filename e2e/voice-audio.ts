@@ -6,7 +6,15 @@
 //   tsx e2e/voice-audio.ts recognise <in.pcm> <sampleRate>
 //     Raw PCM16LE mono audio at that rate, recognised by PocketSphinx: prints {"text": "…"}.
 import { readFileSync, writeFileSync } from "node:fs";
-import { bytesToPcm, encodeWav, FliteTextToSpeech, PocketSphinxRecognizer, resample, SPEECH_SAMPLE_RATE } from "@parley/core/voice";
+import {
+  bytesToPcm,
+  concatPcm,
+  encodeWav,
+  FliteTextToSpeech,
+  PocketSphinxRecognizer,
+  resample,
+  SPEECH_SAMPLE_RATE,
+} from "@parley/core/voice";
 import { z } from "zod";
 
 const partsSchema = z.array(z.strictObject({ silenceMs: z.number().int().min(0).max(60_000), text: z.string().min(1) })).min(1);
@@ -16,16 +24,6 @@ function silence(ms: number): Int16Array {
   return new Int16Array((SPEECH_SAMPLE_RATE * ms) / 1000);
 }
 
-function concat(parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 async function speak(file: string, json: string): Promise<void> {
   const parts = partsSchema.parse(JSON.parse(json));
   const tts = new FliteTextToSpeech();
@@ -33,7 +31,7 @@ async function speak(file: string, json: string): Promise<void> {
     const pieces: Int16Array[] = [];
     for (const part of parts) pieces.push(silence(part.silenceMs), await tts.synthesize(part.text, { voice: "kal16", language: "en" }));
     pieces.push(silence(TRAILING_SILENCE_MS));
-    writeFileSync(file, encodeWav(concat(pieces), SPEECH_SAMPLE_RATE));
+    writeFileSync(file, encodeWav(concatPcm(pieces), SPEECH_SAMPLE_RATE));
   } finally {
     await tts.close();
   }

@@ -7,7 +7,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { replyToConversation } from "@parley/core/admin";
 import type { TestContext } from "@parley/core/testing";
-import { createSpeechEngines, pcmToBytes, resample, type SpeechEngines, speechConfigFrom, speechSettingsSchema } from "@parley/core/voice";
+import {
+  concatPcm,
+  createSpeechEngines,
+  pcmToBytes,
+  resample,
+  type SpeechEngines,
+  speechConfigFrom,
+  speechSettingsSchema,
+} from "@parley/core/voice";
 import { createMemoryLiveBus, type ServerFrame } from "@parley/core/widget";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
@@ -45,16 +53,6 @@ function silence(ms: number, rate = 16_000): Int16Array {
   return new Int16Array((rate * ms) / 1000);
 }
 
-function concat(...parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 beforeAll(async () => {
   ctx = await createMessagingContext();
   engines = createSpeechEngines(speechConfigFrom(speechSettingsSchema.parse({})));
@@ -90,7 +88,11 @@ beforeAll(async () => {
   await createAgent("v-one-session", { voiceSessionsPerIp: 1 });
   await createAgent("v-short", { voiceMinutesPerSession: 1 });
   const voice = engines.tts.voices[0] ?? "";
-  question = concat(silence(500), await engines.tts.synthesize("How do I reset my password?", { voice, language: "en" }), silence(1_200));
+  question = concatPcm([
+    silence(500),
+    await engines.tts.synthesize("How do I reset my password?", { voice, language: "en" }),
+    silence(1_200),
+  ]);
   // Three voice sessions at once on this instance: the tests hold at most two, the cap's test a third.
   sockets = createWidgetSocketServer({
     getContext: async () => ctx,

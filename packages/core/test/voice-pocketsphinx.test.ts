@@ -4,6 +4,7 @@
 // skipped without them.
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { concatPcm } from "../src/voice/pcm.ts";
 import { asSentence, PocketSphinxRecognizer } from "../src/voice/stt-pocketsphinx.ts";
 import { FliteTextToSpeech } from "../src/voice/tts-flite.ts";
 
@@ -15,19 +16,9 @@ const stt = new PocketSphinxRecognizer();
 const EN = { language: "en" };
 const silence = (ms: number) => new Int16Array(ms * 16);
 
-function concat(...parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** An utterance as the session hands it over: 300 ms of lead-in, the speech, a little silence. */
 async function utterance(text: string): Promise<Int16Array> {
-  return concat(silence(300), await tts.synthesize(text, { voice: "kal16", language: "en" }), silence(300));
+  return concatPcm([silence(300), await tts.synthesize(text, { voice: "kal16", language: "en" }), silence(300)]);
 }
 
 let password: Int16Array;
@@ -61,7 +52,7 @@ describe.skipIf(!installed)("PocketSphinx", () => {
   });
 
   it("joins the pieces of an utterance with a long pause inside", async () => {
-    const { text } = await stt.transcribe(concat(password, silence(1_000), refund), EN);
+    const { text } = await stt.transcribe(concatPcm([password, silence(1_000), refund]), EN);
     expect(text).toMatch(/password.*refund/);
   });
 

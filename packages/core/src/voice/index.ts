@@ -1,7 +1,7 @@
 // Voice: the speech engines (voice activity detection, recognition, synthesis) behind one
 // interface (speech.ts), the settings that choose them, and the PCM helpers at the session's edges.
 export { createSpeechEngines } from "./engines.ts";
-export { bytesToPcm, type DecodedWav, decodeWav, durationMs, encodeWav, pcmToBytes, resample } from "./pcm.ts";
+export { bytesToPcm, concatPcm, type DecodedWav, decodeWav, durationMs, encodeWav, pcmToBytes, resample } from "./pcm.ts";
 export {
   checkSpeechSettings,
   SPEECH_RECOGNITION_SETTINGS,

@@ -18,6 +18,17 @@ export function pcmToBytes(samples: Int16Array): Buffer<ArrayBuffer> {
   return bytes;
 }
 
+/** Pieces of audio, one after another, as one. */
+export function concatPcm(parts: readonly Int16Array[]): Int16Array {
+  const out = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
 /** Duration in milliseconds of `samples` samples at `sampleRate`. */
 export function durationMs(samples: number, sampleRate: number): number {
   return (samples * 1000) / sampleRate;

@@ -4,7 +4,7 @@
 // between two commits. Either way an utterance longer than the longest allowed is dropped, and in
 // push-to-talk so is the rest of it, up to the next commit.
 import { VOICE_END_OF_SPEECH_MS, VOICE_LEAD_IN_MS, VOICE_MIN_SPEECH_MS, VOICE_SPEECH_THRESHOLD } from "./limits.ts";
-import { durationMs } from "./pcm.ts";
+import { concatPcm, durationMs } from "./pcm.ts";
 import { SPEECH_SAMPLE_RATE, type VoiceActivityDetector } from "./speech.ts";
 
 export interface UtteranceEvents {
@@ -32,13 +32,7 @@ class Chunks {
   }
 
   concat(): Int16Array {
-    const out = new Int16Array(this.samples);
-    let offset = 0;
-    for (const chunk of this.chunks) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
+    return concatPcm(this.chunks);
   }
 
   ms(): number {
