@@ -243,6 +243,29 @@ describe("voice refused, the connection stays usable", () => {
     client.ws.close();
   });
 
+  it("takes hello, voice.start, audio and voice.stop sent all at once, without waiting for any answer", async () => {
+    const ws = new WebSocket(url, ["parley.v1"], { origin: ORIGIN });
+    const frames: ServerFrame[] = [];
+    ws.on("message", (data, isBinary) => {
+      if (!isBinary) frames.push(JSON.parse(data.toString()) as ServerFrame);
+    });
+    await once(ws, "open");
+    ws.send(JSON.stringify({ type: "hello", agentId: "v-on" }));
+    ws.send(JSON.stringify(START));
+    ws.send(pcmToBytes(silence(40)));
+    ws.send(JSON.stringify({ type: "voice.stop" }));
+    const started = Date.now();
+    while (!frames.some((frame) => frame.type === "voice.state" && frame.state === "stopped") && Date.now() - started < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(frames.map((frame) => (frame.type === "voice.state" ? `${frame.type}:${frame.state}` : frame.type))).toEqual([
+      "ready",
+      "voice.state:listening",
+      "voice.state:stopped",
+    ]);
+    ws.close();
+  });
+
   it("refuses an unsupported encoding or rate with the field named", async () => {
     const client = await connect("v-on");
     client.send({ ...START, input: { encoding: "opus", sampleRate: 16_000 } });

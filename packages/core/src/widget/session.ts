@@ -137,10 +137,12 @@ export class WidgetSession {
   private voice: VoiceSession | null = null;
   private voiceSlot: { key: string; renewal: NodeJS.Timeout } | null = null;
   /**
-   * Voice frames that came while a voice.start waits its turn (a page may send audio right after
-   * it): handled after it, in order, up to VOICE_START_BUFFER_FRAMES. Null: no start pending.
+   * A hello or a voice.start waiting its turn: voice frames that come meanwhile (a page may send
+   * audio right after them) are handled after it, in order, audio up to VOICE_START_BUFFER_FRAMES.
    */
-  private framesAwaitingStart: number | null = null;
+  private helloPending = false;
+  private voiceStartPending = false;
+  private deferredAudioFrames = 0;
   private notStartedSentAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -177,22 +179,23 @@ export class WidgetSession {
     }
     // Audio and barge-in cannot wait behind a running turn either (unless voice is still starting).
     if (frame.type === "voice.append" || frame.type === "voice.commit" || frame.type === "voice.interrupt" || frame.type === "voice.stop") {
-      if (!this.deferUntilStarted(() => this.voiceFrame(frame), frame.type === "voice.append")) this.voiceFrame(frame);
+      if (!this.deferUntilReady(() => this.voiceFrame(frame), frame.type === "voice.append")) this.voiceFrame(frame);
       return;
     }
-    if (frame.type === "voice.start" && !this.voice) this.framesAwaitingStart ??= 0;
+    if (frame.type === "hello") this.helloPending = true;
+    if (frame.type === "voice.start" && !this.voice) this.voiceStartPending = true;
     this.queue = this.queue.then(() => this.handle(frame)).catch((error: unknown) => this.fail(error));
   }
 
   /** One binary frame from the page: voice audio (PCM16LE mono at the rate of voice.start). */
   receiveAudio(bytes: Uint8Array): void {
     if (this.isClosed) return;
+    if (this.deferUntilReady(() => this.receiveAudio(bytes), true)) return;
     if (!this.agent) {
       this.send({ type: "error", error: "Invalid request", details: "type: send hello first" });
       this.close("PROTOCOL_ERROR");
       return;
     }
-    if (this.deferUntilStarted(() => this.receiveAudio(bytes), true)) return;
     if (!this.voice) {
       this.voiceNotStarted();
       return;
@@ -209,13 +212,14 @@ export class WidgetSession {
   }
 
   /**
-   * While a voice.start is pending, a voice frame waits for it (true). Audio beyond the buffer is
-   * dropped; control frames (commit, interrupt, stop) always wait.
+   * While a hello or a voice.start is pending, a voice frame waits for it (true). Audio beyond the
+   * buffer is dropped; control frames (commit, interrupt, stop) always wait.
    */
-  private deferUntilStarted(handle: () => void, isAudio: boolean): boolean {
-    if (this.voice || this.framesAwaitingStart === null) return false;
-    if (isAudio && this.framesAwaitingStart >= VOICE_START_BUFFER_FRAMES) return true;
-    if (isAudio) this.framesAwaitingStart++;
+  private deferUntilReady(handle: () => void, isAudio: boolean): boolean {
+    const waiting = !this.voice && (this.voiceStartPending || (this.helloPending && !this.agent));
+    if (!waiting) return false;
+    if (isAudio && this.deferredAudioFrames >= VOICE_START_BUFFER_FRAMES) return true;
+    if (isAudio) this.deferredAudioFrames++;
     this.queue = this.queue.then(handle).catch((error: unknown) => this.fail(error));
     return true;
   }
@@ -391,7 +395,8 @@ export class WidgetSession {
       await this.openVoice(frame);
     } finally {
       // Frames deferred behind this start now run (after it in the queue), against its outcome.
-      this.framesAwaitingStart = null;
+      this.voiceStartPending = false;
+      this.deferredAudioFrames = 0;
     }
   }
 
