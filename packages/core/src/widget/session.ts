@@ -191,16 +191,18 @@ export class WidgetSession {
   receiveAudio(bytes: Uint8Array): void {
     if (this.isClosed) return;
     if (this.deferUntilReady(() => this.receiveAudio(bytes), true)) return;
+    this.activeVoice()?.audio(bytes);
+  }
+
+  /** The voice session a voice frame is for; null once the page is told why there is none. */
+  private activeVoice(): VoiceSession | null {
     if (!this.agent) {
       this.send({ type: "error", error: "Invalid request", details: "type: send hello first" });
       this.close("PROTOCOL_ERROR");
-      return;
+      return null;
     }
-    if (!this.voice) {
-      this.voiceNotStarted();
-      return;
-    }
-    this.voice.audio(bytes);
+    if (!this.voice) this.voiceNotStarted();
+    return this.voice;
   }
 
   /** Audio or a voice frame without voice started: said at most once a second (a bad client gets no flood back). */
@@ -442,18 +444,11 @@ export class WidgetSession {
   }
 
   private voiceFrame(frame: Extract<ClientFrame, { type: "voice.append" | "voice.commit" | "voice.interrupt" | "voice.stop" }>): void {
-    if (!this.agent) {
-      this.send({ type: "error", error: "Invalid request", details: "type: send hello first" });
-      this.close("PROTOCOL_ERROR");
-      return;
-    }
-    if (!this.voice) {
-      this.voiceNotStarted();
-      return;
-    }
-    if (frame.type === "voice.append") this.voice.audio(Buffer.from(frame.audio, "base64"));
-    else if (frame.type === "voice.commit") this.voice.commit();
-    else if (frame.type === "voice.interrupt") this.voice.interrupt(frame.playedMs, frame.responseId);
+    const voice = this.activeVoice();
+    if (!voice) return;
+    if (frame.type === "voice.append") voice.audio(Buffer.from(frame.audio, "base64"));
+    else if (frame.type === "voice.commit") voice.commit();
+    else if (frame.type === "voice.interrupt") voice.interrupt(frame.playedMs, frame.responseId);
     else void this.stopVoice();
   }
 
