@@ -7,6 +7,7 @@ import { AppError, isAppError } from "../errors.ts";
 import { WIDGET_LIMIT_SETTINGS } from "../limits.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiters } from "../ratelimit/types.ts";
+import { effectiveVoiceLimit, type VoiceLimitSettings } from "../voice/limits.ts";
 
 /** The agent's widget settings (columns of Agent); null means the default. */
 export type WidgetLimitSettings = Record<keyof typeof WIDGET_LIMIT_SETTINGS, number | null>;
@@ -40,6 +41,23 @@ export function renewConnectionSlot(limiters: RateLimiters, client: WidgetClient
 
 export function releaseConnectionSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
   return limiters.connections.release(`${client.agentId}:${client.clientIp}`, client.connectionId);
+}
+
+/** A voice session's slot among the IP's voice sessions for the agent (voiceSessionsPerIp). */
+export function acquireVoiceSlot(limiters: RateLimiters, settings: VoiceLimitSettings, client: WidgetClient): Promise<boolean> {
+  return limiters.connections.acquire(voiceSlotKey(client), client.connectionId, effectiveVoiceLimit(settings, "voiceSessionsPerIp"));
+}
+
+export function renewVoiceSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
+  return limiters.connections.renew(voiceSlotKey(client), client.connectionId);
+}
+
+export function releaseVoiceSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
+  return limiters.connections.release(voiceSlotKey(client), client.connectionId);
+}
+
+function voiceSlotKey(client: WidgetClient): string {
+  return `voice:${client.agentId}:${client.clientIp}`;
 }
 
 /**

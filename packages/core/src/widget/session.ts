@@ -23,16 +23,19 @@ import { renderMessageHtml } from "../markdown.ts";
 import { type MessagingAgent, messagingAgentSelect } from "../messages/auth.ts";
 import type { Visitor } from "../messages/schema.ts";
 import { runTurn } from "../messages/turn.ts";
-import { effectiveVoiceLimit, VOICE_AUDIO_ERROR_INTERVAL_MS, VOICE_START_BUFFER_FRAMES } from "../voice/limits.ts";
+import { VOICE_AUDIO_ERROR_INTERVAL_MS, VOICE_START_BUFFER_FRAMES } from "../voice/limits.ts";
 import { VOICE_ERRORS } from "../voice/protocol.ts";
 import { type VoiceAgent, type VoiceHost, VoiceSession, voiceAgentSelect } from "../voice/session.ts";
 import { type WireStatus, wireStatus } from "../wire-status.ts";
 import { type WidgetConfig, widgetConfig } from "./config.ts";
 import {
   acquireConnectionSlot,
+  acquireVoiceSlot,
   enforceWidgetMessageLimits,
   releaseConnectionSlot,
+  releaseVoiceSlot,
   renewConnectionSlot,
+  renewVoiceSlot,
   type WidgetClient,
   type WidgetLimitSettings,
 } from "./limits.ts";
@@ -135,7 +138,7 @@ export class WidgetSession {
   private slot: { client: WidgetClient; renewal: NodeJS.Timeout } | null = null;
   /** The voice session while voice is on (voice.start to voice.stop), and its slot among the IP's voice sessions. */
   private voice: VoiceSession | null = null;
-  private voiceSlot: { key: string; renewal: NodeJS.Timeout } | null = null;
+  private voiceSlot: { client: WidgetClient; renewal: NodeJS.Timeout } | null = null;
   /**
    * A hello or a voice.start waiting its turn: voice frames that come meanwhile (a page may send
    * audio right after them) are handled after it, in order, audio up to VOICE_START_BUFFER_FRAMES.
@@ -483,21 +486,17 @@ export class WidgetSession {
     this.voiceSlot = null;
     if (slot) {
       clearInterval(slot.renewal);
-      void this.ctx.limiters.connections.release(slot.key, this.connectionId).catch(logSlotError);
+      void releaseVoiceSlot(this.ctx.limiters, slot.client).catch(logSlotError);
     }
     await voice?.stop().catch((error: unknown) => logger.warn("voice stop", { error: describeError(error) }));
   }
 
   private async takeVoiceSlot(agent: WidgetAgent): Promise<boolean> {
-    const key = `voice:${agent.id}:${this.options.clientIp}`;
-    if (!(await this.ctx.limiters.connections.acquire(key, this.connectionId, effectiveVoiceLimit(agent, "voiceSessionsPerIp"))))
-      return false;
-    const renewal = setInterval(
-      () => void this.ctx.limiters.connections.renew(key, this.connectionId).catch(logSlotError),
-      WIDGET_CONNECTION_SLOT_RENEW_MS,
-    );
+    const client = this.client(agent.id);
+    if (!(await acquireVoiceSlot(this.ctx.limiters, agent, client))) return false;
+    const renewal = setInterval(() => void renewVoiceSlot(this.ctx.limiters, client).catch(logSlotError), WIDGET_CONNECTION_SLOT_RENEW_MS);
     renewal.unref?.();
-    this.voiceSlot = { key, renewal };
+    this.voiceSlot = { client, renewal };
     return true;
   }
 
