@@ -20,7 +20,7 @@ import {
 } from "@parley/core/limits";
 import pg from "pg";
 
-// The same limits as the app (packages/core/src/limits.ts), so both do the same amount of work.
+// The same limits as the app (packages/core/src/platform/limits.ts), so both do the same amount of work.
 const HELP_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": HELP_CACHE_CONTROL };
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 

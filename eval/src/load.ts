@@ -2,7 +2,7 @@
 // published, and one agent per engine linked to every source. Fixed ids and timestamps, so two
 // runs build the same data.
 
-import type { MessagingAgent } from "@parley/core/messages";
+import type { MessagingAgent } from "@parley/core/agents";
 import type { Database } from "@parley/db";
 import type { Article, Collection } from "./corpus.ts";
 

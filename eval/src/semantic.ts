@@ -1,7 +1,7 @@
 // Semantic retrieval in the eval: with EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL set (as for the
 // app), the corpus is embedded through that endpoint by the app's own worker code before any
 // question, and every turn fuses the nearest passages in, exactly as a server would.
-import { createSemanticSearch, EmbeddingIndexer, type EmbeddingsConfig, type SemanticSearch } from "@parley/core/semantic";
+import { createSemanticSearch, EmbeddingIndexer, type EmbeddingsConfig, type SemanticSearch } from "@parley/core/knowledge";
 import type { Database } from "@parley/db";
 
 /** Waits far longer than a live turn would: the eval measures answers, not the endpoint's speed. */

@@ -1,7 +1,7 @@
 // The eval's semantic retrieval: the corpus embedded through an OpenAI-compatible endpoint (the
 // deterministic fake of core's tests) by the app's own worker before any question.
 
-import { pgvectorUsable } from "@parley/core/semantic";
+import { pgvectorUsable } from "@parley/core/knowledge";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeEmbeddings, startFakeEmbeddings } from "../../packages/core/test/support/fake-embeddings.ts";

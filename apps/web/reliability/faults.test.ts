@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { generateAgentKey } from "@parley/core";
+import { generateAgentKey } from "@parley/core/agents";
 import { migrate, openDatabase, seed } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

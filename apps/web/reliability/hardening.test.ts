@@ -8,8 +8,8 @@
 // - /api/health keeps answering while a flood of sign-ins hashes passwords (figures printed).
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { endAllSessions } from "@parley/core/admin";
 import { AUTH_BODY_MAX_BYTES, TRPC_BODY_MAX_BYTES } from "@parley/core/limits";
+import { endAllSessions } from "@parley/core/people";
 import { describe, expect, it } from "vitest";
 import { residentKb } from "../../../bench/processes.ts";
 import { rawRequest } from "../test/support/raw-request.ts";

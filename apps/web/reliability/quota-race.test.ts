@@ -3,7 +3,7 @@
 // PostgreSQL, so exactly 10 succeed, the other 40 get 402, and the month's counter grows by 10.
 // (The per-agent limit of 30 requests a minute is raised tenfold here, explicitly, so that it is
 // the quota and not the rate limit that answers.)
-import { usageMonth } from "@parley/core/messages";
+import { usageMonth } from "@parley/core/usage";
 import { expect, it } from "vitest";
 import { setUpTwoAppCluster } from "./support/cluster.ts";
 import { agentRows, createAgent } from "./support/database.ts";

@@ -5,7 +5,7 @@
 // with the new key fails. Requests already in flight while the rotation ran may go either way.
 // The per-agent rate limit is raised explicitly (RATE_LIMIT_SCALE) so that no 429 muddies this.
 import { performance } from "node:perf_hooks";
-import { hashAgentKey } from "@parley/core";
+import { hashAgentKey } from "@parley/core/agents";
 import { expect, it } from "vitest";
 import { setUpTwoAppCluster } from "./support/cluster.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createAgent } from "./support/database.ts";

@@ -4,7 +4,7 @@
 import { isIP } from "node:net";
 import { LOG_LEVELS, parseTrustProxy, type TrustProxy } from "@parley/core";
 import { llmSettingsSchema } from "@parley/core/engine";
-import { embeddingsSettingsSchema } from "@parley/core/semantic";
+import { embeddingsSettingsSchema } from "@parley/core/knowledge";
 import { checkSpeechSettings, speechSettingsSchema } from "@parley/core/voice";
 import { dbEnvSchema, flag, optionalUrl, parseEnvWith } from "@parley/db";
 import { z } from "zod";
@@ -33,7 +33,7 @@ const appEnvSchema = dbEnvSchema
     UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
     /** Benchmarks only (`npm run bench`): multiplies every rate limit by this factor. Never set it in production. */
     RATE_LIMIT_SCALE: z.coerce.number().int().min(1).default(1),
-    /** Behind reverse proxies: which of them may name the client in X-Forwarded-For (see @parley/core's trust-proxy.ts). */
+    /** Behind reverse proxies: which of them may name the client in X-Forwarded-For (see @parley/core's platform/trust-proxy.ts). */
     TRUST_PROXY: z
       .string()
       .optional()

@@ -33,10 +33,10 @@ import {
   type SendOptions,
   TimeoutError,
 } from "@parley/client";
-import { generateAgentKey } from "@parley/core";
+import { generateAgentKey } from "@parley/core/agents";
+import type { MessageResponse as CoreMessageResponse, messageRequestSchema } from "@parley/core/conversations";
 import type { RichContentItem as CoreRichContentItem } from "@parley/core/engine";
 import type { ArticleSummary, HelpCollection as CoreHelpCollection, helpArticleSchema } from "@parley/core/help";
-import type { MessageResponse as CoreMessageResponse, messageRequestSchema } from "@parley/core/messages";
 import { buildOpenApiDocument, API_VERSION as SERVER_API_VERSION } from "@parley/core/openapi";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";

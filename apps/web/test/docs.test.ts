@@ -6,9 +6,10 @@
 
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { ERROR_DOCS, ERRORS, type ErrorCode, errorDocsAnchor, generateAgentKey } from "@parley/core";
-import { startSession } from "@parley/core/admin";
+import { ERROR_DOCS, ERRORS, type ErrorCode, errorDocsAnchor } from "@parley/core";
+import { generateAgentKey } from "@parley/core/agents";
 import { buildOpenApiDocument } from "@parley/core/openapi";
+import { startSession } from "@parley/core/people";
 import type { TestContext } from "@parley/core/testing";
 import { type ChildNode, type Element, isTag, isText } from "domhandler";
 import { parseDocument } from "htmlparser2";

@@ -2,8 +2,8 @@
 // real database and an explicit session: 201 with the key shown once, 204, 401, 403, 404, and
 // what is stored.
 
-import { hashAgentKey } from "@parley/core";
-import type { AdminScope } from "@parley/core/admin";
+import { hashAgentKey } from "@parley/core/agents";
+import type { AdminScope } from "@parley/core/people";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApiKey, revokeHttpApiKey } from "./support/routes.ts";

@@ -2,7 +2,8 @@
 // row of the spec's error table with its exact text and headers, the order of the checks, the
 // body boundaries over HTTP, key rotation, the per-agent rate limit (on Redis when REDIS_URL is
 // set) and the failed-key guard, X-Request-Id, and the exact 200 shape.
-import { ERRORS, type ErrorCode, errorDocsLink, generateAgentKey, revokeAgentKey } from "@parley/core";
+import { ERRORS, type ErrorCode, errorDocsLink } from "@parley/core";
+import { generateAgentKey, revokeAgentKey } from "@parley/core/agents";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";

@@ -4,9 +4,9 @@
 // Schema 2020-12) and each header against its documented presence and schema. A status the
 // document lists but no test produces, or one the routes send but the document lacks, fails.
 
-import { generateAgentKey } from "@parley/core";
-import type { AdminScope } from "@parley/core/admin";
+import { generateAgentKey } from "@parley/core/agents";
 import { buildOpenApiDocument, documentServerUrl, type OpenApiDocument } from "@parley/core/openapi";
+import type { AdminScope } from "@parley/core/people";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiRoute } from "~/server/routes/openapi.ts";

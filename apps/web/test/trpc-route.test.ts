@@ -1,8 +1,9 @@
 // /api/trpc over HTTP (the fetch adapter the Next route uses): statuses and bodies the panel sees
 // for a signed-out request, a cross-site write, bad input (zod field errors), a foreign row, and
 // a successful call; nothing is cacheable.
-import type { AdminScope } from "@parley/core/admin";
+
 import { ARTICLE_CONTENT_MAX_CHARS, INBOX_SEARCHES_PER_MINUTE, PANEL_BATCH_CALLS_MAX } from "@parley/core/limits";
+import type { AdminScope } from "@parley/core/people";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPanelClient } from "~/panel/trpc-client.ts";

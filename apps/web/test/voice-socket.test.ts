@@ -5,7 +5,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { replyToConversation } from "@parley/core/admin";
+import { replyToConversation } from "@parley/core/conversations";
 import type { TestContext } from "@parley/core/testing";
 import {
   concatPcm,

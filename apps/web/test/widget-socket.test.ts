@@ -4,9 +4,8 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { changeConversation, getConversation, replyToConversation, signalTyping } from "@parley/core/admin";
+import { changeConversation, ESCALATED_REPLY, getConversation, replyToConversation, signalTyping } from "@parley/core/conversations";
 import { renderMessageHtml } from "@parley/core/markdown";
-import { ESCALATED_REPLY } from "@parley/core/messages";
 import type { TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parley/core/widget";
 import { connect as connectSdk, type Message, type ParleyEvents, type ResumeStorage, type WebSocketConstructor } from "@parley/web";

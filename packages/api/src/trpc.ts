@@ -3,7 +3,7 @@
 
 import type { AppContext } from "@parley/core";
 import { ERRORS, fieldMessage, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
-import { type AdminScope, NO_CLIENT, type RequestClient, roleMayCall } from "@parley/core/admin";
+import { type AdminScope, NO_CLIENT, type RequestClient, roleMayCall } from "@parley/core/people";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 

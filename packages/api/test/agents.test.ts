@@ -1,9 +1,8 @@
 // agents.* and keys.* procedures through createCaller on a real database: sessions, the origin
 // check of writes, workspace isolation, validation, and the key lifecycle (hash stored, rotation
 // invalidates the previous key at once, revocation clears it).
-import { hashAgentKey } from "@parley/core";
+import { authenticateAgent, hashAgentKey } from "@parley/core/agents";
 import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "@parley/core/limits";
-import { authenticateAgent } from "@parley/core/messages";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, NOW, setup, type Workspace } from "./support.ts";

@@ -1,8 +1,9 @@
 // Article slugs through the panel's procedures and the help page's lookup: generated from the title,
 // de-duplicated per source, validated and editable; the old id address redirects to the slug's,
 // and a hidden article's slug is as unknown as a slug that never existed.
-import { slugFromTitle } from "@parley/core/admin";
+
 import { resolveHelpArticlePage } from "@parley/core/help";
+import { slugFromTitle } from "@parley/core/knowledge";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";

@@ -1,7 +1,10 @@
 // The audit log through the panel's procedures: an action records exactly one event with who, what
 // and from where; a change that rolls back records nothing; no key or secret reaches the table; the
 // list filters, pages newest first, stays inside the workspace and is refused to editors and support.
-import { exportConversations, generateHttpApiKey, parseExportQuery, recordAudit, resetPassword } from "@parley/core/admin";
+
+import { generateHttpApiKey } from "@parley/core/agents";
+import { exportConversations, parseExportQuery } from "@parley/core/conversations";
+import { recordAudit, resetPassword } from "@parley/core/people";
 import type { TestContext } from "@parley/core/testing";
 import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 // Starting an import (the upload route's core call) and reading it back through imports.*: who
 // may, what is refused before anything is stored, the hourly limit, and another workspace's
 // imports being not found.
-import { parseStartImportQuery, startImport } from "@parley/core/imports";
+import { parseStartImportQuery, startImport } from "@parley/core/knowledge";
 import { IMPORTS_PER_HOUR } from "@parley/core/limits";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

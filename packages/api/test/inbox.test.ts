@@ -2,9 +2,11 @@
 // agent stops answering its HTTP API turns), handing back, resolving (the HTTP API's next turn
 // reopens it as `active`), assigning, the mine/unassigned filters, the timeline, the live events a
 // change publishes, and the one permission table.
-import { PERMISSIONS, planTransition, roleOf } from "@parley/core/admin";
+
+import type { MessagingAgent } from "@parley/core/agents";
+import { ESCALATED_REPLY, planTransition, runTurn } from "@parley/core/conversations";
 import { INBOX_SEARCH_WINDOW } from "@parley/core/limits";
-import { ESCALATED_REPLY, type MessagingAgent, runTurn } from "@parley/core/messages";
+import { PERMISSIONS, roleOf } from "@parley/core/people";
 import { messagingAgent, type TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, inboxChannel, type LiveEvent } from "@parley/core/widget";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

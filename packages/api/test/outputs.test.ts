@@ -2,7 +2,7 @@
 // returns, no declaration names a hash, a secret or a password (except the values shown once on
 // purpose), results carry exactly the declared keys, and a field a core query returns by accident
 // is dropped before it reaches the panel.
-import { listConversations } from "@parley/core/admin";
+import { listConversations } from "@parley/core/conversations";
 import type { TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";

@@ -9,7 +9,7 @@ import {
   resetPassword,
   signInAdmin,
   startSession,
-} from "@parley/core/admin";
+} from "@parley/core/people";
 import type { TestContext } from "@parley/core/testing";
 import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

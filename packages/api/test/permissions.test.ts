@@ -1,17 +1,10 @@
 // The permission matrix: every procedure of the panel's API, called as every role, is refused
 // (403 "Forbidden") exactly when the one table in core says the role may not call it; a
 // procedure without an entry in the table fails this test. The session routes are checked too.
-import {
-  exportVisitorData,
-  generateHttpApiKey,
-  inboxEventStream,
-  OPERATION_PERMISSIONS,
-  PERMISSIONS,
-  ROLES,
-  type Role,
-  revokeHttpApiKey,
-  roleMayCall,
-} from "@parley/core/admin";
+
+import { generateHttpApiKey, revokeHttpApiKey } from "@parley/core/agents";
+import { exportVisitorData, inboxEventStream } from "@parley/core/conversations";
+import { OPERATION_PERMISSIONS, PERMISSIONS, ROLES, type Role, roleMayCall } from "@parley/core/people";
 import type { TestContext } from "@parley/core/testing";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

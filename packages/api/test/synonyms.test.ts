@@ -1,8 +1,8 @@
 // An agent's own synonyms for the knowledge search: an admin stores them through agents.update
 // (validated and tidied), the agent's very next turn uses them, and only that workspace's admins
 // can read or change them.
-import type { MessagingAgent } from "@parley/core/messages";
-import { runTurn } from "@parley/core/messages";
+import type { MessagingAgent } from "@parley/core/agents";
+import { runTurn } from "@parley/core/conversations";
 import { messagingAgent, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";

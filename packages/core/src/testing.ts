@@ -2,12 +2,12 @@
 // (in-memory PGlite, or a fresh database on DATABASE_URL's server; a real Redis with REDIS_URL).
 import { randomBytes } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
-import type { AppContext } from "./context.ts";
+import type { MessagingAgent } from "./agents/keys/message-auth.ts";
+import type { AppContext } from "./app-context.ts";
 import { createEngineSelector, type LlmConfig } from "./engine/index.ts";
-import type { MessagingAgent } from "./messages/auth.ts";
-import { createRateLimiters } from "./ratelimit/index.ts";
-import type { SemanticSearch } from "./semantic/nearest.ts";
-import type { TrustProxy } from "./trust-proxy.ts";
+import type { SemanticSearch } from "./knowledge/semantic/nearest.ts";
+import { createRateLimiters } from "./platform/ratelimit/index.ts";
+import type { TrustProxy } from "./platform/trust-proxy.ts";
 
 export interface TestContext extends AppContext {
   db: TestDatabase;

@@ -2,8 +2,8 @@
 // and every session ended; a clear line for an unknown email or a wrong command.
 import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkSession, signInAdmin, startSession } from "../src/admin/index.ts";
 import { ADMIN_USAGE, runAdminCommand } from "../src/cli/admin-commands.ts";
+import { checkSession, signInAdmin, startSession } from "../src/people/index.ts";
 import { createTestContext, type TestContext } from "../src/testing.ts";
 
 let ctx: TestContext;

@@ -2,7 +2,7 @@
 // at most 5 suggestions, text lengths), what a stored value reads back as, and the readable text
 // colour on an accent.
 import { describe, expect, it } from "vitest";
-import { brandingInput, contrastRatio, helpCentreName, readBranding, textColorOn } from "../src/branding.ts";
+import { brandingInput, contrastRatio, helpCentreName, readBranding, textColorOn } from "../src/agents/branding.ts";
 
 function problems(input: unknown): Record<string, string> {
   const result = brandingInput.safeParse(input);

@@ -3,8 +3,8 @@
 // limits must key on. TRUST_PROXY values go through the parser the app's settings use.
 
 import { describe, expect, it } from "vitest";
-import { clientIp, parseAddress } from "../src/client-ip.ts";
-import { parseTrustProxy, type TrustProxy } from "../src/trust-proxy.ts";
+import { clientIp, parseAddress } from "../src/platform/client-ip.ts";
+import { parseTrustProxy, type TrustProxy } from "../src/platform/trust-proxy.ts";
 
 function trust(value: string): TrustProxy {
   const parsed = parseTrustProxy(value);

@@ -2,12 +2,13 @@
 // once, the knowledge index stops showing the articles, their vectors go (and are recorded for the
 // instances' in-process indexes), and another workspace's rows are not found.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteAgent, deleteArticle, deleteSource } from "../src/admin/deletion.ts";
-import type { AdminScope } from "../src/admin/scope.ts";
-import { agentIndex } from "../src/engine/retrieval/agent-index.ts";
-import { AppError } from "../src/errors.ts";
+import { deleteAgent } from "../src/conversations/agent-deletion.ts";
+import { sendMessage } from "../src/conversations/turn/send-message.ts";
 import { helpArticle, helpCollections } from "../src/help/api.ts";
-import { sendMessage } from "../src/messages/index.ts";
+import { deleteArticle, deleteSource } from "../src/knowledge/deletion.ts";
+import { agentIndex } from "../src/knowledge/search/agent-index.ts";
+import type { AdminScope } from "../src/people/scope.ts";
+import { AppError } from "../src/platform/errors.ts";
 import type { TestContext } from "../src/testing.ts";
 import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 

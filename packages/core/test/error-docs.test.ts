@@ -1,8 +1,8 @@
 // The documentation anchors of the error table: one per code, stable and distinct, and the Link
 // header value that points at them.
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, ERROR_DOCS, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "../src/error-docs.ts";
-import { ERRORS } from "../src/errors.ts";
+import { ERROR_CODES, ERROR_DOCS, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "../src/platform/error-docs.ts";
+import { ERRORS } from "../src/platform/errors.ts";
 
 describe("error documentation anchors", () => {
   it("are errors- and the code in kebab case, one per entry of the error table", () => {

@@ -4,10 +4,10 @@
 // on every instance, and a valid key still passes on every instance.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../src/errors.ts";
-import { FAILED_KEY_ATTEMPTS_PER_MINUTE } from "../src/limits.ts";
-import { authenticateAgent } from "../src/messages/auth.ts";
-import { createRateLimiters, type RateLimiters } from "../src/ratelimit/index.ts";
+import { authenticateAgent } from "../src/agents/keys/message-auth.ts";
+import { AppError } from "../src/platform/errors.ts";
+import { FAILED_KEY_ATTEMPTS_PER_MINUTE } from "../src/platform/limits.ts";
+import { createRateLimiters, type RateLimiters } from "../src/platform/ratelimit/index.ts";
 import type { TestContext } from "../src/testing.ts";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "./support/messaging.ts";
 

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fieldMessage } from "../src/index.ts";
+import { fieldMessage } from "../src/platform/index.ts";
 
 function messages(schema: z.ZodType, input: unknown): Record<string, string> {
   const result = schema.safeParse(input);

@@ -6,14 +6,14 @@ import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleArticleSql } from "../src/help/articles.ts";
 import { collectionsSql } from "../src/help/collections.ts";
-import { helpLanguagesSql, listHelpLanguages, visibleTranslationsSql } from "../src/help/languages.ts";
+import { helpLanguagesSql, listHelpLanguages, visibleTranslationsSql } from "../src/knowledge/languages/translations.ts";
 import {
   type SearchOptions,
   searchVisibleArticles,
   searchVisibleArticlesSql,
   searchWindowStart,
   visibleArticleDatesSql,
-} from "../src/help/search.ts";
+} from "../src/knowledge/search/database-search.ts";
 
 const ARTICLES = 20_000;
 const SOURCES = 20;

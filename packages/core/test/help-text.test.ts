@@ -1,7 +1,7 @@
 // Plain text from Markdown, excerpts and highlights for the help centre (no database).
 import { describe, expect, it } from "vitest";
 import { excerpt, highlight, matchRanges } from "../src/help/excerpt.ts";
-import { markdownToPlainText } from "../src/help/plain-text.ts";
+import { markdownToPlainText } from "../src/knowledge/articles/plain-text.ts";
 
 describe("markdownToPlainText", () => {
   it("keeps the words and drops the Markdown", () => {

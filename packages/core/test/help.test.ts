@@ -4,12 +4,12 @@
 import { seed } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../src/errors.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "../src/help/articles.ts";
 import { getCollection, listCollections } from "../src/help/collections.ts";
-import { listVisibleArticleDates, searchVisibleArticles } from "../src/help/search.ts";
-import { findHelpAgent } from "../src/help/visibility.ts";
-import { HELP_ARTICLES_PER_LIST } from "../src/limits.ts";
+import { listVisibleArticleDates, searchVisibleArticles } from "../src/knowledge/search/database-search.ts";
+import { findHelpAgent } from "../src/knowledge/visibility.ts";
+import { AppError } from "../src/platform/errors.ts";
+import { HELP_ARTICLES_PER_LIST } from "../src/platform/limits.ts";
 
 let db: TestDatabase;
 

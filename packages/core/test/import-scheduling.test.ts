@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ImportRunner, type ImportRunnerOptions } from "../src/imports/runner.ts";
+import { ImportRunner, type ImportRunnerOptions } from "../src/knowledge/imports/runner.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 
 let db: TestDatabase;

@@ -6,9 +6,9 @@ import type { AddressInfo } from "node:net";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { deflateSync, strToU8, Zip, ZipPassThrough, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERRORS } from "../src/errors.ts";
-import { ImportRunner } from "../src/imports/runner.ts";
-import { ARTICLE_CONTENT_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "../src/limits.ts";
+import { ImportRunner } from "../src/knowledge/imports/runner.ts";
+import { ERRORS } from "../src/platform/errors.ts";
+import { ARTICLE_CONTENT_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "../src/platform/limits.ts";
 
 let db: TestDatabase;
 let server: Server;

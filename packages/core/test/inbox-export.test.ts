@@ -4,9 +4,9 @@
 import { INBOX_EXPORT_PAGE, INBOX_EXPORTS_PER_HOUR } from "@parley/core/limits";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportConversations, parseExportQuery, spreadsheetSafe } from "../src/admin/inbox-export.ts";
-import type { AdminScope } from "../src/admin/scope.ts";
-import type { HttpResult } from "../src/results.ts";
+import { exportConversations, parseExportQuery, spreadsheetSafe } from "../src/conversations/inbox/export.ts";
+import type { AdminScope } from "../src/people/scope.ts";
+import type { HttpResult } from "../src/platform/results.ts";
 
 let ctx: TestContext;
 const alpha: AdminScope = { userId: "alpha-admin", workspaceId: "alpha-ws", role: "owner" };

@@ -2,8 +2,8 @@
 // revocation (spec 2.6, 5). Real database, either mode.
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../src/errors.ts";
-import { agentKeyMatches, createAgentKeyValue, generateAgentKey, hashAgentKey, revokeAgentKey } from "../src/keys.ts";
+import { agentKeyMatches, createAgentKeyValue, generateAgentKey, hashAgentKey, revokeAgentKey } from "../src/agents/keys/secrets.ts";
+import { AppError } from "../src/platform/errors.ts";
 
 let db: TestDatabase;
 

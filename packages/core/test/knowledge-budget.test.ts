@@ -5,9 +5,9 @@ import { seed } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKnowledgeEngine } from "../src/engine/knowledge.ts";
-import { agentIndex, heldKnowledgeIndexes, knowledgeIndexStatus } from "../src/engine/retrieval/agent-index.ts";
 import type { Engine, EngineInput } from "../src/engine/types.ts";
-import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "../src/limits.ts";
+import { agentIndex, heldKnowledgeIndexes, knowledgeIndexStatus } from "../src/knowledge/search/agent-index.ts";
+import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "../src/platform/limits.ts";
 
 let db: TestDatabase;
 let engine: Engine;

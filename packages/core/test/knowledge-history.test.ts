@@ -2,19 +2,19 @@
 // task, the knowledge gaps of turns and help searches with their grouping, and visitors' votes.
 // Real database, either mode.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { articleRevisionDiff, listArticleRevisions, restoreArticleRevision } from "../src/admin/article-history.ts";
-import { publishDueArticles, scheduleArticle } from "../src/admin/article-schedule.ts";
-import { createArticle, getArticle, listArticles, setArticlePublished, updateArticle } from "../src/admin/articles.ts";
-import { listKnowledgeGaps } from "../src/admin/knowledge-gaps.ts";
-import type { AdminScope } from "../src/admin/scope.ts";
-import { gapKey, gapQuestion } from "../src/engine/gaps.ts";
-import { loadLanguageDetector } from "../src/engine/retrieval/languages.ts";
-import { isAppError } from "../src/errors.ts";
+import { runTurn } from "../src/conversations/turn/turn.ts";
 import { helpArticles } from "../src/help/api.ts";
 import { getVisibleArticle } from "../src/help/articles.ts";
 import { recordEmptySearch, voteOnAnswer, voteOnArticle } from "../src/help/feedback.ts";
-import { ARTICLE_FEEDBACK_PER_MINUTE, KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../src/limits.ts";
-import { runTurn } from "../src/messages/turn.ts";
+import { createArticle, getArticle, listArticles, setArticlePublished, updateArticle } from "../src/knowledge/articles/articles.ts";
+import { articleRevisionDiff, listArticleRevisions, restoreArticleRevision } from "../src/knowledge/articles/history.ts";
+import { publishDueArticles, scheduleArticle } from "../src/knowledge/articles/schedule.ts";
+import { gapKey, gapQuestion } from "../src/knowledge/gaps/gap-rows.ts";
+import { listKnowledgeGaps } from "../src/knowledge/gaps/gaps-page.ts";
+import { loadLanguageDetector } from "../src/knowledge/languages/detection.ts";
+import type { AdminScope } from "../src/people/scope.ts";
+import { isAppError } from "../src/platform/errors.ts";
+import { ARTICLE_FEEDBACK_PER_MINUTE, KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../src/platform/limits.ts";
 import { messagingAgent, type TestContext } from "../src/testing.ts";
 import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asksForHuman } from "../src/engine/intent.ts";
 import { createKnowledgeEngine } from "../src/engine/knowledge.ts";
 import { quoteSection } from "../src/engine/passage.ts";
-import { termsOf } from "../src/engine/retrieval/analyze.ts";
-import { sectionsOf } from "../src/engine/text.ts";
+import { countTokens } from "../src/engine/tokens.ts";
 import type { Engine, EngineHistoryMessage, EngineInput } from "../src/engine/types.ts";
-import { countTokens } from "../src/tokens.ts";
+import { sectionsOf } from "../src/knowledge/articles/sections.ts";
+import { termsOf } from "../src/knowledge/search/analyze.ts";
 
 let db: TestDatabase;
 let engine: Engine;

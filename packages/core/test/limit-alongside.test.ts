@@ -2,9 +2,9 @@
 // decides; the read runs during the limit's round trip only while the client had room at its last
 // answer, so refused requests run no read. On the in-process backend (the same algorithm as Redis).
 import { describe, expect, it } from "vitest";
-import { AppError } from "../src/errors.ts";
-import { createRateLimiters, LimitedWorkError, limitAlongside } from "../src/ratelimit/index.ts";
-import type { RateLimiter, RateLimitResult } from "../src/ratelimit/types.ts";
+import { AppError } from "../src/platform/errors.ts";
+import { createRateLimiters, LimitedWorkError, limitAlongside } from "../src/platform/ratelimit/index.ts";
+import type { RateLimiter, RateLimitResult } from "../src/platform/ratelimit/types.ts";
 
 /** A limiter whose answer waits until the test releases it. */
 function heldLimiter(answer: RateLimitResult): { limiter: RateLimiter; release(): void } {

@@ -3,7 +3,7 @@
 // when REDIS_URL is set (as in CI's server-mode run).
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLiveBus, inboxChannel, type LiveBus, type LiveEvent, publishInbox } from "../src/widget/live.ts";
+import { createLiveBus, inboxChannel, type LiveBus, type LiveEvent, publishInbox } from "../src/conversations/live.ts";
 
 const redisUrl = process.env.REDIS_URL || undefined;
 const opened: LiveBus[] = [];

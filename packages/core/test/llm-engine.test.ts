@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLlmEngine, type LlmConfig } from "../src/engine/llm.ts";
 import type { EngineInput } from "../src/engine/types.ts";
-import { AppError } from "../src/errors.ts";
+import { AppError } from "../src/platform/errors.ts";
 import {
   brokenStream,
   errorResponse,

@@ -1,7 +1,7 @@
 // describeError: the one way an error becomes a log field. Class name and message on one line,
 // never a stack trace, never a secret the message happens to quote.
 import { describe, expect, it } from "vitest";
-import { describeError } from "../src/logger.ts";
+import { describeError } from "../src/platform/logger.ts";
 
 class PrismaClientKnownRequestError extends Error {
   override name = "PrismaClientKnownRequestError";

@@ -4,8 +4,8 @@
 import { type ChildNode, type Element, isTag } from "domhandler";
 import { parseDocument } from "htmlparser2";
 import { describe, expect, it } from "vitest";
-import { renderArticleHtml, renderMessageHtml } from "../src/markdown.ts";
-import { LINK_SCHEMES, safeLinkUrl } from "../src/safe-url.ts";
+import { renderArticleHtml, renderMessageHtml } from "../src/platform/markdown.ts";
+import { LINK_SCHEMES, safeLinkUrl } from "../src/platform/safe-url.ts";
 import { XSS_ARTICLE, XSS_PAYLOADS } from "./fixtures/xss-payloads.ts";
 
 const SAFE_TAGS = new Set(

@@ -3,12 +3,12 @@
 // idempotent replays, and that a failing engine or database leaves nothing behind. Real database,
 // either mode (the races are real on PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppContext } from "../src/context.ts";
+import type { AppContext } from "../src/app-context.ts";
+import { type SendMessageInput, sendMessage } from "../src/conversations/turn/send-message.ts";
+import { ESCALATED_REPLY } from "../src/conversations/turn/turn.ts";
 import type { Engine, EngineInput } from "../src/engine/types.ts";
-import { type SendMessageInput, sendMessage } from "../src/messages/index.ts";
-import { usageMonth } from "../src/messages/quotas.ts";
-import { ESCALATED_REPLY } from "../src/messages/turn.ts";
 import type { TestContext } from "../src/testing.ts";
+import { usageMonth } from "../src/usage/quotas.ts";
 import { type FakeOpenAi, scripts, startFakeOpenAi } from "./support/fake-openai.ts";
 import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 
@@ -222,7 +222,7 @@ describe("quotas", () => {
 
   it("402s every turn once the monthly token limit is used (the demo-tokens agent)", async () => {
     // demo-tokens (seeded) allows 1 token a month: the first turn may start, its tokens use it up.
-    const { key } = await import("../src/keys.ts").then((keys) => keys.generateAgentKey(ctx.db, "demo-tokens"));
+    const { key } = await import("../src/agents/keys/secrets.ts").then((keys) => keys.generateAgentKey(ctx.db, "demo-tokens"));
     const agent = { id: "demo-tokens", key };
     const first = await send(messageInput(agent, { message: "How do I reset my password?" }));
     expect(first.status).toBe(200);

@@ -6,16 +6,20 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import { setArticlePublished } from "../src/admin/articles.ts";
-import { changeConversation, replyToConversation } from "../src/admin/inbox.ts";
-import type { IssuedAgentKey } from "../src/admin/keys.ts";
-import { createEndpoint, sendTestEvent } from "../src/admin/webhooks.ts";
+import type { IssuedAgentKey } from "../src/agents/keys/operations.ts";
+import { changeConversation, replyToConversation } from "../src/conversations/inbox/inbox.ts";
+import { type MessageRequest, messageRequestSchema } from "../src/conversations/turn/message-schema.ts";
+import type { messageResponseSchema } from "../src/conversations/turn/response-schema.ts";
+import type { MessageResponse } from "../src/conversations/turn/send-message.ts";
+import { runTurn } from "../src/conversations/turn/turn.ts";
 import type { RichContentItem, ToolCall } from "../src/engine/types.ts";
-import { errorDocsLink } from "../src/error-docs.ts";
-import { ERRORS, type ErrorCode } from "../src/errors.ts";
 import type { ArticleSummary, HelpArticle } from "../src/help/articles.ts";
 import type { HelpCollection } from "../src/help/collections.ts";
 import type { articleSummarySchema, helpArticleSchema, helpCollectionSchema } from "../src/help/schemas.ts";
+import { setArticlePublished } from "../src/knowledge/articles/articles.ts";
+import { API_VERSION, buildOpenApiDocument, documentServerUrl, type issuedKeyResponseSchema } from "../src/openapi/document.ts";
+import { errorDocsLink } from "../src/platform/error-docs.ts";
+import { ERRORS, type ErrorCode } from "../src/platform/errors.ts";
 import {
   CLIENT_VARIABLE_VALUE_MAX_CHARS,
   CLIENT_VARIABLES_MAX_KEYS,
@@ -26,13 +30,10 @@ import {
   VISITOR_NAME_MAX_CHARS,
   WEBHOOK_FAILING_DISABLE_MS,
   WEBHOOK_RETRY_DELAYS_MS,
-} from "../src/limits.ts";
-import type { MessageResponse } from "../src/messages/index.ts";
-import type { messageResponseSchema, richContentItemSchema, toolCallSchema } from "../src/messages/response-schema.ts";
-import { type MessageRequest, messageRequestSchema } from "../src/messages/schema.ts";
-import { runTurn } from "../src/messages/turn.ts";
-import { API_VERSION, buildOpenApiDocument, documentServerUrl, type issuedKeyResponseSchema } from "../src/openapi.ts";
+} from "../src/platform/limits.ts";
+import type { richContentItemSchema, toolCallSchema } from "../src/platform/reply-content.ts";
 import { messagingAgent, type TestContext } from "../src/testing.ts";
+import { createEndpoint, sendTestEvent } from "../src/webhooks/endpoints.ts";
 import { WEBHOOK_HEADERS } from "../src/webhooks/schemas.ts";
 import { webhookHeaders } from "../src/webhooks/signing.ts";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../src/webhooks/types.ts";

@@ -8,11 +8,11 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import fc from "fast-check";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { memoryBackend } from "../src/ratelimit/backends.ts";
-import { MemoryRateLimitStore } from "../src/ratelimit/memory.ts";
-import { createRedisRequester } from "../src/ratelimit/requester.ts";
-import { createSlotLimiter } from "../src/ratelimit/slots.ts";
-import type { RateLimitPolicy, RateLimitResult } from "../src/ratelimit/types.ts";
+import { memoryBackend } from "../src/platform/ratelimit/backends.ts";
+import { MemoryRateLimitStore } from "../src/platform/ratelimit/memory.ts";
+import { createRedisRequester } from "../src/platform/ratelimit/requester.ts";
+import { createSlotLimiter } from "../src/platform/ratelimit/slots.ts";
+import type { RateLimitPolicy, RateLimitResult } from "../src/platform/ratelimit/types.ts";
 import { COMMAND_SENDERS, closeRealRedis } from "./support/command-senders.ts";
 
 const unique = () => randomBytes(6).toString("hex");

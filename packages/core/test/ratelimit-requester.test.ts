@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createRedisRequester, type SendCommand, stripShebang } from "../src/ratelimit/requester.ts";
+import { createRedisRequester, type SendCommand, stripShebang } from "../src/platform/ratelimit/requester.ts";
 import { COMMAND_SENDERS, closeRealRedis, realRedis, redisUrl } from "./support/command-senders.ts";
 import { freshRedisMock, mockCommandSender } from "./support/ioredis-mock-sender.ts";
 

@@ -4,8 +4,8 @@
 // shared by two limiter sets as by two app instances, freed on release or when they expire.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WIDGET_CONNECTION_SLOT_TTL_MS } from "../src/limits.ts";
-import { createRateLimiters, enforceRateLimit, type RateLimiters } from "../src/ratelimit/index.ts";
+import { WIDGET_CONNECTION_SLOT_TTL_MS } from "../src/platform/limits.ts";
+import { createRateLimiters, enforceRateLimit, type RateLimiters } from "../src/platform/ratelimit/index.ts";
 
 const redisUrl = process.env.REDIS_URL || undefined;
 const open: RateLimiters[] = [];

@@ -4,22 +4,22 @@
 import { randomBytes } from "node:crypto";
 import IORedis from "ioredis";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AppError } from "../src/errors.ts";
+import { AppError } from "../src/platform/errors.ts";
 import {
   FAILED_KEY_ATTEMPTS_PER_MINUTE,
   FAILED_SIGN_INS_PER_IP_PER_WINDOW,
   FAILED_SIGN_INS_PER_WINDOW,
   HELP_REQUESTS_PER_MINUTE,
   MESSAGES_PER_MINUTE,
-} from "../src/limits.ts";
-import { upstashBackend } from "../src/ratelimit/backends.ts";
+} from "../src/platform/limits.ts";
+import { upstashBackend } from "../src/platform/ratelimit/backends.ts";
 import {
   createRateLimiters,
   enforceRateLimit,
   type RateLimiter,
   type RateLimiters,
   type RateLimitersOptions,
-} from "../src/ratelimit/index.ts";
+} from "../src/platform/ratelimit/index.ts";
 
 const redisUrl = process.env.REDIS_URL || undefined;
 

@@ -4,8 +4,8 @@
 import type { Database } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { updateAgentInput } from "../src/admin/agents.ts";
-import { claimJobLease, eraseExpiredConversations, RetentionTask } from "../src/admin/retention.ts";
+import { updateAgentInput } from "../src/agents/agents.ts";
+import { claimJobLease, eraseExpiredConversations, RetentionTask } from "../src/conversations/retention.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 
 const DAY = 86_400_000;

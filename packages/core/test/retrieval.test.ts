@@ -5,12 +5,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { asksForHuman, isGreeting, isThanks } from "../src/engine/intent.ts";
 import { answersQuestion, KNOWLEDGE_MIN_COVERAGE } from "../src/engine/knowledge.ts";
-import { termsOf } from "../src/engine/retrieval/analyze.ts";
-import { reciprocalRankFusion } from "../src/engine/retrieval/fusion.ts";
-import { detectLanguage, type Language, loadLanguageDetector } from "../src/engine/retrieval/languages.ts";
-import { editDistance, type IndexedArticle, PassageIndex } from "../src/engine/retrieval/passage-index.ts";
-import { fuse, type RankedPassage, rankArticles } from "../src/engine/retrieval/rank.ts";
-import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "../src/engine/retrieval/synonyms.ts";
+import { detectLanguage, type Language, loadLanguageDetector } from "../src/knowledge/languages/detection.ts";
+import { termsOf } from "../src/knowledge/search/analyze.ts";
+import { reciprocalRankFusion } from "../src/knowledge/search/fusion.ts";
+import { editDistance, type IndexedArticle, PassageIndex } from "../src/knowledge/search/passage-index.ts";
+import { fuse, type RankedPassage, rankArticles } from "../src/knowledge/search/rank.ts";
+import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "../src/knowledge/search/synonyms.ts";
 
 const ARTICLES: IndexedArticle[] = [
   {

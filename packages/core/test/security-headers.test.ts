@@ -1,7 +1,7 @@
 // The pages' Content-Security-Policy as proxy.ts builds it (the browser tests check it is sent and
 // enforced on every page): the nonce, the app's WebSocket for its scheme, eval only under next dev.
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, SECURITY_HEADERS } from "../src/security-headers.ts";
+import { contentSecurityPolicy, SECURITY_HEADERS } from "../src/platform/security-headers.ts";
 
 describe("contentSecurityPolicy", () => {
   it("allows scripts from this origin or with the response's nonce, and the app's own WebSocket", () => {

@@ -6,15 +6,15 @@
 // fails or is too slow. Real database (PGlite, or PostgreSQL with DATABASE_URL).
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configureLogging } from "../src/logger.ts";
-import { createEmbedder } from "../src/semantic/embedder.ts";
-import { EmbeddingIndexer } from "../src/semantic/indexer.ts";
-import { createSemanticSearch, nearestPassages } from "../src/semantic/nearest.ts";
-import { PGVECTOR_MISSING } from "../src/semantic/passage-search.ts";
-import { vectorToBytes } from "../src/semantic/passages.ts";
-import { backfillVectorColumn, nearestInDatabase, pgvectorUsable } from "../src/semantic/pgvector.ts";
-import { embeddingsConfigFrom, type VectorSearchSetting } from "../src/semantic/settings.ts";
-import { unitVector } from "../src/semantic/vector-index.ts";
+import { createEmbedder } from "../src/knowledge/semantic/embedder.ts";
+import { EmbeddingIndexer } from "../src/knowledge/semantic/indexer.ts";
+import { createSemanticSearch, nearestPassages } from "../src/knowledge/semantic/nearest.ts";
+import { PGVECTOR_MISSING } from "../src/knowledge/semantic/passage-search.ts";
+import { vectorToBytes } from "../src/knowledge/semantic/passages.ts";
+import { backfillVectorColumn, nearestInDatabase, pgvectorUsable } from "../src/knowledge/semantic/pgvector.ts";
+import { embeddingsConfigFrom, type VectorSearchSetting } from "../src/knowledge/semantic/settings.ts";
+import { unitVector } from "../src/knowledge/semantic/vector-index.ts";
+import { configureLogging } from "../src/platform/logger.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
 

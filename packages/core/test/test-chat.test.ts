@@ -2,11 +2,11 @@
 // never counted in usage or quotas, sending no webhooks, left out of the inbox unless asked for,
 // and never continuing a real conversation (nor the API a test one). Real database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listConversations } from "../src/admin/conversations.ts";
-import type { AdminScope } from "../src/admin/scope.ts";
-import { runTestTurn } from "../src/admin/test-chat.ts";
-import { authenticateAgent } from "../src/messages/auth.ts";
-import { runTurn } from "../src/messages/turn.ts";
+import { authenticateAgent } from "../src/agents/keys/message-auth.ts";
+import { listConversations } from "../src/conversations/inbox/conversations.ts";
+import { runTestTurn } from "../src/conversations/test-chat.ts";
+import { runTurn } from "../src/conversations/turn/turn.ts";
+import type { AdminScope } from "../src/people/scope.ts";
 import type { TestContext } from "../src/testing.ts";
 import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 

@@ -1,6 +1,6 @@
 // The one rule for text PostgreSQL cannot store, and where it is found in parsed JSON.
 import { describe, expect, it } from "vitest";
-import { isUnstorableText, pathOfUnstorableText, storableString, UNSTORABLE_TEXT_RULE } from "../src/text.ts";
+import { isUnstorableText, pathOfUnstorableText, storableString, UNSTORABLE_TEXT_RULE } from "../src/platform/text.ts";
 
 describe("isUnstorableText", () => {
   it("is true for NUL and for lone surrogates, false for any real text", () => {

@@ -2,7 +2,7 @@
 // brute-force ranking (best first, scores are cosine similarities), restricted to the allowed
 // sources, after replacements and removals, with freed slots reused.
 import { describe, expect, it } from "vitest";
-import { unitVector, VectorIndex } from "../src/semantic/vector-index.ts";
+import { unitVector, VectorIndex } from "../src/knowledge/semantic/vector-index.ts";
 
 /** A small deterministic generator (mulberry32), so a failure reproduces. */
 function random(seed: number): () => number {

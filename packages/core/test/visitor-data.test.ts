@@ -2,16 +2,16 @@
 // of an email address), and erasure, which leaves no trace of the visitor's text in any column of
 // any table (a scan of the whole schema for a unique marker) while every count and usage stays.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { replyToConversation } from "../src/admin/inbox.ts";
-import { addNote } from "../src/admin/inbox-notes.ts";
-import type { AdminScope } from "../src/admin/scope.ts";
-import { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "../src/admin/visitor-data.ts";
-import { createEndpoint } from "../src/admin/webhooks.ts";
-import { AppError } from "../src/errors.ts";
-import { sendMessage } from "../src/messages/index.ts";
-import { runTurn } from "../src/messages/turn.ts";
-import type { HttpResult } from "../src/results.ts";
+import { replyToConversation } from "../src/conversations/inbox/inbox.ts";
+import { addNote } from "../src/conversations/inbox/notes.ts";
+import { sendMessage } from "../src/conversations/turn/send-message.ts";
+import { runTurn } from "../src/conversations/turn/turn.ts";
+import { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "../src/conversations/visitor-data.ts";
+import type { AdminScope } from "../src/people/scope.ts";
+import { AppError } from "../src/platform/errors.ts";
+import type { HttpResult } from "../src/platform/results.ts";
 import { messagingAgent, type TestContext } from "../src/testing.ts";
+import { createEndpoint } from "../src/webhooks/endpoints.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
 import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 

@@ -3,13 +3,13 @@
 // nothing; widget-channel turns and panel actions (an admin's reply or status change, also on a
 // conversation that started on the HTTP API; publishing) do. Real database, either mode.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createArticle, setArticlePublished } from "../src/admin/articles.ts";
-import { changeConversation, replyToConversation } from "../src/admin/inbox.ts";
-import { createEndpoint } from "../src/admin/webhooks.ts";
-import type { MessagingAgent } from "../src/messages/auth.ts";
-import { type SendMessageInput, sendMessage } from "../src/messages/index.ts";
-import { IdempotentRaceLost, runTurn } from "../src/messages/turn.ts";
+import type { MessagingAgent } from "../src/agents/keys/message-auth.ts";
+import { changeConversation, replyToConversation } from "../src/conversations/inbox/inbox.ts";
+import { type SendMessageInput, sendMessage } from "../src/conversations/turn/send-message.ts";
+import { IdempotentRaceLost, runTurn } from "../src/conversations/turn/turn.ts";
+import { createArticle, setArticlePublished } from "../src/knowledge/articles/articles.ts";
 import { messagingAgent, type TestContext } from "../src/testing.ts";
+import { createEndpoint } from "../src/webhooks/endpoints.ts";
 import { recordWebhookEvents } from "../src/webhooks/events.ts";
 import { WEBHOOK_PAYLOAD_SCHEMAS } from "../src/webhooks/schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";

@@ -8,12 +8,7 @@ import { fileURLToPath } from "node:url";
 import { openDatabase } from "@parley/db";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createEndpoint, rollEndpointSecret } from "../src/admin/webhooks.ts";
-import { runTurn } from "../src/messages/turn.ts";
-import { createTestContext, messagingAgent, type TestContext } from "../src/testing.ts";
-import { eventBody, recordWebhookEvents, type WebhookEventInput } from "../src/webhooks/events.ts";
-import { generateWebhookSecret, signingSecrets, signWebhook, webhookHeaders } from "../src/webhooks/signing.ts";
-import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
+import { runTurn } from "../src/conversations/turn/turn.ts";
 import {
   BlockedUrlError,
   checkWebhookUrl,
@@ -22,7 +17,12 @@ import {
   type Resolver,
   resolveWebhookTarget,
   webhookUrlHint,
-} from "../src/webhooks/url-guard.ts";
+} from "../src/platform/url-guard.ts";
+import { createTestContext, messagingAgent, type TestContext } from "../src/testing.ts";
+import { createEndpoint, rollEndpointSecret } from "../src/webhooks/endpoints.ts";
+import { eventBody, recordWebhookEvents, type WebhookEventInput } from "../src/webhooks/events.ts";
+import { generateWebhookSecret, signingSecrets, signWebhook, webhookHeaders } from "../src/webhooks/signing.ts";
+import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
 import { WebhookWorker, type WebhookWorkerOptions } from "../src/webhooks/worker.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "./support/webhook-receiver.ts";
 

@@ -3,11 +3,11 @@
 // UPDATE, so concurrent widget turns cannot overrun the share, and HTTP API turns never count
 // against it. Real database, either mode (the races are real on PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../src/errors.ts";
-import { authenticateAgent, type MessagingAgent } from "../src/messages/auth.ts";
-import { usageMonth } from "../src/messages/quotas.ts";
-import { runTurn } from "../src/messages/turn.ts";
+import { authenticateAgent, type MessagingAgent } from "../src/agents/keys/message-auth.ts";
+import { runTurn } from "../src/conversations/turn/turn.ts";
+import { AppError } from "../src/platform/errors.ts";
 import type { TestContext } from "../src/testing.ts";
+import { usageMonth } from "../src/usage/quotas.ts";
 import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 
 let ctx: TestContext;

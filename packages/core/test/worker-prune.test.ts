@@ -3,8 +3,8 @@
 // failed delete is logged without stopping deliveries. Real database (PGlite, or PostgreSQL
 // with DATABASE_URL).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { IDEMPOTENCY_TTL_HOURS, WEBHOOK_RETENTION_DAYS } from "../src/limits.ts";
-import { configureLogging } from "../src/logger.ts";
+import { IDEMPOTENCY_TTL_HOURS, WEBHOOK_RETENTION_DAYS } from "../src/platform/limits.ts";
+import { configureLogging } from "../src/platform/logger.ts";
 import { createTestContext, type TestContext } from "../src/testing.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 

@@ -1,4 +1,4 @@
-import { PANEL_SECTIONS, panelSectionsFor, roleMay } from "@parley/core/admin";
+import { PANEL_SECTIONS, panelSectionsFor, roleMay } from "@parley/core/people";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import type { Session } from "next-auth";

@@ -1,4 +1,4 @@
-import { panelSectionsFor, roleMay } from "@parley/core/admin";
+import { panelSectionsFor, roleMay } from "@parley/core/people";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { HomeScreen } from "~/panel/home/HomeScreen.tsx";

@@ -2,7 +2,7 @@
 // migrated database on DATABASE_URL's server, dropped on close), seeded with the demo data, plus
 // agents of our own and a snapshot of every table to prove that a request stored nothing.
 import { randomBytes } from "node:crypto";
-import { generateAgentKey } from "@parley/core";
+import { generateAgentKey } from "@parley/core/agents";
 import { type Database, seed } from "@parley/db";
 import { createTestDatabase } from "@parley/db/testing";
 import { inject } from "vitest";

@@ -1,6 +1,6 @@
 // Admin sign-in for the control panel: next-auth v4 with email + password (Credentials provider) and
 // a JWT session cookie that carries the admin's user id, workspace id and session id. The session
-// itself lives in the database (@parley/core/admin/sessions): started at sign-in, checked on every
+// itself lives in the database (packages/core/src/people/sessions.ts): started at sign-in, checked on every
 // authenticated request (readSession: route handlers, tRPC, the panel's pages; and next-auth's own
 // session endpoint), ended at sign-out. The rules (password check, throttle, workspace scope,
 // sessions) live in @parley/core/admin; this file adapts them to next-auth.
@@ -8,9 +8,9 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AppContext } from "@parley/core";
-import { describeError, ERRORS, isAppError, logger } from "@parley/core";
-import { checkSession, endSession, type HeaderReader, type SessionAdmin, signInAdmin, startSession } from "@parley/core/admin";
+import { describeError, ERRORS, type HeaderReader, isAppError, logger } from "@parley/core";
 import { SESSION_IDLE_SECONDS } from "@parley/core/limits";
+import { checkSession, endSession, type SessionAdmin, signInAdmin, startSession } from "@parley/core/people";
 import { type Database, dataDir, publicAppUrl } from "@parley/db";
 import { cookies } from "next/headers";
 import type { NextAuthOptions, User } from "next-auth";

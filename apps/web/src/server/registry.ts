@@ -6,11 +6,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { AppContext } from "@parley/core";
-import type { SemanticSearch } from "@parley/core/semantic";
+import type { SemanticSearch } from "@parley/core/knowledge";
 import type { WebhookWorker } from "@parley/core/webhooks";
 
 export interface ProcessRegistry {
-  /** The app context, built once (context.ts). */
+  /** The app context, built once (platform/context.ts). */
   context?: Promise<AppContext>;
   /** Semantic retrieval's embedder and in-process passage index, or null when not configured (semantic.ts). */
   semantic?: Promise<SemanticSearch | null>;

@@ -2,7 +2,7 @@
 // (pgvector, or the in-process index), built once from the settings (src/env.ts), or null when EMBEDDINGS_BASE_URL or
 // EMBEDDINGS_MODEL is unset (retrieval is then lexical only).
 import { describeError, logger } from "@parley/core";
-import { createSemanticSearch, embeddingsConfigFrom, type SemanticSearch } from "@parley/core/semantic";
+import { createSemanticSearch, embeddingsConfigFrom, type SemanticSearch } from "@parley/core/knowledge";
 import { getDb } from "@parley/db";
 import { appEnv } from "../env.ts";
 import { processRegistry } from "./registry.ts";

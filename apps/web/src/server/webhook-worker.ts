@@ -2,9 +2,8 @@
 // instrumentation hook (every instance runs one; they share the work through the database), and
 // stopped by the server entry on SIGTERM/SIGINT through the process's shutdown hooks.
 import { logger } from "@parley/core";
-import { LanguageDetectionTask, RetentionTask, ScheduledPublisher } from "@parley/core/admin";
-import { ImportRunner } from "@parley/core/imports";
-import { EmbeddingIndexer } from "@parley/core/semantic";
+import { RetentionTask } from "@parley/core/conversations";
+import { EmbeddingIndexer, ImportRunner, LanguageDetectionTask, ScheduledPublisher } from "@parley/core/knowledge";
 import { WebhookWorker } from "@parley/core/webhooks";
 import { getDb } from "@parley/db";
 import { appEnv } from "../env.ts";

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { AppContext } from "@parley/core";
 import { ERRORS } from "@parley/core";
-import type { AdminScope } from "@parley/core/admin";
+import type { AdminScope } from "@parley/core/people";
 import { readSession } from "~/server/auth.ts";
 import { limitRequestBody } from "~/server/body-limit.ts";
 import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";

@@ -1,7 +1,7 @@
 // The table's routes called as Next's route files call them (a fetch Request in, a Response out),
 // with a given context and session: what the route-level tests exercise.
 import type { AppContext } from "@parley/core";
-import type { AdminScope } from "@parley/core/admin";
+import type { AdminScope } from "@parley/core/people";
 import { fromFetchRequest, requestId } from "~/server/http/request.ts";
 import { ROUTES, type Route, routeResult } from "~/server/http/routes.ts";
 import { toResponse } from "~/server/http/write.ts";

@@ -1,4 +1,4 @@
-import { changePassword, changePasswordInput, endOwnSessionById, getAccount, ownSessions, sessionIdInput } from "@parley/core/admin";
+import { changePassword, changePasswordInput, endOwnSessionById, getAccount, ownSessions, sessionIdInput } from "@parley/core/people";
 import { accountOutput, endedSessionOutput, ownSessionsOutput, passwordChangedOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

@@ -1,18 +1,7 @@
-import {
-  agentIdInput,
-  createAgent,
-  createAgentInput,
-  deleteAgent,
-  deleteByIdInput,
-  getAgent,
-  getAgentKnowledgeSearch,
-  listAgents,
-  runTestTurn,
-  testChatInput,
-  updateAgent,
-  updateAgentInput,
-  voiceAvailability,
-} from "@parley/core/admin";
+import { agentIdInput, createAgent, createAgentInput, getAgent, listAgents, updateAgent, updateAgentInput } from "@parley/core/agents";
+import { deleteAgent, runTestTurn, testChatInput } from "@parley/core/conversations";
+import { deleteByIdInput, getAgentKnowledgeSearch } from "@parley/core/knowledge";
+import { voiceAvailability } from "@parley/core/voice";
 import {
   agentDetailOutput,
   agentKnowledgeSearchOutput,

@@ -26,7 +26,7 @@ import {
   translationOriginalsInput,
   updateArticle,
   updateArticleInput,
-} from "@parley/core/admin";
+} from "@parley/core/knowledge";
 import {
   articleDetailOutput,
   articleListOutput,

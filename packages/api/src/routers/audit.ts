@@ -1,4 +1,4 @@
-import { listAudit, listAuditActors, listAuditInput } from "@parley/core/admin";
+import { listAudit, listAuditActors, listAuditInput } from "@parley/core/people";
 import { auditActorsOutput, auditPageOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

@@ -11,7 +11,7 @@ import {
   replyToConversation,
   signalTyping,
   waitingEscalations,
-} from "@parley/core/admin";
+} from "@parley/core/conversations";
 import {
   conversationDetailOutput,
   conversationListOutput,

@@ -1,4 +1,4 @@
-import { panelHome } from "@parley/core/admin";
+import { panelHome } from "@parley/core/home";
 import { panelHomeOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

@@ -1,6 +1,6 @@
 // Article imports of a source: their progress and reports (an import is started by uploading to
 // POST /api/panel/imports; the worker runs it).
-import { getImport, importIdInput, listImports, listImportsInput } from "@parley/core/imports";
+import { getImport, importIdInput, listImports, listImportsInput } from "@parley/core/knowledge";
 import { z } from "zod";
 import { importJobDetailOutput, importJobOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";

@@ -1,4 +1,4 @@
-import { agentKeyInput, issueAgentKey, revokeWorkspaceAgentKey } from "@parley/core/admin";
+import { agentKeyInput, issueAgentKey, revokeWorkspaceAgentKey } from "@parley/core/agents";
 import { issuedAgentKeyOutput, revokedAgentKeyOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

@@ -9,7 +9,7 @@ import {
   revokeInvitation,
   setRole,
   setRoleInput,
-} from "@parley/core/admin";
+} from "@parley/core/people";
 import { createdInvitationOutput, peopleOutput, personOutput, revokedInvitationOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

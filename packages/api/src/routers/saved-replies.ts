@@ -8,7 +8,7 @@ import {
   savedReplyIdInput,
   updateSavedReply,
   updateSavedReplyInput,
-} from "@parley/core/admin";
+} from "@parley/core/conversations";
 import { z } from "zod";
 import { okOutput, savedReplyOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";

@@ -8,7 +8,7 @@ import {
   setSourceAgentsInput,
   updateSource,
   updateSourceInput,
-} from "@parley/core/admin";
+} from "@parley/core/knowledge";
 import { deletedSourceOutput, sourceListOutput, sourceOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

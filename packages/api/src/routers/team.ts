@@ -1,4 +1,4 @@
-import { listTeamMembers } from "@parley/core/admin";
+import { listTeamMembers } from "@parley/core/people";
 import { teamMembersOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

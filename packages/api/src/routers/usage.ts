@@ -1,4 +1,4 @@
-import { dailyUsage, dailyUsageInput, usageSummary } from "@parley/core/admin";
+import { dailyUsage, dailyUsageInput, usageSummary } from "@parley/core/usage";
 import { dailyUsageOutput, usageSummaryOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

@@ -1,4 +1,4 @@
-import { eraseVisitorData, eraseVisitorInput } from "@parley/core/admin";
+import { eraseVisitorData, eraseVisitorInput } from "@parley/core/conversations";
 import { erasedVisitorOutput } from "../outputs.ts";
 import { createTRPCRouter, protectedProcedure } from "../trpc.ts";
 

@@ -17,7 +17,7 @@ import {
   updateEndpoint,
   updateEndpointInput,
   webhookUrlPolicy,
-} from "@parley/core/admin";
+} from "@parley/core/webhooks";
 import {
   deletedWebhookEndpointOutput,
   webhookDeliveryDetailOutput,

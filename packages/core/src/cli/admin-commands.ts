@@ -1,8 +1,8 @@
 // The operator's commands (`npm run admin -- <command> ...`), as a function of the arguments that
 // returns what to print, so the command line file stays a thin frame.
 import type { Database } from "@parley/db";
-import { resetPassword } from "../admin/account.ts";
-import { isAppError } from "../errors.ts";
+import { resetPassword } from "../people/account.ts";
+import { isAppError } from "../platform/errors.ts";
 
 export const ADMIN_USAGE = "Usage: npm run admin -- reset-password EMAIL";
 

@@ -7,9 +7,9 @@ import { z } from "zod";
 import { createKnowledgeEngine } from "./knowledge.ts";
 import type { Engine, EngineAgent, EngineDeps } from "./types.ts";
 
+export { warmAgentIndexes } from "../knowledge/search/agent-index.ts";
+export { fuse, type RankedPassage } from "../knowledge/search/rank.ts";
 export { createKnowledgeEngine, KNOWLEDGE_MIN_COVERAGE, searchKnowledge } from "./knowledge.ts";
-export { warmAgentIndexes } from "./retrieval/agent-index.ts";
-export { fuse, type RankedPassage } from "./retrieval/rank.ts";
 export type * from "./types.ts";
 
 export interface LlmConfig {

@@ -1,7 +1,7 @@
 // What a visitor's message asks for before any search: a person, a greeting, a thank-you, in
 // English, Spanish, French, German and Portuguese. The other languages' patterns read the message
 // folded (lower case, no accents), so "hablar con alguien" and "Falar com alguém" both match.
-import { fold } from "./retrieval/analyze.ts";
+import { fold } from "../knowledge/search/analyze.ts";
 
 // Who the visitor may ask for, and the words that may stand before it ("a real support person").
 const HUMAN = String.raw`(?:human(?:\s+being)?|person|people|someone|somebody|anyone|anybody|representative|rep|operator|agent|staff|support|team|advisor|specialist)`;

@@ -10,17 +10,17 @@
 // (title and content of every article the answer was drawn from or links to) + the reply; what an
 // LLM would have consumed to give this answer from this context.
 import { helpArticleUrl } from "../help/urls.ts";
-import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "../limits.ts";
-import { nearestPassages } from "../semantic/nearest.ts";
-import { countTokens } from "../tokens.ts";
+import { type Section, sectionsOf } from "../knowledge/articles/sections.ts";
+import { detectLanguage, LANGUAGES, type Language, loadLanguageDetector } from "../knowledge/languages/detection.ts";
+import { type AgentIndex, agentIndex, overBudgetIndex, type StoredArticle } from "../knowledge/search/agent-index.ts";
+import { termsOf } from "../knowledge/search/analyze.ts";
+import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "../knowledge/search/rank.ts";
+import { nearestPassages } from "../knowledge/semantic/nearest.ts";
+import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "../platform/limits.ts";
 import { asksForHuman, isGreeting, isThanks } from "./intent.ts";
 import { quoteSection } from "./passage.ts";
 import { PHRASES, type Phrases } from "./phrases.ts";
-import { type AgentIndex, agentIndex, overBudgetIndex, type StoredArticle } from "./retrieval/agent-index.ts";
-import { termsOf } from "./retrieval/analyze.ts";
-import { detectLanguage, LANGUAGES, type Language, loadLanguageDetector } from "./retrieval/languages.ts";
-import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "./retrieval/rank.ts";
-import { type Section, sectionsOf } from "./text.ts";
+import { countTokens } from "./tokens.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
 import type { Engine, EngineDeps, EngineHistoryMessage, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
 

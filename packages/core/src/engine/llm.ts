@@ -8,14 +8,14 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, jsonSchema, stepCountIs, streamText, type Tool, tool } from "ai";
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { LLM_MAX_STEPS, LLM_SEARCH_RESULTS } from "../limits.ts";
-import { logger } from "../logger.ts";
-import { countTokens } from "../tokens.ts";
+import { AppError } from "../platform/errors.ts";
+import { LLM_MAX_STEPS, LLM_SEARCH_RESULTS } from "../platform/limits.ts";
+import { logger } from "../platform/logger.ts";
 import { CitationFilter } from "./citations.ts";
 import { retrievePassages } from "./grounding.ts";
 import type { LlmConfig } from "./index.ts";
 import { buildMessages, buildSystemPrompt, type PromptSource } from "./llm-prompt.ts";
+import { countTokens } from "./tokens.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
 import type { Engine, EngineDeps, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
 

@@ -2,10 +2,11 @@
 // heading and words matched the question best), in whole sentences up to
 // KNOWLEDGE_ANSWER_MAX_CHARS. A section that fits is quoted whole (steps stay complete); a longer
 // one from the run of sentences that holds most of the question's words.
-import { KNOWLEDGE_ANSWER_MAX_CHARS } from "../limits.ts";
-import { termsOf } from "./retrieval/analyze.ts";
-import type { Language } from "./retrieval/languages.ts";
-import type { Section } from "./text.ts";
+
+import type { Section } from "../knowledge/articles/sections.ts";
+import type { Language } from "../knowledge/languages/detection.ts";
+import { termsOf } from "../knowledge/search/analyze.ts";
+import { KNOWLEDGE_ANSWER_MAX_CHARS } from "../platform/limits.ts";
 
 /** The sentences of `section` to quote for a question whose subject stems are `terms`. */
 export function quoteSection(section: Section, terms: ReadonlySet<string>, language: Language, max = KNOWLEDGE_ANSWER_MAX_CHARS): string {

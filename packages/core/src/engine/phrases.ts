@@ -1,7 +1,7 @@
 // The knowledge agent's fixed sentences in each language it speaks. Every "don't know" says so in
 // the first person ("I don't know", "no lo sé", "je ne sais pas", "ich weiß es nicht", "não sei")
 // so that a reader, or a program, can tell the agent did not answer.
-import type { Language } from "./retrieval/languages.ts";
+import type { Language } from "../knowledge/languages/detection.ts";
 
 export interface Phrases {
   /** "Hi Ada, " in front of the first answer to a visitor whose name is known. */

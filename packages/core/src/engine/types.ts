@@ -1,7 +1,7 @@
 // The agent engine interface: given the agent, the conversation so far, the message, visitor and
 // variables, produce a reply. Engines do no writes; the caller persists the turn in one transaction.
 import type { Database } from "@parley/db";
-import type { SemanticSearch } from "../semantic/nearest.ts";
+import type { SemanticSearch } from "../knowledge/semantic/nearest.ts";
 
 export interface ToolCall {
   name: string;
@@ -95,6 +95,6 @@ export interface Engine {
 export interface EngineDeps {
   db: Database;
   appUrl: string;
-  /** Passages nearest in meaning (semantic/nearest.ts); absent when no embeddings endpoint is configured. */
+  /** Passages nearest in meaning (knowledge/semantic/nearest.ts); absent when no embeddings endpoint is configured. */
   semantic?: SemanticSearch;
 }

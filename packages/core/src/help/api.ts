@@ -3,14 +3,15 @@
 // that a retry reaches the server); each request counts against the per-IP-and-agent limit (a
 // refused one runs no read), and the RateLimit headers ride on every answer after that. Hidden and
 // unknown things (agent, article) are all the same 404 `Not found`.
-import type { AppContext } from "../context.ts";
-import { AppError, isAppError } from "../errors.ts";
-import { HELP_CACHE_CONTROL } from "../limits.ts";
-import { LimitedWorkError, limitAlongside } from "../ratelimit/index.ts";
-import { errorResult, type HttpResult, jsonResult } from "../results.ts";
+
+import { findHelpAgent } from "../knowledge/visibility.ts";
+import type { PlatformContext } from "../platform/context.ts";
+import { AppError, isAppError } from "../platform/errors.ts";
+import { HELP_CACHE_CONTROL } from "../platform/limits.ts";
+import { LimitedWorkError, limitAlongside } from "../platform/ratelimit/index.ts";
+import { errorResult, type HttpResult, jsonResult } from "../platform/results.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
 import { listCollections } from "./collections.ts";
-import { findHelpAgent } from "./visibility.ts";
 
 export const HELP_CACHE_HEADERS = { "cache-control": HELP_CACHE_CONTROL };
 const NO_STORE_HEADERS = { "cache-control": "no-store" };
@@ -22,7 +23,7 @@ export interface HelpRequest {
 }
 
 /** GET /api/agent/{agentId}/help */
-export function helpCollections(ctx: AppContext, request: HelpRequest): Promise<HttpResult> {
+export function helpCollections(ctx: PlatformContext, request: HelpRequest): Promise<HttpResult> {
   return limitedHelpRead(ctx, request, async () => {
     const collections = await listCollections(ctx.db, request.agentId);
     if (collections.length === 0) await requireHelpAgent(ctx, request.agentId);
@@ -31,7 +32,7 @@ export function helpCollections(ctx: AppContext, request: HelpRequest): Promise<
 }
 
 /** GET /api/agent/{agentId}/help/articles?source=&q= */
-export function helpArticles(ctx: AppContext, request: HelpRequest & { query: URLSearchParams }): Promise<HttpResult> {
+export function helpArticles(ctx: PlatformContext, request: HelpRequest & { query: URLSearchParams }): Promise<HttpResult> {
   return limitedHelpRead(ctx, request, async () => {
     const articles = await listArticleSummaries(ctx.db, request.agentId, parseArticleListQuery(request.query));
     // The JSON routes are reads that store nothing (an integrator's own search records its gaps);
@@ -42,7 +43,7 @@ export function helpArticles(ctx: AppContext, request: HelpRequest & { query: UR
 }
 
 /** GET /api/agent/{agentId}/help/articles/{itemId} */
-export function helpArticle(ctx: AppContext, request: HelpRequest & { itemId: string }): Promise<HttpResult> {
+export function helpArticle(ctx: PlatformContext, request: HelpRequest & { itemId: string }): Promise<HttpResult> {
   return limitedHelpRead(ctx, request, async () => {
     const article = await getVisibleArticle(ctx.db, request.agentId, request.itemId);
     if (!article) throw new AppError("NOT_FOUND");
@@ -60,7 +61,7 @@ export function helpErrorResult(error: unknown, headers: Record<string, string> 
  * The rate limit and the read, as `{ data }` (the read runs alongside the limit's round trip while
  * the client has room, see limitAlongside); an error of the read keeps the limit's headers.
  */
-async function limitedHelpRead(ctx: AppContext, request: HelpRequest, read: () => Promise<unknown>): Promise<HttpResult> {
+async function limitedHelpRead(ctx: PlatformContext, request: HelpRequest, read: () => Promise<unknown>): Promise<HttpResult> {
   try {
     const { headers, value } = await limitAlongside(ctx.limiters.help, `${request.agentId}:${request.clientIp}`, read);
     return jsonResult({ data: value }, 200, { ...HELP_CACHE_HEADERS, ...headers });
@@ -74,6 +75,6 @@ async function limitedHelpRead(ctx: AppContext, request: HelpRequest, read: () =
  * An unknown or inactive agent is the same 404 as a hidden article. Anything visible proves the
  * agent visible, so it is only looked up when a read came back empty.
  */
-async function requireHelpAgent(ctx: AppContext, agentId: string): Promise<void> {
+async function requireHelpAgent(ctx: PlatformContext, agentId: string): Promise<void> {
   if (!(await findHelpAgent(ctx.db, agentId))) throw new AppError("NOT_FOUND");
 }

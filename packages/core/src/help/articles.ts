@@ -1,17 +1,16 @@
 // Reading help articles (spec 2.4, 2.5, 4.3, 4.4): the full article, and the article list with
-// plain-text excerpts. Only visible articles (./visibility.ts); anything else is null / absent.
+// plain-text excerpts. Only visible articles (../knowledge/visibility.ts); anything else is null / absent.
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
-import { articleLanguageOf, articleLanguageSql, type Language, loadLanguageDetector } from "../engine/retrieval/languages.ts";
-import { AppError } from "../errors.ts";
-import { HELP_ARTICLES_PER_LIST, HELP_EXCERPT_CHARS, HELP_QUERY_MAX_CHARS } from "../limits.ts";
-import { charCount } from "../messages/schema.ts";
-import { storableString } from "../text.ts";
+import { markdownToPlainText } from "../knowledge/articles/plain-text.ts";
+import { articleLanguageOf, articleLanguageSql, type Language, loadLanguageDetector } from "../knowledge/languages/detection.ts";
+import { searchHelpArticles } from "../knowledge/search/database-search.ts";
+import { articleIsVisibleSql } from "../knowledge/visibility.ts";
+import { AppError } from "../platform/errors.ts";
+import { HELP_ARTICLES_PER_LIST, HELP_EXCERPT_CHARS, HELP_QUERY_MAX_CHARS } from "../platform/limits.ts";
+import { charCount, storableString } from "../platform/text.ts";
 import { excerpt } from "./excerpt.ts";
-import { markdownToPlainText } from "./plain-text.ts";
-import { searchHelpArticles } from "./search.ts";
 import { helpPaths } from "./urls.ts";
-import { articleIsVisibleSql } from "./visibility.ts";
 
 export interface HelpArticle {
   id: string;
@@ -96,7 +95,7 @@ export const articleListQuerySchema = z.object({
     .optional()
     .transform((value) => value?.trim() ?? "")
     .refine((value) => charCount(value) <= HELP_QUERY_MAX_CHARS, `must be at most ${HELP_QUERY_MAX_CHARS} characters`)
-    // For the OpenAPI document (../openapi.ts); the length is checked after trimming.
+    // For the OpenAPI document (../openapi/document.ts); the length is checked after trimming.
     .meta({
       description: `Words or part of a word to find in titles and content (at most ${HELP_QUERY_MAX_CHARS} characters after trimming; case and accents ignored).`,
       maxLength: HELP_QUERY_MAX_CHARS,

@@ -1,8 +1,8 @@
-// The help centre's own look as its pages show it: the agent's branding (branding.ts) resolved to
+// The help centre's own look as its pages show it: the agent's branding (agents/branding.ts) resolved to
 // what a visitor sees - the public name, logo, accent and the readable text colour on it, the
-// footer link. Only for an agent whose help centre exists (visibility.ts's agent rule).
+// footer link. Only for an agent whose help centre exists (knowledge/visibility.ts's agent rule).
 import type { Database } from "@parley/db";
-import { helpCentreName, readBranding, textColorOn } from "../branding.ts";
+import { helpCentreName, readBranding, textColorOn } from "../agents/branding.ts";
 
 export interface HelpBrand {
   agentId: string;

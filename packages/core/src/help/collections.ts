@@ -1,9 +1,9 @@
 // Help collections (spec 2.3 and 4.2): the agent's visible sources that hold at least one visible
 // article, with that number. Counted per source on the partial index of visible articles.
 import { type Database, Prisma } from "@parley/db";
-import type { LanguageCode as Language } from "../article-languages.ts";
-import { articleLanguageSql } from "../engine/retrieval/languages.ts";
-import { articleIsPublishedSql, visibleSourcesSql } from "./visibility.ts";
+import type { LanguageCode as Language } from "../knowledge/languages/codes.ts";
+import { articleLanguageSql } from "../knowledge/languages/detection.ts";
+import { articleIsPublishedSql, visibleSourcesSql } from "../knowledge/visibility.ts";
 
 export interface HelpCollection {
   /** The source id. */

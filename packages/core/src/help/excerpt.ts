@@ -1,4 +1,4 @@
-// Excerpts and highlights of help articles, on plain text (./plain-text.ts). Matching mirrors the
+// Excerpts and highlights of help articles, on plain text (../knowledge/articles/plain-text.ts). Matching mirrors the
 // search (./search.ts) closely enough to point at what matched: case- and accent-insensitive, the
 // whole query as a substring, and each query word as a word (with a common English ending
 // removed, as the full-text search stems). Positions map back to the original text, so what is

@@ -4,13 +4,13 @@
 import { createHash } from "node:crypto";
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
-import type { AppContext } from "../context.ts";
-import { knowledgeGapRow } from "../engine/gaps.ts";
-import { loadLanguageDetector } from "../engine/retrieval/languages.ts";
-import { AppError } from "../errors.ts";
-import { ARTICLE_FEEDBACK_PER_MINUTE } from "../limits.ts";
-import { enforceRateLimit } from "../ratelimit/index.ts";
-import { articleIsVisibleSql } from "./visibility.ts";
+import { knowledgeGapRow } from "../knowledge/gaps/gap-rows.ts";
+import { loadLanguageDetector } from "../knowledge/languages/detection.ts";
+import { articleIsVisibleSql } from "../knowledge/visibility.ts";
+import type { PlatformContext } from "../platform/context.ts";
+import { AppError } from "../platform/errors.ts";
+import { ARTICLE_FEEDBACK_PER_MINUTE } from "../platform/limits.ts";
+import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 
 const FEEDBACK_POLICY = { name: "article-feedback", limit: ARTICLE_FEEDBACK_PER_MINUTE, windowSeconds: 60 };
 
@@ -38,7 +38,7 @@ async function isVisible(db: Database, agentId: string, articleId: string): Prom
  * past ARTICLE_FEEDBACK_PER_MINUTE from one IP).
  */
 export async function voteOnArticle(
-  ctx: AppContext,
+  ctx: PlatformContext,
   request: z.infer<typeof articleFeedbackInput> & { clientIp: string },
 ): Promise<{ helpful: boolean }> {
   await enforceRateLimit(ctx.limiters.configured(FEEDBACK_POLICY), request.clientIp);
@@ -58,7 +58,10 @@ export async function voteOnArticle(
  * A help search that found nothing is a gap. Counted against the same per-IP budget as votes; past
  * it the search is simply not recorded (the visitor still gets the page).
  */
-export async function recordEmptySearch(ctx: AppContext, request: { agentId: string; clientIp: string; query: string }): Promise<void> {
+export async function recordEmptySearch(
+  ctx: PlatformContext,
+  request: { agentId: string; clientIp: string; query: string },
+): Promise<void> {
   const query = request.query.trim();
   if (!query) return;
   const allowed = await ctx.limiters.configured(FEEDBACK_POLICY).limit(`search:${request.clientIp}`);
@@ -76,7 +79,7 @@ export async function recordEmptySearch(ctx: AppContext, request: { agentId: str
  * 404 `Not found` for a message that is not an agent reply of this conversation.
  */
 export async function voteOnAnswer(
-  ctx: AppContext,
+  ctx: PlatformContext,
   request: { agentId: string; conversationId: string; messageId: string; helpful: boolean; clientIp: string },
 ): Promise<{ messageId: string; helpful: boolean }> {
   await enforceRateLimit(ctx.limiters.configured(FEEDBACK_POLICY), request.clientIp);

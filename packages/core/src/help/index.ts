@@ -1,7 +1,20 @@
-// The public help centre: which agents and articles a visitor may see (visibility.ts, one rule
+// The public help centre: which agents and articles a visitor may see (knowledge/visibility.ts, one rule
 // for the JSON routes and the pages), the JSON routes and the sitemap, collections, article lists
 // and search, an article's translations and the lists' language filter, excerpts, and the pages'
 // addresses (also in @parley/core/browser).
+
+export { markdownToPlainText } from "../knowledge/articles/plain-text.ts";
+export {
+  type HelpAlternate,
+  type HelpLanguageFilter,
+  type HelpTranslation,
+  helpLanguageFilter,
+  listHelpLanguages,
+  listSitemapAlternates,
+  listVisibleTranslations,
+} from "../knowledge/languages/translations.ts";
+export { type ArticleHit, listVisibleArticleDates, searchHelpArticles } from "../knowledge/search/database-search.ts";
+export { findHelpAgent } from "../knowledge/visibility.ts";
 export { HELP_CACHE_HEADERS, type HelpRequest, helpArticle, helpArticles, helpCollections, helpErrorResult } from "./api.ts";
 export {
   type ArticleSummary,
@@ -18,18 +31,6 @@ export { findHelpBrand, type HelpBrand } from "./brand.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
 export { excerpt, highlight } from "./excerpt.ts";
 export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";
-export {
-  type HelpAlternate,
-  type HelpLanguageFilter,
-  type HelpTranslation,
-  helpLanguageFilter,
-  listHelpLanguages,
-  listSitemapAlternates,
-  listVisibleTranslations,
-} from "./languages.ts";
-export { markdownToPlainText } from "./plain-text.ts";
 export { helpArticleSchema } from "./schemas.ts";
-export { type ArticleHit, listVisibleArticleDates, searchHelpArticles } from "./search.ts";
 export { helpSitemap } from "./sitemap.ts";
 export { helpArticleUrl, helpPaths } from "./urls.ts";
-export { findHelpAgent } from "./visibility.ts";

@@ -1,9 +1,9 @@
 // The help routes' JSON bodies (spec 2.3 to 2.5, 4.2 to 4.4) as zod schemas, for the OpenAPI
-// document (../openapi.ts). The reads return plain objects typed by ./collections.ts and
+// document (../openapi/document.ts). The reads return plain objects typed by ./collections.ts and
 // ./articles.ts; test/openapi.test.ts asserts that these schemas infer exactly those types (with
 // `updatedAt` as the ISO 8601 string the route sends).
 import { z } from "zod";
-import { HELP_ARTICLES_PER_LIST } from "../limits.ts";
+import { HELP_ARTICLES_PER_LIST } from "../platform/limits.ts";
 
 export const helpCollectionSchema = z
   .object({

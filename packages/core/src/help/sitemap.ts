@@ -2,18 +2,19 @@
 // visible articles with lastmod, and an article's versions in other languages as hreflang
 // alternates, as its page links them). Not rate limited (crawlers); the help routes' cache rule
 // and 404.
-import type { AppContext } from "../context.ts";
-import { AppError } from "../errors.ts";
-import { HELP_SITEMAP_MAX_URLS } from "../limits.ts";
-import type { HttpResult } from "../results.ts";
+
+import { type HelpAlternate, listSitemapAlternates } from "../knowledge/languages/translations.ts";
+import { listVisibleArticleDates } from "../knowledge/search/database-search.ts";
+import { findHelpAgent } from "../knowledge/visibility.ts";
+import type { PlatformContext } from "../platform/context.ts";
+import { AppError } from "../platform/errors.ts";
+import { HELP_SITEMAP_MAX_URLS } from "../platform/limits.ts";
+import type { HttpResult } from "../platform/results.ts";
 import { HELP_CACHE_HEADERS, helpErrorResult } from "./api.ts";
 import { listCollections } from "./collections.ts";
-import { type HelpAlternate, listSitemapAlternates } from "./languages.ts";
-import { listVisibleArticleDates } from "./search.ts";
 import { helpPaths } from "./urls.ts";
-import { findHelpAgent } from "./visibility.ts";
 
-export async function helpSitemap(ctx: AppContext, request: { agentId: string }): Promise<HttpResult> {
+export async function helpSitemap(ctx: PlatformContext, request: { agentId: string }): Promise<HttpResult> {
   try {
     const agent = await findHelpAgent(ctx.db, request.agentId);
     if (!agent) throw new AppError("NOT_FOUND");

@@ -1,7 +1,7 @@
 // What voice this instance can offer, as the agent settings form shows it: whether visitors can
 // be heard (recognition) and which synthesis voices an agent may pick. Names only: no engine
 // handle or endpoint address leaves core.
-import type { AppContext } from "../context.ts";
+import type { VoiceContext } from "./context.ts";
 
 export interface VoiceAvailability {
   /** The recognition engine's name; null: none on this instance, so no visitor can talk. */
@@ -12,7 +12,7 @@ export interface VoiceAvailability {
   voices: string[];
 }
 
-export function voiceAvailability(ctx: Pick<AppContext, "speech">): VoiceAvailability {
+export function voiceAvailability(ctx: Pick<VoiceContext, "speech">): VoiceAvailability {
   const speech = ctx.speech;
   return {
     recognition: speech?.stt?.name ?? null,

@@ -1,5 +1,7 @@
 // Voice: the speech engines (voice activity detection, recognition, synthesis) behind one
 // interface (speech.ts), the settings that choose them, and the PCM helpers at the session's edges.
+
+export { voiceAvailability } from "./availability.ts";
 export { createSpeechEngines } from "./engines.ts";
 export { bytesToPcm, concatPcm, type DecodedWav, decodeWav, durationMs, encodeWav, pcmToBytes, resample } from "./pcm.ts";
 export {

@@ -1,5 +1,5 @@
-// Voice limits: what one voice session may send and hold. The per-agent ones are set in the
-// panel within these bounds (Agent columns); an agent without a setting has the default.
+// Voice limits: what one voice session may send and hold. The per-agent settings and their bounds
+// are the agent's (agents/voice-settings.ts).
 
 /** Sample rates a page may send and receive (PCM16 mono). */
 export const VOICE_SAMPLE_RATES = [16_000, 24_000, 48_000] as const;
@@ -36,10 +36,6 @@ export const VOICE_PLAYED_MS_WAIT_MS = 1_500;
 export const VOICE_OUTPUT_FRAME_MS = 100;
 /** Base64 characters of one voice.append frame: 100 ms at 48 kHz PCM16, encoded. */
 export const VOICE_APPEND_MAX_CHARS = Math.ceil(((48_000 * 2 * VOICE_FRAME_MAX_MS) / 1000 / 3) * 4) + 4;
-/** The language tag a page may name in voice.start. */
-export const VOICE_LANGUAGE_MAX_CHARS = 35;
-/** Synthesis voice names (agent setting). */
-export const VOICE_NAME_MAX_CHARS = 100;
 
 /**
  * Voice sessions one instance holds at once, all agents together: recognition runs on this
@@ -47,20 +43,3 @@ export const VOICE_NAME_MAX_CHARS = 100;
  * slowing every one. Scale out for more (the bench measures what two cores hold).
  */
 export const VOICE_SESSIONS_PER_INSTANCE = 64;
-/** Concurrent voice sessions per client IP and agent. */
-export const VOICE_SESSIONS_PER_IP = { default: 2, min: 1, max: 100 } as const;
-/** Minutes one voice session may last. */
-export const VOICE_MINUTES_PER_SESSION = { default: 10, min: 1, max: 120 } as const;
-/** Monthly voice minutes an agent may be given (null in the panel: unlimited). */
-export const VOICE_MINUTES_PER_MONTH_MAX = 1_000_000;
-
-export const VOICE_LIMIT_SETTINGS = {
-  voiceSessionsPerIp: VOICE_SESSIONS_PER_IP,
-  voiceMinutesPerSession: VOICE_MINUTES_PER_SESSION,
-} as const;
-
-export type VoiceLimitSettings = Record<keyof typeof VOICE_LIMIT_SETTINGS, number | null>;
-
-export function effectiveVoiceLimit(settings: VoiceLimitSettings, name: keyof VoiceLimitSettings): number {
-  return settings[name] ?? VOICE_LIMIT_SETTINGS[name].default;
-}

@@ -2,7 +2,8 @@
 // frames of raw PCM16LE mono audio; the server answers with JSON frames and binary frames of the
 // reply's audio. Every voice error is an `error` frame: the connection stays usable.
 import { z } from "zod";
-import { VOICE_APPEND_MAX_CHARS, VOICE_LANGUAGE_MAX_CHARS, VOICE_SAMPLE_RATES } from "./limits.ts";
+import { VOICE_LANGUAGE_MAX_CHARS } from "../agents/voice-settings.ts";
+import { VOICE_APPEND_MAX_CHARS, VOICE_SAMPLE_RATES } from "./limits.ts";
 
 const rateList = VOICE_SAMPLE_RATES.join(", ");
 const audioFormat = z.strictObject({

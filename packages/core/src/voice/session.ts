@@ -5,11 +5,12 @@
 // the visitor's message; the reply is read aloud (spoken-reply.ts). Speech heard while a reply
 // plays cuts it short (barge-in): the engine and the synthesis stop, and the stored reply becomes
 // what was played.
-import type { AppContext } from "../context.ts";
-import { AppError, isAppError } from "../errors.ts";
-import { describeError, logger } from "../logger.ts";
+
+import { effectiveVoiceLimit, type VoiceLimitSettings } from "../agents/voice-settings.ts";
+import { AppError, isAppError } from "../platform/errors.ts";
+import { describeError, logger } from "../platform/logger.ts";
+import type { VoiceContext } from "./context.ts";
 import {
-  effectiveVoiceLimit,
   VOICE_AUDIO_ERROR_INTERVAL_MS,
   VOICE_FRAME_MAX_MS,
   VOICE_FRAME_MIN_MS,
@@ -19,7 +20,6 @@ import {
   VOICE_RECOGNITION_TIMEOUT_MS,
   VOICE_SESSIONS_PER_INSTANCE,
   VOICE_UTTERANCE_MAX_MS,
-  type VoiceLimitSettings,
 } from "./limits.ts";
 import { bytesToPcm, durationMs, resample } from "./pcm.ts";
 import { VOICE_ERRORS, type VoiceServerFrame, type VoiceStartFrame, type VoiceState } from "./protocol.ts";
@@ -96,7 +96,7 @@ export class VoiceSession {
   private readonly audioErrorsSent = new Map<string, number>();
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: VoiceContext,
     private readonly engines: SpeechEngines,
     private agent: VoiceAgent,
     private readonly host: VoiceHost,
@@ -145,7 +145,7 @@ export class VoiceSession {
    * Whether voice may start for this agent now: voice on, recognition available (in the language),
    * minutes left. Returns the error to send, or null.
    */
-  static async refusal(ctx: AppContext, agent: VoiceAgent, language = agent.voiceLanguage): Promise<ErrorText | null> {
+  static async refusal(ctx: VoiceContext, agent: VoiceAgent, language = agent.voiceLanguage): Promise<ErrorText | null> {
     if (!agent.voiceEnabled) return VOICE_ERRORS.voiceOff;
     const speech = ctx.speech;
     if (!speech?.stt) return VOICE_ERRORS.noRecognition;

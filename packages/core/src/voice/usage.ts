@@ -2,8 +2,8 @@
 // (UTC), in the same "UsageMonth" row as the other quotas. Counted as heard, so a session that
 // never sends a turn still spends them; checked before a session starts and before each turn.
 import type { Database } from "@parley/db";
-import { AppError } from "../errors.ts";
-import { usageMonth } from "../messages/quotas.ts";
+import { AppError } from "../platform/errors.ts";
+import { usageMonth } from "../usage/quotas.ts";
 
 /** Throws the 402 VOICE_QUOTA_EXHAUSTED when the month's voice minutes are used up. */
 export async function assertVoiceMinutesLeft(db: Database, agent: { id: string; monthlyVoiceMinutesLimit: number | null }, now: Date) {

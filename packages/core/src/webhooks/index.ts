@@ -1,8 +1,29 @@
 // Webhooks: events recorded with their change (outbox), delivered by an in-process worker, signed
 // per Standard Webhooks. See the README's "Webhooks" section for the contract.
+
+export * from "../platform/url-guard.ts";
+export {
+  createEndpoint,
+  createEndpointInput,
+  deleteEndpoint,
+  deliveryIdInput,
+  endpointIdInput,
+  getDelivery,
+  getEndpoint,
+  listDeliveries,
+  listDeliveriesInput,
+  listEndpoints,
+  retryDelivery,
+  rollEndpointSecret,
+  sendTestEvent,
+  setEndpointEnabled,
+  setEndpointEnabledInput,
+  updateEndpoint,
+  updateEndpointInput,
+  webhookUrlPolicy,
+} from "./endpoints.ts";
 export * from "./events.ts";
 export * from "./schemas.ts";
 export * from "./signing.ts";
 export * from "./types.ts";
-export * from "./url-guard.ts";
 export { type BackgroundTask, WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";

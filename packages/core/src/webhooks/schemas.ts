@@ -2,7 +2,7 @@
 // OpenAPI document's `webhooks` section and the tests, which validate every recorded
 // event against them, so the documentation cannot drift from what is sent.
 import { z } from "zod";
-import { richContentItemSchema, toolCallSchema } from "../messages/response-schema.ts";
+import { richContentItemSchema, toolCallSchema } from "../platform/reply-content.ts";
 import { WEBHOOK_TEST_EVENT_TYPE, type WebhookEventType } from "./types.ts";
 
 const isoTimestamp = z.iso.datetime().meta({ description: "ISO 8601, UTC.", examples: ["2026-11-20T12:00:00.000Z"] });

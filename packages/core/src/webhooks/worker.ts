@@ -12,6 +12,7 @@
 // disabled and flagged.
 import { randomBytes } from "node:crypto";
 import type { Database } from "@parley/db";
+import { pruneIdempotencyRecords } from "../conversations/turn/idempotency.ts";
 import {
   WEBHOOK_FAILING_DISABLE_MS,
   WEBHOOK_RETENTION_DAYS,
@@ -19,12 +20,11 @@ import {
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_RETRY_JITTER,
   WEBHOOK_TIMEOUT_MS,
-} from "../limits.ts";
-import { describeError, logger } from "../logger.ts";
-import { pruneIdempotencyRecords } from "../messages/idempotency.ts";
+} from "../platform/limits.ts";
+import { describeError, logger } from "../platform/logger.ts";
+import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, systemResolver } from "../platform/url-guard.ts";
 import { AttemptError, type PostResult, postWebhook } from "./http.ts";
 import { signingSecrets, webhookHeaders } from "./signing.ts";
-import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, systemResolver } from "./url-guard.ts";
 
 /**
  * Other background work that runs on the worker's loop (the embeddings worker): started on each

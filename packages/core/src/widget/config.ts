@@ -1,11 +1,11 @@
 // The widget's settings as it receives them at connect (in the `ready` frame): the agent's title,
-// greeting, accent and suggestions (branding.ts), resolved for visitors - an article suggestion
+// greeting, accent and suggestions (agents/branding.ts), resolved for visitors - an article suggestion
 // becomes its title and help-page address while the article is visible, and is left out otherwise.
 
-import { DEFAULT_WIDGET_GREETING, DEFAULT_WIDGET_TITLE, readBranding, textColorOn } from "../branding.ts";
-import type { AppContext } from "../context.ts";
+import { DEFAULT_WIDGET_GREETING, DEFAULT_WIDGET_TITLE, readBranding, textColorOn } from "../agents/branding.ts";
 import { getVisibleArticle } from "../help/articles.ts";
 import { helpArticleUrl } from "../help/urls.ts";
+import type { PlatformContext } from "../platform/context.ts";
 
 export type WidgetSuggestion = { type: "question"; text: string } | { type: "article"; title: string; url: string };
 
@@ -23,7 +23,7 @@ export interface WidgetConfig {
 }
 
 export async function widgetConfig(
-  ctx: AppContext,
+  ctx: PlatformContext,
   agentId: string,
   stored: unknown,
   offers: { voice: boolean } = { voice: false },

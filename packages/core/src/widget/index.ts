@@ -1,5 +1,5 @@
 // The widget / SDK channel (protocol parley.v1): frames, sessions, resume tokens and live events.
-export { type WidgetConfig, type WidgetSuggestion, widgetConfig } from "./config.ts";
+
 export {
   createLiveBus,
   createMemoryLiveBus,
@@ -9,7 +9,9 @@ export {
   type LiveEvent,
   publishInbox,
   publishLive,
-} from "./live.ts";
+} from "../conversations/live.ts";
+export { toWireMessage } from "../conversations/wire-message.ts";
+export { type WidgetConfig, type WidgetSuggestion, widgetConfig } from "./config.ts";
 export {
   CLOSE_CODES,
   type ClientFrame,
@@ -19,4 +21,4 @@ export {
   type WireMessage,
 } from "./protocol.ts";
 export { createResumeTokens, type ResumeClaims, type ResumeTokens } from "./resume.ts";
-export { isOriginAllowed, toWireMessage, WidgetSession, type WidgetSessionOptions, type WidgetTransport } from "./session.ts";
+export { isOriginAllowed, WidgetSession, type WidgetSessionOptions, type WidgetTransport } from "./session.ts";

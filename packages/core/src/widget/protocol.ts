@@ -1,8 +1,9 @@
 // The widget / SDK wire protocol `parley.v1` (README, "Widget protocol"): JSON text frames, each an
 // object with a `type`. Client frames are validated here with zod, reusing the messages API's
-// field schemas (messages/schema.ts) so both channels accept exactly the same values.
+// field schemas (conversations/turn/message-schema.ts) so both channels accept exactly the same values.
 import { z } from "zod";
-import type { RichContentItem, ToolCall } from "../engine/types.ts";
+import { messageRequestSchema } from "../conversations/turn/message-schema.ts";
+import type { WireMessage } from "../conversations/wire-message.ts";
 import {
   TRACK_EVENT_MAX_CHARS,
   TRACK_PROPERTIES_MAX_BYTES,
@@ -12,9 +13,8 @@ import {
   WIDGET_TOOL_RESULT_MAX_BYTES,
   WIDGET_TOOL_SCHEMA_MAX_BYTES,
   WIDGET_TOOLS_MAX,
-} from "../limits.ts";
-import { messageRequestSchema } from "../messages/schema.ts";
-import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../text.ts";
+} from "../platform/limits.ts";
+import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../platform/text.ts";
 import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protocol.ts";
 import type { WidgetConfig } from "./config.ts";
 
@@ -114,25 +114,6 @@ export type ClientFrame = z.infer<typeof clientFrameSchema>;
 export type HelloFrame = Extract<ClientFrame, { type: "hello" }>;
 export type ClientToolDefinition = z.infer<typeof clientToolSchema>;
 
-/** A message as the widget shows it. */
-export interface WireMessage {
-  id: string;
-  role: "user" | "agent" | "human";
-  text: string;
-  richContent: RichContentItem[];
-  toolCalls: ToolCall[];
-  createdAt: string;
-  /** Spoken (voice mode): the visitor's transcript or a reply read aloud. Absent: typed. */
-  voice?: true;
-  /** A spoken reply the visitor cut short: `text` is what was played. */
-  interrupted?: true;
-  /**
-   * Agent and team replies: `text` as sanitised HTML (@parley/core/markdown, the help centre's
-   * renderer and sanitiser). A widget that shows Markdown renders this, never its own parse of text.
-   */
-  html?: string;
-}
-
 export type ServerFrame =
   | {
       type: "ready";
@@ -162,7 +143,7 @@ export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; error:
 
 /**
  * Parses one text frame; a failure names every problem like the messages API (field: rule). Text
- * the database cannot store is refused first, as by the messages API (text.ts).
+ * the database cannot store is refused first, as by the messages API (platform/text.ts).
  */
 export function parseClientFrame(text: string): ParsedFrame {
   let data: unknown;
@@ -189,3 +170,5 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_union" && field === "type") return "type: must be a known frame type";
   return `${field || "frame"}: ${issue.message}`;
 }
+
+export type { WireMessage };

@@ -2,14 +2,18 @@
 // adapter hands over text frames and the close, and gets frames to send and a close to perform.
 // Authorised by agentId + allowed origin, never by a key. Messages go through the same turn as
 // the HTTP API (runTurn, channel "widget": quotas, persistence, webhooks), after the widget's own
-// limits (limits.ts here): never the HTTP API's per-agent rate limit.
+// limits (platform/limits.ts here): never the HTTP API's per-agent rate limit.
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@parley/db";
-import { publicName } from "../admin/team.ts";
-import type { AppContext } from "../context.ts";
-import type { ClientTool, RichContentItem, ToolCall } from "../engine/types.ts";
-import { AppError, isAppError } from "../errors.ts";
+import { type MessagingAgent, messagingAgentSelect } from "../agents/keys/message-auth.ts";
+import type { LiveEvent } from "../conversations/live.ts";
+import type { Visitor } from "../conversations/turn/message-schema.ts";
+import { runTurn } from "../conversations/turn/turn.ts";
+import { toWireMessage } from "../conversations/wire-message.ts";
+import type { ClientTool } from "../engine/types.ts";
 import { voteOnAnswer } from "../help/feedback.ts";
+import { publicName } from "../people/team.ts";
+import { AppError, isAppError } from "../platform/errors.ts";
 import {
   CLIENT_VARIABLES_MAX_KEYS,
   TRACK_EVENTS_PER_MINUTE,
@@ -17,16 +21,14 @@ import {
   WIDGET_HELLO_TIMEOUT_MS,
   WIDGET_RESUME_MESSAGES,
   WIDGET_TOOL_TIMEOUT_MS,
-} from "../limits.ts";
-import { describeError, logger } from "../logger.ts";
-import { renderMessageHtml } from "../markdown.ts";
-import { type MessagingAgent, messagingAgentSelect } from "../messages/auth.ts";
-import type { Visitor } from "../messages/schema.ts";
-import { runTurn } from "../messages/turn.ts";
+} from "../platform/limits.ts";
+import { describeError, logger } from "../platform/logger.ts";
+import { renderMessageHtml } from "../platform/markdown.ts";
+import { type WireStatus, wireStatus } from "../platform/wire-status.ts";
+import type { VoiceContext } from "../voice/context.ts";
 import { VOICE_AUDIO_ERROR_INTERVAL_MS, VOICE_START_BUFFER_FRAMES } from "../voice/limits.ts";
 import { VOICE_ERRORS } from "../voice/protocol.ts";
 import { type VoiceAgent, type VoiceHost, VoiceSession, voiceAgentSelect } from "../voice/session.ts";
-import { type WireStatus, wireStatus } from "../wire-status.ts";
 import { type WidgetConfig, widgetConfig } from "./config.ts";
 import {
   acquireConnectionSlot,
@@ -39,7 +41,6 @@ import {
   type WidgetClient,
   type WidgetLimitSettings,
 } from "./limits.ts";
-import type { LiveEvent } from "./live.ts";
 import {
   CLOSE_CODES,
   type ClientFrame,
@@ -61,7 +62,7 @@ export interface WidgetTransport {
 }
 
 export interface WidgetSessionOptions {
-  ctx: AppContext;
+  ctx: VoiceContext;
   tokens: ResumeTokens;
   /** The `Origin` request header (null when absent: never allowed). */
   origin: string | null;
@@ -110,7 +111,7 @@ type PendingToolCall = { resolve: (value: unknown) => void; timer: NodeJS.Timeou
 const UNATTACHED_TRACKING_MAX = 100;
 
 export class WidgetSession {
-  private readonly ctx: AppContext;
+  private readonly ctx: VoiceContext;
   private readonly options: WidgetSessionOptions;
   private agent: WidgetAgent | null = null;
   /** The agent's widget settings as read at hello (sent with every `ready`). */
@@ -729,29 +730,6 @@ function logSlotError(error: unknown): void {
 export function isOriginAllowed(origin: string | null, allowedOrigins: string[]): boolean {
   if (!origin || origin === "null") return false;
   return allowedOrigins.includes(origin.toLowerCase());
-}
-
-export function toWireMessage(row: {
-  id: string;
-  role: "user" | "agent" | "human";
-  text: string;
-  richContent: unknown;
-  toolCalls: unknown;
-  createdAt: Date;
-  voice?: boolean;
-  interrupted?: boolean;
-}): WireMessage {
-  return {
-    id: row.id,
-    role: row.role,
-    text: row.text,
-    ...(row.voice ? { voice: true as const } : {}),
-    ...(row.interrupted ? { interrupted: true as const } : {}),
-    ...(row.role === "user" ? {} : { html: renderMessageHtml(row.text) }),
-    richContent: Array.isArray(row.richContent) ? (row.richContent as RichContentItem[]) : [],
-    toolCalls: Array.isArray(row.toolCalls) ? (row.toolCalls as ToolCall[]) : [],
-    createdAt: row.createdAt.toISOString(),
-  };
 }
 
 /** The clientMessageId of a frame that failed validation, when it has a readable one. */

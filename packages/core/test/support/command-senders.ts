@@ -2,7 +2,7 @@
 // always, and the real Redis at REDIS_URL when it is set (one connection per test file, closed by
 // closeRealRedis in afterAll).
 import IORedis from "ioredis";
-import type { SendCommand } from "../../src/ratelimit/requester.ts";
+import type { SendCommand } from "../../src/platform/ratelimit/requester.ts";
 import { freshRedisMock, mockCommandSender } from "./ioredis-mock-sender.ts";
 
 export const redisUrl = process.env.REDIS_URL || undefined;

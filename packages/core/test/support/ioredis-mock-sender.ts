@@ -3,7 +3,7 @@
 // @upstash/ratelimit's own scripts without a Redis server.
 import { createHash, randomBytes } from "node:crypto";
 import RedisMock from "ioredis-mock";
-import type { SendCommand } from "../../src/ratelimit/requester.ts";
+import type { SendCommand } from "../../src/platform/ratelimit/requester.ts";
 
 export type MockClient = InstanceType<typeof RedisMock>;
 

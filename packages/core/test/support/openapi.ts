@@ -3,7 +3,7 @@
 // conformance test of the routes and the typed client's tests.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { OpenApiDocument } from "../../src/openapi.ts";
+import type { OpenApiDocument } from "../../src/openapi/document.ts";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??

@@ -1,7 +1,7 @@
 // A webhook worker in a process of its own (the crash test SIGKILLs it mid-delivery): connects to
 // the PostgreSQL database given as argv[2], prints "ready" once started, and runs until killed.
 import { openDatabase } from "@parley/db";
-import { configureLogging } from "../../src/logger.ts";
+import { configureLogging } from "../../src/platform/logger.ts";
 import { WebhookWorker } from "../../src/webhooks/worker.ts";
 
 configureLogging({ level: "silent" });

@@ -1,5 +1,5 @@
 import { isAppError } from "@parley/core";
-import { limitInvitationAttempt, openInvitation } from "@parley/core/admin";
+import { limitInvitationAttempt, openInvitation } from "@parley/core/people";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";

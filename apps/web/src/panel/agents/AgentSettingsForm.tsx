@@ -67,7 +67,7 @@ const voiceLimitFields: Array<{ field: VoiceLimitField; label: string; what: str
   { field: "voiceMinutesPerSession", label: "Minutes per voice session", what: "Then voice stops and text chat goes on" },
 ];
 
-/** A limit's hint with its bounds and default (limits.ts, voice/limits.ts). */
+/** A limit's hint with its bounds and default (platform/limits.ts, voice/limits.ts). */
 function limitHint(bounds: { min: number; max: number; default: number }, what: string): string {
   return `${what}. ${bounds.min} to ${bounds.max}; empty = default (${bounds.default}).`;
 }

@@ -3,7 +3,7 @@
 // The invitation page's one write: accept with a name and password. Counted against the client
 // IP's budget of invitation attempts; the rules (token, expiry, single use, password) are core's.
 import { isAppError } from "@parley/core";
-import { acceptInvitation, acceptInvitationInput, limitInvitationAttempt } from "@parley/core/admin";
+import { acceptInvitation, acceptInvitationInput, limitInvitationAttempt } from "@parley/core/people";
 import { headers } from "next/headers";
 import { z } from "zod";
 import { getAppContext } from "~/server/context.ts";

@@ -3,8 +3,8 @@
 // oversized body is never buffered whole; the rest of it is left unread (the server then drops it
 // after the answer).
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
+import { invalidRequest } from "@parley/core/conversations";
 import { MESSAGE_BODY_MAX_BYTES } from "@parley/core/limits";
-import { invalidRequest } from "@parley/core/messages";
 
 export interface RawBody {
   contentType: string | null;

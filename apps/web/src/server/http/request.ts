@@ -2,8 +2,9 @@
 // Next's route files otherwise): method, URL, headers, the body as bytes, and a signal that aborts
 // when the client leaves. Also what every route takes from a request the same way.
 import { randomUUID } from "node:crypto";
+import type { HeaderReader } from "@parley/core";
 import { clientIp, type TrustProxy } from "@parley/core";
-import type { HeaderReader, RequestClient } from "@parley/core/admin";
+import type { RequestClient } from "@parley/core/people";
 
 /** Header the server entry sets from the socket; any incoming copy is replaced there. */
 export const CLIENT_IP_HEADER = "x-parley-client-ip";

@@ -4,10 +4,11 @@
 // route reads its inputs from the request and makes one core call; core answers with the status,
 // headers and body.
 import type { AppContext, HttpResult } from "@parley/core";
-import { methodNotAllowedResult } from "@parley/core";
-import { type AdminScope, generateHttpApiKey, isSameOrigin, revokeHttpApiKey } from "@parley/core/admin";
+import { isSameOrigin, methodNotAllowedResult } from "@parley/core";
+import { generateHttpApiKey, revokeHttpApiKey } from "@parley/core/agents";
+import { sendMessage } from "@parley/core/conversations";
 import { helpArticle, helpArticles, helpCollections, helpSitemap } from "@parley/core/help";
-import { sendMessage } from "@parley/core/messages";
+import type { AdminScope } from "@parley/core/people";
 import { readJsonBody } from "./json-body.ts";
 import { bearerToken, type HttpRequest, requestClient, requestClientIp } from "./request.ts";
 

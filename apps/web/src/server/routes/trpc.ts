@@ -2,10 +2,9 @@
 // origin check are resolved here, from the request, and handed to the router's context.
 import { appRouter, createTRPCContext } from "@parley/api";
 import type { AppContext } from "@parley/core";
-import { logger } from "@parley/core";
-import type { AdminScope } from "@parley/core/admin";
-import { isSameOrigin } from "@parley/core/admin";
+import { isSameOrigin, logger } from "@parley/core";
 import { PANEL_BATCH_CALLS_MAX } from "@parley/core/limits";
+import type { AdminScope } from "@parley/core/people";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { requestClient } from "~/server/http/request.ts";
 

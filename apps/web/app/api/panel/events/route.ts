@@ -1,6 +1,7 @@
 // The panel's live inbox events (Server-Sent Events): session required; one core call.
 import { ERRORS } from "@parley/core";
-import { INBOX_STREAM_HEADERS, inboxEventStream, roleMayCall } from "@parley/core/admin";
+import { INBOX_STREAM_HEADERS, inboxEventStream } from "@parley/core/conversations";
+import { roleMayCall } from "@parley/core/people";
 import { sessionFromRequest } from "~/server/auth.ts";
 import { getAppContext } from "~/server/context.ts";
 

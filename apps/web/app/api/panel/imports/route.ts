@@ -1,8 +1,7 @@
 // Starting an article import: the upload (a .zip, a JSON export or a URL list) in the body, the
 // source and kind in the query; session required. One core call; the worker does the import.
-import { AppError, errorResult, jsonResult } from "@parley/core";
-import { isSameOrigin } from "@parley/core/admin";
-import { parseStartImportQuery, startImport } from "@parley/core/imports";
+import { AppError, errorResult, isSameOrigin, jsonResult } from "@parley/core";
+import { parseStartImportQuery, startImport } from "@parley/core/knowledge";
 import { sessionFromRequest } from "~/server/auth.ts";
 import { getAppContext } from "~/server/context.ts";
 import { readCappedBody } from "~/server/http/capped-body.ts";

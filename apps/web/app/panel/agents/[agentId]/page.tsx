@@ -1,4 +1,4 @@
-import { roleMay } from "@parley/core/admin";
+import { roleMay } from "@parley/core/people";
 import type { Metadata } from "next";
 import { AgentScreen } from "~/panel/agents/AgentScreen.tsx";
 import { segmentId } from "~/panel/params.ts";

@@ -1,4 +1,4 @@
-import { roleMay } from "@parley/core/admin";
+import { roleMay } from "@parley/core/people";
 import type { Metadata } from "next";
 import { ConversationScreen } from "~/panel/conversations/ConversationScreen.tsx";
 import { segmentId } from "~/panel/params.ts";

@@ -1,7 +1,7 @@
 // The inbox's export download (CSV or JSON transcripts, the panel's filters in the query): session
 // required; one core call, its body streamed.
 import { AppError, errorResult } from "@parley/core";
-import { exportConversations, parseExportQuery } from "@parley/core/admin";
+import { exportConversations, parseExportQuery } from "@parley/core/conversations";
 import { sessionFromRequest } from "~/server/auth.ts";
 import { getAppContext } from "~/server/context.ts";
 import { requestClient } from "~/server/http/request.ts";

@@ -1,7 +1,7 @@
 // The visitor's data as a JSON download (?conversationId=... or ?email=...): session required;
 // one core call, its body streamed.
 import { AppError, errorResult } from "@parley/core";
-import { exportVisitorData, parseVisitorTargetQuery } from "@parley/core/admin";
+import { exportVisitorData, parseVisitorTargetQuery } from "@parley/core/conversations";
 import { sessionFromRequest } from "~/server/auth.ts";
 import { getAppContext } from "~/server/context.ts";
 import { respond } from "~/server/http/write.ts";

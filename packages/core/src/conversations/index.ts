@@ -1,0 +1,27 @@
+// Conversations: the turn (REST, widget, voice), the inbox and its operations, saved replies,
+// the live bus to connected visitors and panels, the visitor's data, retention.
+
+export { deleteAgent } from "./agent-deletion.ts";
+export { getConversation, listConversations, listConversationsInput, waitingEscalations } from "./inbox/conversations.ts";
+export { exportConversations, parseExportQuery } from "./inbox/export.ts";
+export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox/inbox.ts";
+export { addNote, addNoteInput } from "./inbox/notes.ts";
+export { INBOX_STREAM_HEADERS, inboxEventStream } from "./inbox/stream.ts";
+export { planTransition } from "./inbox/transitions.ts";
+export { RetentionTask } from "./retention.ts";
+export {
+  createSavedReply,
+  createSavedReplyInput,
+  deleteSavedReply,
+  fillSavedReply,
+  fillSavedReplyInput,
+  listSavedReplies,
+  savedReplyIdInput,
+  updateSavedReply,
+  updateSavedReplyInput,
+} from "./saved-replies/saved-replies.ts";
+export { runTestTurn, testChatInput } from "./test-chat.ts";
+export { invalidRequest, messageRequestSchema } from "./turn/message-schema.ts";
+export { sendMessage } from "./turn/send-message.ts";
+export { ESCALATED_REPLY, type MessageResponse, runTurn } from "./turn/turn.ts";
+export { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "./visitor-data.ts";

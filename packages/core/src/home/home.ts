@@ -1,0 +1,215 @@
+// The panel's home: what needs a person now, how busy each agent was today and this week, the
+// questions the knowledge base could not answer, agents close to a monthly limit, and (until
+// everything is set up) a getting-started checklist ticked from what is really stored.
+// Every query is bounded by an index: escalations by (status, escalatedAt), the week's activity by
+// the conversations updated this week (updatedAt index) and their messages (conversationId, sequence).
+import type { Database } from "@parley/db";
+import { SEARCH_TOOL } from "../engine/tools.ts";
+import { assertCan } from "../people/permissions.ts";
+import type { AdminScope } from "../people/scope.ts";
+import { HOME_NEAR_QUOTA_SHARE, HOME_WAITING_SHOWN } from "../platform/limits.ts";
+import { usageMonth } from "../usage/quotas.ts";
+import { usageSummary } from "../usage/usage.ts";
+
+const DAY_MS = 86_400_000;
+/** "This week": today and the six UTC days before it. */
+const WEEK_DAYS = 7;
+
+export interface WaitingEscalation {
+  conversationId: string;
+  agentName: string;
+  visitorName: string | null;
+  visitorEmail: string | null;
+  firstPageUrl: string | null;
+  escalatedAt: Date;
+}
+
+export interface AgentActivity {
+  agentId: string;
+  agentName: string;
+  today: { conversations: number; turns: number };
+  week: { conversations: number; turns: number };
+  /** Agent replies this week that searched the knowledge base and linked no article. */
+  unanswered: number;
+}
+
+export type QuotaMeasure = "conversations" | "tokens" | "turns";
+
+export interface NearQuota {
+  agentId: string;
+  agentName: string;
+  measure: QuotaMeasure;
+  used: number;
+  limit: number;
+}
+
+export interface GettingStarted {
+  keyGenerated: boolean;
+  articlePublished: boolean;
+  widgetEmbedded: boolean;
+  webhookAdded: boolean;
+}
+
+export interface PanelHome {
+  waiting: { count: number; oldest: WaitingEscalation[] };
+  activity: AgentActivity[];
+  unansweredThisWeek: number;
+  nearQuota: NearQuota[];
+  /** "YYYY-MM" (UTC), the month of nearQuota. */
+  month: string;
+  gettingStarted: GettingStarted;
+}
+
+export async function panelHome(db: Database, scope: AdminScope, now: Date): Promise<PanelHome> {
+  assertCan(scope, "inbox.read");
+  const [waiting, activity, nearQuota, gettingStarted] = await Promise.all([
+    waitingForAPerson(db, scope.workspaceId),
+    agentActivity(db, scope.workspaceId, now),
+    agentsNearQuota(db, scope.workspaceId, now),
+    gettingStartedChecklist(db, scope.workspaceId),
+  ]);
+  return {
+    waiting,
+    activity,
+    unansweredThisWeek: activity.reduce((sum, agent) => sum + agent.unanswered, 0),
+    nearQuota,
+    month: usageMonth(now),
+    gettingStarted,
+  };
+}
+
+/** Escalated conversations nobody has taken, the longest-waiting first (a few of them). */
+async function waitingForAPerson(db: Database, workspaceId: string) {
+  const where = { agent: { workspaceId }, status: "escalated" as const, assigneeId: null, test: false };
+  const [count, rows] = await Promise.all([
+    db.prisma.conversation.count({ where }),
+    db.prisma.conversation.findMany({
+      where,
+      orderBy: [{ escalatedAt: "asc" }, { id: "asc" }],
+      take: HOME_WAITING_SHOWN,
+      select: {
+        id: true,
+        escalatedAt: true,
+        updatedAt: true,
+        visitorName: true,
+        visitorEmail: true,
+        firstPageUrl: true,
+        agent: { select: { name: true } },
+      },
+    }),
+  ]);
+  const oldest = rows.map(({ id, agent, escalatedAt, updatedAt, ...visitor }) => ({
+    conversationId: id,
+    agentName: agent.name,
+    ...visitor,
+    escalatedAt: escalatedAt ?? updatedAt,
+  }));
+  return { count, oldest };
+}
+
+interface ActivityRow {
+  agentId: string;
+  agentName: string;
+  todayConversations: number;
+  weekConversations: number;
+  todayTurns: number;
+  weekTurns: number;
+  unanswered: number;
+}
+
+/** Timestamps are stored as UTC without a zone: compare with a zone-less UTC literal. */
+function utcLiteral(date: Date): string {
+  return date.toISOString().replace("Z", "");
+}
+
+async function agentActivity(db: Database, workspaceId: string, now: Date): Promise<AgentActivity[]> {
+  const todayStart = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
+  const weekStart = new Date(todayStart.getTime() - (WEEK_DAYS - 1) * DAY_MS);
+  const today = utcLiteral(todayStart);
+  const week = utcLiteral(weekStart);
+  // The same rule as the knowledge agent's history: a reply answered when it linked articles.
+  const searched = JSON.stringify([{ name: SEARCH_TOOL }]);
+  const linked = JSON.stringify([{ type: "articles" }]);
+  const rows = await db.prisma.$queryRaw<ActivityRow[]>`
+    WITH agents AS (
+      SELECT "id", "name", "createdAt" FROM "Agent" WHERE "workspaceId" = ${workspaceId}
+    ),
+    recent AS (
+      SELECT c."id", c."agentId", c."createdAt" FROM "Conversation" c
+      WHERE c."agentId" IN (SELECT "id" FROM agents) AND c."updatedAt" >= ${week}::timestamp AND NOT c."test"
+    ),
+    conversations AS (
+      SELECT "agentId",
+             count(*) FILTER (WHERE "createdAt" >= ${today}::timestamp)::int AS today,
+             count(*) FILTER (WHERE "createdAt" >= ${week}::timestamp)::int AS week
+      FROM recent GROUP BY 1
+    ),
+    turns AS (
+      SELECT r."agentId",
+             count(*) FILTER (WHERE m."createdAt" >= ${today}::timestamp)::int AS today,
+             count(*)::int AS week,
+             count(*) FILTER (
+               WHERE m."toolCalls" @> ${searched}::jsonb AND NOT (m."richContent" @> ${linked}::jsonb)
+             )::int AS unanswered
+      FROM recent r JOIN "Message" m ON m."conversationId" = r."id"
+      WHERE m."role" = 'agent' AND m."createdAt" >= ${week}::timestamp
+      GROUP BY 1
+    )
+    SELECT a."id" AS "agentId", a."name" AS "agentName",
+           coalesce(c.today, 0) AS "todayConversations", coalesce(c.week, 0) AS "weekConversations",
+           coalesce(t.today, 0) AS "todayTurns", coalesce(t.week, 0) AS "weekTurns",
+           coalesce(t.unanswered, 0) AS "unanswered"
+    FROM agents a
+    LEFT JOIN conversations c ON c."agentId" = a."id"
+    LEFT JOIN turns t ON t."agentId" = a."id"
+    ORDER BY a."createdAt", a."id"`;
+  return rows.map((row) => ({
+    agentId: row.agentId,
+    agentName: row.agentName,
+    today: { conversations: Number(row.todayConversations), turns: Number(row.todayTurns) },
+    week: { conversations: Number(row.weekConversations), turns: Number(row.weekTurns) },
+    unanswered: Number(row.unanswered),
+  }));
+}
+
+/** This month's counters at or past HOME_NEAR_QUOTA_SHARE of a limit, the fullest first. */
+async function agentsNearQuota(db: Database, workspaceId: string, now: Date): Promise<NearQuota[]> {
+  const near: NearQuota[] = [];
+  for (const agent of await usageSummary(db, workspaceId, now)) {
+    const measures: Array<[QuotaMeasure, number, number | null]> = [
+      ["conversations", agent.conversations, agent.monthlyConversationLimit],
+      ["tokens", agent.tokens, agent.monthlyTokenLimit],
+      ["turns", agent.turns, agent.usageLimit],
+    ];
+    for (const [measure, count, limit] of measures) {
+      if (limit !== null && count >= limit * HOME_NEAR_QUOTA_SHARE) {
+        near.push({ agentId: agent.agentId, agentName: agent.agentName, measure, used: count, limit });
+      }
+    }
+  }
+  return near.sort((x, y) => share(y) - share(x));
+}
+
+function share(entry: NearQuota): number {
+  return entry.limit === 0 ? Number.POSITIVE_INFINITY : entry.used / entry.limit;
+}
+
+/** Each step ticked from stored data: a key hash, a published article, a widget conversation, an endpoint. */
+async function gettingStartedChecklist(db: Database, workspaceId: string): Promise<GettingStarted> {
+  const [key, article, widget, webhook] = await Promise.all([
+    db.prisma.agent.findFirst({ where: { workspaceId, keyHash: { not: null } }, select: { id: true } }),
+    db.prisma.article.findFirst({
+      where: { source: { workspaceId }, published: true, active: true },
+      select: { id: true },
+    }),
+    // The monthly counters (a few rows per agent) know whether the widget ever started a conversation.
+    db.prisma.usageMonth.findFirst({ where: { agent: { workspaceId }, widgetConversations: { gt: 0 } }, select: { month: true } }),
+    db.prisma.webhookEndpoint.findFirst({ where: { workspaceId }, select: { id: true } }),
+  ]);
+  return {
+    keyGenerated: key !== null,
+    articlePublished: article !== null,
+    widgetEmbedded: widget !== null,
+    webhookAdded: webhook !== null,
+  };
+}

@@ -1,0 +1,2 @@
+// The panel's home: what needs a person now, activity, gaps, limits.
+export { panelHome } from "./home.ts";

@@ -1,0 +1,49 @@
+// Knowledge: sources, articles (history, schedule, translations), languages, search, semantic
+// retrieval, imports, gaps.
+
+export {
+  articleIdInput,
+  createArticle,
+  createArticleInput,
+  getArticle,
+  listArticles,
+  listArticlesInput,
+  previewArticle,
+  previewArticleInput,
+  setArticleActive,
+  setArticleActiveInput,
+  setArticlePublished,
+  setArticlePublishedInput,
+  updateArticle,
+  updateArticleInput,
+} from "./articles/articles.ts";
+export {
+  articleRevisionDiff,
+  articleRevisionInput,
+  articleRevisionsInput,
+  listArticleRevisions,
+  restoreArticleRevision,
+} from "./articles/history.ts";
+export { ScheduledPublisher, scheduleArticle, scheduleArticleInput } from "./articles/schedule.ts";
+export { slugFromTitle } from "./articles/slugs.ts";
+export { listTranslationOriginals, translationOriginalsInput } from "./articles/translations.ts";
+export { deleteArticle, deleteByIdInput, deleteSource } from "./deletion.ts";
+export { listKnowledgeGaps, listKnowledgeGapsInput } from "./gaps/gaps-page.ts";
+export { getImport, importIdInput, listImports, listImportsInput, parseStartImportQuery, startImport } from "./imports/jobs.ts";
+export { ImportRunner } from "./imports/runner.ts";
+export { detectMissingLanguages, LanguageDetectionTask } from "./languages/detected.ts";
+export { getAgentKnowledgeSearch } from "./search/agent-status.ts";
+export { EmbeddingIndexer } from "./semantic/indexer.ts";
+export { createSemanticSearch, type SemanticSearch } from "./semantic/nearest.ts";
+export { PGVECTOR_MISSING } from "./semantic/passage-search.ts";
+export { pgvectorUsable } from "./semantic/pgvector.ts";
+export { type EmbeddingsConfig, embeddingsConfigFrom, embeddingsSettingsSchema } from "./semantic/settings.ts";
+export {
+  createSource,
+  createSourceInput,
+  listSources,
+  setSourceAgents,
+  setSourceAgentsInput,
+  updateSource,
+  updateSourceInput,
+} from "./sources.ts";

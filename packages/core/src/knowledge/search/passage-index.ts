@@ -1,0 +1,252 @@
+// An in-memory BM25F index of passages: each section of an article (platform/text.ts sectionsOf, the one
+// splitter) is a document with three fields, the article's title, the section's heading and its
+// body. Terms are Snowball stems in the article's language (analyze.ts), plus the pairs of
+// adjacent stems, so a query's phrase ("charged twice") scores above its words scattered.
+import { distance } from "fastest-levenshtein";
+import { sectionsOf } from "../articles/sections.ts";
+import type { Language } from "../languages/detection.ts";
+import { stem, termsOf, wordsOf } from "./analyze.ts";
+
+export interface IndexedArticle {
+  id: string;
+  title: string;
+  content: string;
+  language: Language;
+}
+
+export interface Passage {
+  articleId: string;
+  /** Index of the section in sectionsOf(content). */
+  section: number;
+  language: Language;
+  /** The stems of its heading (what the section says it is about). */
+  heading: readonly string[];
+}
+
+const FIELDS = 3; // title, heading, body
+// BM25F: a word in a section's heading says most about which passage answers, one in the article's
+// title (shared by all its passages) says which article, one in the body least (set on the eval).
+const FIELD_WEIGHTS = [2.5, 4, 1] as const;
+const FIELD_B = [0.3, 0.3, 0.75] as const;
+const K1 = 1.2;
+/** The shortest word a typo is looked for in. */
+const CORRECTABLE_MIN_LENGTH = 5;
+/** The shortest word in which two typos are looked for ("explorer" is two letters from "exporter"). */
+const TWO_TYPOS_MIN_LENGTH = 10;
+
+/** Postings of one term: passage ids, and per passage its frequency in each field. */
+interface Postings {
+  passages: number[];
+  /** Per passage, its frequency in each field packed in one number (packTf). */
+  tf: number[];
+}
+
+/** A term of a query, with its weight and which of the query's subject words it stands for. */
+export interface QueryTerm {
+  term: string;
+  weight: number;
+  /** Bit set of the query words this term expresses (a synonym or a correction stands for its source words). */
+  sources: number;
+}
+
+export interface PassageScore {
+  passage: number;
+  score: number;
+  /** Bit set of the query words (QueryTerm.sources) the passage matched. */
+  matched: number;
+}
+
+/** Levenshtein distance, with two swapped neighbouring letters ("refnud") counting as one edit. */
+export function editDistance(a: string, b: string): number {
+  if (a.length === b.length) {
+    const differ: number[] = [];
+    for (let i = 0; i < a.length && differ.length <= 2; i++) if (a[i] !== b[i]) differ.push(i);
+    if (differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]!] && a[differ[1]!] === b[differ[0]!]) return 1;
+  }
+  return distance(a, b);
+}
+
+export function bigram(a: string, b: string): string {
+  return `${a} ${b}`;
+}
+
+// A term's frequency in each field of a passage, packed into one small integer (10 bits a field,
+// capped): a 10k-article help centre has millions of postings, and the server's heap is small.
+const TF_BITS = 10;
+const TF_MAX = (1 << TF_BITS) - 1;
+
+function packTf(tf: readonly number[]): number {
+  let packed = 0;
+  for (let field = FIELDS - 1; field >= 0; field--) packed = packed * (TF_MAX + 1) + Math.min(tf[field]!, TF_MAX);
+  return packed;
+}
+
+function fieldTf(packed: number, field: number): number {
+  return Math.floor(packed / (TF_MAX + 1) ** field) & TF_MAX;
+}
+
+/**
+ * Adds a field's terms, and pairs of adjacent terms for the title and heading: phrases say most
+ * there, and the body's pairs would double the index.
+ */
+function addTerms(counts: Map<string, number[]>, terms: string[], field: number): void {
+  const add = (term: string) => {
+    let tf = counts.get(term);
+    if (!tf) {
+      tf = new Array<number>(FIELDS).fill(0);
+      counts.set(term, tf);
+    }
+    tf[field]! += 1;
+  };
+  for (let i = 0; i < terms.length; i++) {
+    add(terms[i]!);
+    if (i > 0 && field < 2) add(bigram(terms[i - 1]!, terms[i]!));
+  }
+}
+
+export class PassageIndex {
+  readonly passages: Passage[] = [];
+  private readonly lengths: number[] = []; // FIELDS per passage
+  private readonly postings = new Map<string, Postings>();
+  private readonly totalLength = new Array<number>(FIELDS).fill(0);
+  /**
+   * The words as written (folded, not stemmed) and how often each occurs, by length: typos are
+   * corrected against these ("chaged" is one letter from "charged"; its stem "chage" is two from
+   * "charg"), then stemmed like the visitor's other words.
+   */
+  private readonly written = new Map<string, { count: number; term: string }>();
+  private readonly byLength = new Map<number, string[]>();
+  private readonly corrections = new Map<string, string[]>();
+  private readonly firstPassage = new Map<string, number>();
+
+  constructor(articles: Iterable<IndexedArticle>) {
+    for (const article of articles) this.add(article);
+    for (const word of this.written.keys()) {
+      const list = this.byLength.get(word.length) ?? [];
+      list.push(word);
+      this.byLength.set(word.length, list);
+    }
+  }
+
+  get size(): number {
+    return this.passages.length;
+  }
+
+  private add(article: IndexedArticle): void {
+    const title = termsOf(article.title, article.language);
+    this.firstPassage.set(article.id, this.passages.length);
+    for (const word of wordsOf(`${article.title}\n${article.content}`)) {
+      if (word.length < CORRECTABLE_MIN_LENGTH - 1 || /\d/.test(word)) continue;
+      const known = this.written.get(word);
+      if (known) known.count++;
+      else this.written.set(word, { count: 1, term: stem(word, article.language) });
+    }
+    sectionsOf(article.content).forEach((section, index) => {
+      const heading = termsOf(section.heading, article.language);
+      const body = termsOf(section.sentences.join(" "), article.language);
+      const id = this.passages.length;
+      this.passages.push({ articleId: article.id, section: index, language: article.language, heading });
+      const counts = new Map<string, number[]>();
+      addTerms(counts, title, 0);
+      addTerms(counts, heading, 1);
+      addTerms(counts, body, 2);
+      const lengths = [title.length, heading.length, body.length];
+      for (let field = 0; field < FIELDS; field++) this.totalLength[field]! += lengths[field]!;
+      this.lengths.push(...lengths);
+      for (const [term, tf] of counts) {
+        let postings = this.postings.get(term);
+        if (!postings) {
+          postings = { passages: [], tf: [] };
+          this.postings.set(term, postings);
+        }
+        postings.passages.push(id);
+        postings.tf.push(packTf(tf));
+      }
+    });
+  }
+
+  /** The passage of an article's section, if indexed. */
+  passageOf(articleId: string, section: number): Passage | undefined {
+    const first = this.firstPassage.get(articleId);
+    const passage = first === undefined ? undefined : this.passages[first + section];
+    return passage?.articleId === articleId && passage.section === section ? passage : undefined;
+  }
+
+  /** How many passages contain `term`. */
+  documentFrequency(term: string): number {
+    return this.postings.get(term)?.passages.length ?? 0;
+  }
+
+  /** Inverse document frequency (BM25's, never negative); an unknown term has the highest. */
+  idf(term: string): number {
+    const df = this.documentFrequency(term);
+    return Math.log(1 + (this.passages.length - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * Written words within a small edit distance of an unknown or rare one of at least 5 letters (1
+   * up to 9 letters, 2 from 10), several times more frequent than it: what the visitor most likely
+   * meant to type. Shorter words have too many neighbours to guess from.
+   */
+  correctionsOf(word: string): string[] {
+    const cached = this.corrections.get(word);
+    if (cached) return cached;
+    const found: Array<{ word: string; count: number }> = [];
+    const own = this.written.get(word)?.count ?? 0;
+    if (word.length >= CORRECTABLE_MIN_LENGTH && !/\d/.test(word)) {
+      const allowed = word.length < TWO_TYPOS_MIN_LENGTH ? 1 : 2;
+      for (let length = word.length - allowed; length <= word.length + allowed; length++) {
+        for (const candidate of this.byLength.get(length) ?? []) {
+          if (candidate === word || (candidate[0] !== word[0] && candidate[1] !== word[1])) continue;
+          const count = this.written.get(candidate)?.count ?? 0;
+          if (count <= Math.max(own * 4, 1)) continue;
+          if (editDistance(candidate, word) <= allowed) found.push({ word: candidate, count });
+        }
+      }
+    }
+    const best = found
+      .sort((a, b) => b.count - a.count)
+      .slice(0, 3)
+      .map((entry) => entry.word);
+    if (this.corrections.size > 10_000) this.corrections.clear();
+    this.corrections.set(word, best);
+    return best;
+  }
+
+  /**
+   * The term a word is indexed under where the help centre writes it: its stem in the language of
+   * the article it appears in ("reembolso" asked alone reads as English, but is a Spanish word).
+   */
+  writtenTerm(word: string): string | undefined {
+    return this.written.get(word)?.term;
+  }
+
+  /** Every passage matching some query term, with its BM25F score and the query words it matched. */
+  score(query: readonly QueryTerm[]): Map<number, PassageScore> {
+    const n = this.passages.length;
+    const average = this.totalLength.map((total) => (n > 0 ? total / n : 0));
+    const scores = new Map<number, PassageScore>();
+    for (const { term, weight, sources } of query) {
+      const postings = this.postings.get(term);
+      if (!postings) continue;
+      const idf = this.idf(term);
+      for (let i = 0; i < postings.passages.length; i++) {
+        const passage = postings.passages[i]!;
+        let tf = 0;
+        for (let field = 0; field < FIELDS; field++) {
+          const raw = fieldTf(postings.tf[i]!, field);
+          if (raw === 0) continue;
+          const norm = 1 - FIELD_B[field]! + FIELD_B[field]! * (this.lengths[passage * FIELDS + field]! / (average[field]! || 1));
+          tf += (FIELD_WEIGHTS[field]! * raw) / norm;
+        }
+        const gain = (weight * idf * tf) / (K1 + tf);
+        const entry = scores.get(passage);
+        if (entry) {
+          entry.score += gain;
+          entry.matched |= sources;
+        } else scores.set(passage, { passage, score: gain, matched: sources });
+      }
+    }
+    return scores;
+  }
+}

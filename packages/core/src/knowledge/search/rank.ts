@@ -1,0 +1,168 @@
+// Ranking a question against an agent's passage index: the lexical ranking of passages (BM25F
+// over the question's terms, the previous visitor message counting less), fused with any other
+// ranking of passages (the embeddings' nearest neighbours) in one place, then grouped into
+// articles. Each article carries its coverage: the share of the question's subject words, by
+// weight, that it contains, the evidence the "I don't know" threshold reads.
+
+import { detectLanguage, type Language } from "../languages/detection.ts";
+import { reciprocalRankFusion } from "./fusion.ts";
+import type { PassageIndex } from "./passage-index.ts";
+import { type AnalyzedQuery, analyzeQuery } from "./query.ts";
+import type { SynonymGroup } from "./synonyms.ts";
+
+/** A passage in a ranking: (article, index of the section in sectionsOf(content)). */
+export interface RankedPassage {
+  articleId: string;
+  section: number;
+  score: number;
+}
+
+export interface ArticleMatch {
+  articleId: string;
+  /** Share (0..1) of the question's subject words, weighted by idf, found in the article. */
+  coverage: number;
+  /**
+   * How much of the question the article holds in absolute terms: the summed weights (idf) of the
+   * subject words found, the earlier message's counting less. A long message that rambles has a
+   * low coverage but still names several of its answer's specific words.
+   */
+  evidence: number;
+  /** Bit set of the subject words found (see Ranking.words). */
+  matched: number;
+  /** The article's passages in ranked order (best first). */
+  sections: number[];
+}
+
+export interface Ranking {
+  language: Language;
+  articles: ArticleMatch[];
+  /** The question's subject words (bits) and how much each counts. */
+  words: Array<{ bit: number; weight: number }>;
+}
+
+/** How much the previous visitor message's words count in a follow-up ("and for monthly plans?"). */
+const PREVIOUS_MESSAGE_WEIGHT = 0.4;
+/** Passages of the visitor's language rank above the same passage's translation. */
+const SAME_LANGUAGE_BOOST = 1.25;
+/** How much an article's second and third passages add to its best one. */
+const SUPPORT = [0.5, 0.25] as const;
+/** Best lexical passages grouped into articles (a common word matches thousands in a large help centre). */
+const LEXICAL_CANDIDATES = 300;
+/** Lexical passages handed to fusion. */
+const LEXICAL_DEPTH = 60;
+
+export interface RankInput {
+  index: PassageIndex;
+  synonyms: (language: Language) => readonly SynonymGroup[];
+  message: string;
+  /** The visitor's earlier messages, oldest first. */
+  previous: readonly string[];
+  /** Other rankings of passages (best first) to fuse with the lexical one. */
+  otherRankings?: ReadonlyArray<readonly RankedPassage[]>;
+  fallbackLanguage?: Language;
+}
+
+export function rankArticles(input: RankInput): Ranking {
+  const { index } = input;
+  const language = detectLanguage(input.message, input.fallbackLanguage);
+  const current = analyzeQuery(index, input.message, language, input.synonyms);
+  const earlier = input.previous.at(-1);
+  const context: AnalyzedQuery | undefined = earlier
+    ? analyzeQuery(index, earlier, language, input.synonyms, { weight: PREVIOUS_MESSAGE_WEIGHT, firstBit: current.words.length })
+    : undefined;
+
+  const scores = index.score(context ? [...current.terms, ...context.terms] : current.terms);
+  const matchedByArticle = new Map<string, number>();
+  const all: Array<RankedPassage & { matched: number }> = [];
+  for (const entry of scores.values()) {
+    const passage = index.passages[entry.passage]!;
+    const score = passage.language === language ? entry.score * SAME_LANGUAGE_BOOST : entry.score;
+    all.push({ articleId: passage.articleId, section: passage.section, score, matched: entry.matched });
+    matchedByArticle.set(passage.articleId, (matchedByArticle.get(passage.articleId) ?? 0) | entry.matched);
+  }
+  const lexical = topByScore(all, LEXICAL_CANDIDATES);
+
+  const strength = articleStrength(lexical);
+  const byStrength = [...lexical].sort((a, b) => strength(b.articleId) - strength(a.articleId) || b.score - a.score);
+  const fused = fuse(byStrength.slice(0, LEXICAL_DEPTH), input.otherRankings ?? []);
+  const words = [...current.words, ...(context?.words.map((word) => ({ ...word, weight: word.weight * PREVIOUS_MESSAGE_WEIGHT })) ?? [])];
+  // The earlier message can only add evidence: a question complete on its own ("how do I get a
+  // refund?" after "I want to talk to a human") keeps the coverage of its own words.
+  const coverageOf = (matched: number) => Math.max(shareFound(current.words, matched), shareFound(words, matched));
+  const articles = new Map<string, ArticleMatch>();
+  for (const passage of fused) {
+    let article = articles.get(passage.articleId);
+    if (!article) {
+      const matched = matchedByArticle.get(passage.articleId) ?? 0;
+      article = {
+        articleId: passage.articleId,
+        coverage: coverageOf(matched),
+        evidence: weightFound(words, matched),
+        matched,
+        sections: [],
+      };
+      articles.set(passage.articleId, article);
+    }
+    article.sections.push(passage.section);
+  }
+  const own = new Set(current.terms.filter((term) => term.weight >= 1 && !term.term.includes(" ")).map((term) => term.term));
+  for (const article of articles.values()) article.sections = headingsFirst(index, article.articleId, article.sections, own);
+  return { language, articles: [...articles.values()], words };
+}
+
+/** The summed weight of `words` whose bits are in `matched`. */
+function weightFound(words: ReadonlyArray<{ bit: number; weight: number }>, matched: number): number {
+  return words.reduce((sum, word) => sum + (matched & word.bit ? word.weight : 0), 0);
+}
+
+/** The share of `words`, by weight, whose bits are in `matched` (0 when there are none). */
+function shareFound(words: ReadonlyArray<{ bit: number; weight: number }>, matched: number): number {
+  const total = words.reduce((sum, word) => sum + word.weight, 0);
+  return total > 0 ? weightFound(words, matched) / total : 0;
+}
+
+/** The `k` best-scored items, best first, without sorting them all. */
+function topByScore<T extends { score: number }>(items: T[], k: number): T[] {
+  if (items.length <= k) return items.sort((a, b) => b.score - a.score);
+  // The k-th best score by sorting a copy of the scores only (numbers sort far faster than objects).
+  const scores = Float64Array.from(items, (item) => item.score).sort();
+  const cut = scores[scores.length - k]!;
+  return items.filter((item) => item.score >= cut).sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Each article's strength: its best passage plus shares of its next two (an article that answers
+ * in several places is more likely about the question). Passages come best first.
+ */
+function articleStrength(passages: readonly RankedPassage[]): (articleId: string) => number {
+  const best = new Map<string, number[]>();
+  for (const passage of passages) {
+    const scores = best.get(passage.articleId);
+    if (!scores) best.set(passage.articleId, [passage.score]);
+    else if (scores.length < 3) scores.push(passage.score);
+  }
+  return (articleId) => {
+    const [first = 0, second = 0, third = 0] = best.get(articleId) ?? [];
+    return first + SUPPORT[0] * second + SUPPORT[1] * third;
+  };
+}
+
+/** Of an article's best few sections, those whose heading names more of the visitor's own words come first. */
+const HEADING_CANDIDATES = 3;
+
+function headingsFirst(index: PassageIndex, articleId: string, sections: number[], own: ReadonlySet<string>): number[] {
+  const named = (section: number) => {
+    const passage = index.passageOf(articleId, section);
+    return passage ? passage.heading.filter((term) => own.has(term)).length : 0;
+  };
+  const top = sections.slice(0, HEADING_CANDIDATES).map((section, rank) => ({ section, rank, named: named(section) }));
+  top.sort((a, b) => b.named - a.named || a.rank - b.rank);
+  return [...top.map((entry) => entry.section), ...sections.slice(HEADING_CANDIDATES)];
+}
+
+/** The one place rankings meet: reciprocal rank fusion of passages; one ranking passes unchanged. */
+export function fuse(lexical: readonly RankedPassage[], others: ReadonlyArray<readonly RankedPassage[]>): RankedPassage[] {
+  const lists = [lexical, ...others.filter((list) => list.length > 0)];
+  if (lists.length === 1) return [...lexical];
+  return reciprocalRankFusion(lists, (passage) => `${passage.articleId}\u0000${passage.section}`);
+}

@@ -1,0 +1,44 @@
+// People: accounts, sign-in and sessions, the team and invitations, permissions and the
+// workspace scope.
+
+export {
+  changePassword,
+  changePasswordInput,
+  endOwnSessionById,
+  getAccount,
+  ownSessions,
+  resetPassword,
+  sessionIdInput,
+} from "./account.ts";
+export { listAudit, listAuditActors, listAuditInput, NO_CLIENT, recordAudit } from "./audit.ts";
+export {
+  acceptInvitation,
+  acceptInvitationInput,
+  deactivatePerson,
+  invitationIdInput,
+  inviteInput,
+  inviteTeamMember,
+  limitInvitationAttempt,
+  listPeople,
+  openInvitation,
+  personIdInput,
+  reactivatePerson,
+  revokeInvitation,
+  setRole,
+  setRoleInput,
+} from "./people.ts";
+export {
+  OPERATION_PERMISSIONS,
+  PANEL_SECTIONS,
+  PERMISSIONS,
+  panelSectionsFor,
+  ROLES,
+  type Role,
+  roleMay,
+  roleMayCall,
+  roleOf,
+} from "./permissions.ts";
+export type { AdminScope, RequestClient } from "./scope.ts";
+export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
+export { passwordWork, signInAdmin } from "./sign-in.ts";
+export { listTeamMembers } from "./team.ts";

@@ -1,0 +1,215 @@
+// Who may do what in the control panel: one table of permissions by role, and one table naming the
+// permission of every panel operation (each tRPC procedure by its path, each route that takes the
+// panel session). The tRPC middleware and the routes consult OPERATION_PERMISSIONS; core
+// operations that several callers share (the inbox) check their permission themselves too.
+// An operation missing from the table is refused for everyone (a test walks the whole matrix).
+import { AppError } from "../platform/errors.ts";
+import type { AdminScope } from "./scope.ts";
+
+export const ROLES = ["owner", "admin", "editor", "support"] as const;
+export type Role = (typeof ROLES)[number];
+
+const EVERYONE = ["owner", "admin", "editor", "support"] as const satisfies readonly Role[];
+const INBOX = ["owner", "admin", "support"] as const satisfies readonly Role[];
+const KNOWLEDGE = ["owner", "admin", "editor"] as const satisfies readonly Role[];
+const MANAGERS = ["owner", "admin"] as const satisfies readonly Role[];
+
+export const PERMISSIONS = {
+  /** List, search and read conversations, their timeline and notes. */
+  "inbox.read": INBOX,
+  /** Write to the visitor (takes the conversation over first when the agent holds it). */
+  "inbox.reply": INBOX,
+  "inbox.takeOver": INBOX,
+  "inbox.handBack": INBOX,
+  "inbox.resolve": INBOX,
+  /** Assign a conversation to any team member, or to nobody. */
+  "inbox.assign": INBOX,
+  /** Download conversations (filtered) as CSV or JSON transcripts: the whole inbox's visitor data. */
+  "inbox.export": MANAGERS,
+  /** Export or erase everything held about one visitor (a conversation, or an email address). */
+  "visitorData.manage": MANAGERS,
+  /** Write an internal note (seen by the team only). */
+  "inbox.note": INBOX,
+  /** Add, change and remove the team's saved replies (everyone who may reply may use them). */
+  "inbox.savedReplies": INBOX,
+  /** The panel's home: escalations waiting, activity per agent, keys near quota, the checklist. */
+  "home.read": MANAGERS,
+  /** The workspace's people by name (assignees). */
+  "team.read": INBOX,
+  /** Sources, articles and synonyms. */
+  "knowledge.read": KNOWLEDGE,
+  "knowledge.write": KNOWLEDGE,
+  /** The list of agents: the inbox filters by agent and the knowledge base links sources to agents. */
+  "agents.list": EVERYONE,
+  /** An agent's page: its settings and key. */
+  "agents.read": MANAGERS,
+  "agents.write": MANAGERS,
+  /** Delete an agent with its conversations and usage: the owner's call. */
+  "agents.delete": ["owner"],
+  /** The agent page's test chat: real turns (engine tokens), kept out of usage, quotas and the inbox. */
+  "agents.test": MANAGERS,
+  /** Generate, rotate and revoke an agent's HTTP API key. */
+  "keys.manage": MANAGERS,
+  "webhooks.manage": MANAGERS,
+  "usage.read": MANAGERS,
+  /** Invite people, change roles, deactivate and reactivate. */
+  "people.manage": ["owner"],
+  /** Read the audit log (nobody may edit or delete it). */
+  "audit.read": MANAGERS,
+  /** One's own password and sessions. */
+  "account.own": EVERYONE,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+/** The inbox's permissions (the inbox operations check these themselves). */
+export type InboxPermission = Extract<Permission, `inbox.${string}`>;
+
+/** The permission of every panel operation: tRPC procedures by path, session routes by method and path. */
+export const OPERATION_PERMISSIONS = {
+  "agents.list": "agents.list",
+  "agents.get": "agents.read",
+  "agents.knowledgeSearch": "agents.read",
+  "agents.voiceAvailability": "agents.read",
+  "agents.create": "agents.write",
+  "agents.update": "agents.write",
+  "agents.delete": "agents.delete",
+  "agents.testChat": "agents.test",
+  "keys.generate": "keys.manage",
+  "keys.revoke": "keys.manage",
+  "sources.list": "knowledge.read",
+  "sources.create": "knowledge.write",
+  "sources.update": "knowledge.write",
+  "sources.setAgents": "knowledge.write",
+  "sources.delete": "knowledge.write",
+  "articles.list": "knowledge.read",
+  "articles.get": "knowledge.read",
+  "articles.translationOriginals": "knowledge.read",
+  "articles.create": "knowledge.write",
+  "articles.update": "knowledge.write",
+  "articles.setPublished": "knowledge.write",
+  "articles.preview": "knowledge.read",
+  "articles.setActive": "knowledge.write",
+  "articles.delete": "knowledge.write",
+  "articles.revisions": "knowledge.read",
+  "articles.revisionDiff": "knowledge.read",
+  "articles.restoreRevision": "knowledge.write",
+  "articles.schedule": "knowledge.write",
+  "articles.gaps": "knowledge.read",
+  "imports.list": "knowledge.read",
+  "imports.get": "knowledge.read",
+  "conversations.list": "inbox.read",
+  "conversations.waiting": "inbox.read",
+  "conversations.get": "inbox.read",
+  "conversations.reply": "inbox.reply",
+  "conversations.typing": "inbox.reply",
+  "conversations.takeOver": "inbox.takeOver",
+  "conversations.handBack": "inbox.handBack",
+  "conversations.resolve": "inbox.resolve",
+  "conversations.assign": "inbox.assign",
+  "conversations.addNote": "inbox.note",
+  "visitorData.erase": "visitorData.manage",
+  "savedReplies.list": "inbox.reply",
+  "savedReplies.fill": "inbox.reply",
+  "savedReplies.create": "inbox.savedReplies",
+  "savedReplies.update": "inbox.savedReplies",
+  "savedReplies.delete": "inbox.savedReplies",
+  "home.get": "home.read",
+  "team.list": "team.read",
+  "usage.summary": "usage.read",
+  "usage.daily": "usage.read",
+  "webhooks.list": "webhooks.manage",
+  "webhooks.get": "webhooks.manage",
+  "webhooks.create": "webhooks.manage",
+  "webhooks.update": "webhooks.manage",
+  "webhooks.delete": "webhooks.manage",
+  "webhooks.setEnabled": "webhooks.manage",
+  "webhooks.rollSecret": "webhooks.manage",
+  "webhooks.deliveries": "webhooks.manage",
+  "webhooks.delivery": "webhooks.manage",
+  "webhooks.sendTest": "webhooks.manage",
+  "webhooks.retryDelivery": "webhooks.manage",
+  "people.list": "people.manage",
+  "people.invite": "people.manage",
+  "people.revokeInvitation": "people.manage",
+  "people.setRole": "people.manage",
+  "people.deactivate": "people.manage",
+  "people.reactivate": "people.manage",
+  "audit.list": "audit.read",
+  "audit.actors": "audit.read",
+  "account.get": "account.own",
+  "account.changePassword": "account.own",
+  "account.sessions": "account.own",
+  "account.endSession": "account.own",
+  "POST /api/agents/{agent_id}/http-api-key": "keys.manage",
+  "DELETE /api/agents/{agent_id}/http-api-key": "keys.manage",
+  "GET /api/panel/events": "inbox.read",
+  "GET /api/panel/conversations/export": "inbox.export",
+  "GET /api/panel/visitor-data/export": "visitorData.manage",
+  "POST /api/panel/imports": "knowledge.write",
+} as const satisfies Record<string, Permission>;
+
+export type PanelOperation = keyof typeof OPERATION_PERMISSIONS;
+
+/** The panel's sections (their paths under /panel) and the permission that opens each. */
+export const PANEL_SECTIONS = [
+  { path: "/panel/agents", label: "Agents", permission: "agents.read" },
+  { path: "/panel/knowledge", label: "Knowledge base", permission: "knowledge.read" },
+  { path: "/panel/conversations", label: "Conversations", permission: "inbox.read" },
+  { path: "/panel/usage", label: "Usage", permission: "usage.read" },
+  { path: "/panel/webhooks", label: "Webhooks", permission: "webhooks.manage" },
+  { path: "/panel/people", label: "People", permission: "people.manage" },
+  { path: "/panel/audit", label: "Audit log", permission: "audit.read" },
+  // Linked from the header's account corner, not the navigation.
+  { path: "/panel/account", label: "Account", permission: "account.own", nav: false },
+] as const satisfies ReadonlyArray<{ path: string; label: string; permission: Permission; nav?: false }>;
+
+export function roleOf(scope: AdminScope): Role {
+  return scope.role;
+}
+
+export function roleMay(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+export function can(scope: AdminScope, permission: Permission): boolean {
+  return roleMay(roleOf(scope), permission);
+}
+
+/** Throws FORBIDDEN (403, the panel's "Forbidden") unless the person holds the permission. */
+export function assertCan(scope: AdminScope, permission: Permission): void {
+  if (!can(scope, permission)) throw new AppError("FORBIDDEN");
+}
+
+/** The permission of a panel operation, or undefined when the table has no entry for it. */
+export function permissionOf(operation: string): Permission | undefined {
+  return Object.hasOwn(OPERATION_PERMISSIONS, operation) ? OPERATION_PERMISSIONS[operation as PanelOperation] : undefined;
+}
+
+/** Whether a role may call an operation; an operation without an entry is refused for every role. */
+export function roleMayCall(role: Role, operation: string): boolean {
+  const permission = permissionOf(operation);
+  return permission !== undefined && roleMay(role, permission);
+}
+
+/**
+ * Whether a person of this role may invite someone: the rule of `people.invite`, asked again when an
+ * invitation is accepted and when its inviter's role changes, so no invitation outlives that right.
+ */
+export function roleMayInvite(role: Role): boolean {
+  return roleMayCall(role, "people.invite");
+}
+
+/** Throws FORBIDDEN unless the person may call the operation. */
+export function assertMayCall(scope: AdminScope, operation: string): void {
+  if (!roleMayCall(roleOf(scope), operation)) throw new AppError("FORBIDDEN");
+}
+
+/** The section of a panel path (the longest matching prefix), or undefined for the panel's home. */
+export function panelSectionOf(pathname: string) {
+  return PANEL_SECTIONS.find((section) => pathname === section.path || pathname.startsWith(`${section.path}/`));
+}
+
+/** The sections a role may open, in navigation order. */
+export function panelSectionsFor(role: Role) {
+  return PANEL_SECTIONS.filter((section) => roleMay(role, section.permission));
+}

@@ -1,0 +1,114 @@
+// Admin sign-in: email and password against the stored hash, with failed attempts throttled per
+// email and client IP, and per IP whatever the email (so trying many emails does not escape it).
+// An unknown email costs the same hash work as a known one, so response time does not tell which
+// emails exist. Hashes run in the thread pool (packages/db/src/password.ts), at most
+// PASSWORD_CHECKS_AT_ONCE at a time: a flood of sign-ins queues instead of taking every thread.
+import { type Database, hashPassword, needsRehash, verifyPassword } from "@parley/db";
+import pLimit from "p-limit";
+import { z } from "zod";
+import { AppError } from "../platform/errors.ts";
+import { PASSWORD_CHECKS_AT_ONCE } from "../platform/limits.ts";
+import type { RateLimiter } from "../platform/ratelimit/types.ts";
+import type { AdminScope } from "./scope.ts";
+
+export const credentialsInput = z.object({
+  email: z.string().trim().toLowerCase().max(320),
+  password: z.string().min(1).max(1_000),
+});
+
+export interface SignedInAdmin extends AdminScope {
+  email: string;
+  name: string;
+}
+
+export interface SignInLimiters {
+  /** Failures per email and IP. */
+  signIn: RateLimiter;
+  /** Failures per IP. */
+  signInIp: RateLimiter;
+}
+
+/** The queue every password hash of this process goes through (exported for tests to observe). */
+export const passwordWork = pLimit(PASSWORD_CHECKS_AT_ONCE);
+
+// A hash of a random password, to compare against when the email is unknown.
+let decoyHash: Promise<string> | undefined;
+function decoy(): Promise<string> {
+  decoyHash ??= passwordWork(() => hashPassword(crypto.randomUUID()));
+  return decoyHash;
+}
+
+/**
+ * The admin for these credentials, or null when they are wrong. Throws SIGN_IN_THROTTLED while the
+ * email and IP, or the IP, are over their failed-attempt budget, even for the right password (and
+ * then computes no hash). A hash of an older kind (bcrypt) is replaced at a successful sign-in.
+ */
+export async function signInAdmin(
+  deps: { db: Database; limiters: SignInLimiters },
+  credentials: unknown,
+  clientIp: string,
+): Promise<SignedInAdmin | null> {
+  const parsed = credentialsInput.safeParse(credentials);
+  if (!parsed.success) return null;
+  const { email, password } = parsed.data;
+  const budgets: Array<[RateLimiter, string]> = [
+    [deps.limiters.signInIp, clientIp],
+    [deps.limiters.signIn, `${clientIp}|${email}`],
+  ];
+  for (const [limiter, identifier] of budgets) assertNotBlocked(limiter, identifier);
+
+  const user = await deps.db.prisma.user.findUnique({
+    where: { email },
+    select: { id: true, workspaceId: true, email: true, name: true, role: true, passwordHash: true, deactivatedAt: true },
+  });
+  const hash = user?.passwordHash ?? (await decoy());
+  const valid = await passwordWork(() => verifyPassword(password, hash));
+  // A deactivated person is refused like wrong credentials (and it counts as a failure).
+  if (user && valid && user.deactivatedAt === null) {
+    if (needsRehash(user.passwordHash)) await rehash(deps.db, user.id, user.passwordHash, password);
+    return { userId: user.id, workspaceId: user.workspaceId, role: user.role, email: user.email, name: user.name };
+  }
+
+  for (const [limiter, identifier] of budgets) await countFailure(limiter, identifier);
+  return null;
+}
+
+/** Replaces an older hash with today's; only if it is still the one just checked (a concurrent password change wins). */
+async function rehash(db: Database, userId: string, oldHash: string, password: string): Promise<void> {
+  const passwordHash = await passwordWork(() => hashPassword(password));
+  await db.prisma.user.updateMany({ where: { id: userId, passwordHash: oldHash }, data: { passwordHash } });
+}
+
+// The shared limiter (one store for all instances) counts failures only. Asking it whether an
+// identifier is blocked would count one more, so the block it reports (its budget used up) is
+// remembered here until its window frees up, and refuses even the right password meanwhile.
+const blocked = new WeakMap<RateLimiter, Map<string, number>>();
+const MAX_REMEMBERED = 10_000;
+
+function assertNotBlocked(limiter: RateLimiter, identifier: string): void {
+  const until = blocked.get(limiter)?.get(identifier);
+  if (until === undefined) return;
+  const seconds = Math.ceil((until - Date.now()) / 1000);
+  if (seconds > 0) throw new AppError("SIGN_IN_THROTTLED", { headers: { "retry-after": String(seconds) } });
+  blocked.get(limiter)?.delete(identifier);
+}
+
+async function countFailure(limiter: RateLimiter, identifier: string): Promise<void> {
+  const result = await limiter.limit(identifier);
+  // The failure that uses the last unit of the budget starts the block.
+  if (!result.success || result.remaining <= 0) remember(limiter, identifier, Math.max(result.reset, Date.now() + 1000));
+}
+
+function remember(limiter: RateLimiter, identifier: string, until: number): void {
+  const now = Date.now();
+  let entries = blocked.get(limiter);
+  if (!entries) {
+    entries = new Map();
+    blocked.set(limiter, entries);
+  }
+  if (entries.size >= MAX_REMEMBERED) {
+    for (const [key, end] of entries) if (end <= now) entries.delete(key);
+    if (entries.size >= MAX_REMEMBERED) entries.clear();
+  }
+  entries.set(identifier, until);
+}
