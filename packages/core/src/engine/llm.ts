@@ -14,10 +14,9 @@ import { logger } from "../logger.ts";
 import { countTokens } from "../tokens.ts";
 import { CitationFilter } from "./citations.ts";
 import { retrievePassages } from "./grounding.ts";
-import type { LlmConfig } from "./index.ts";
 import { buildMessages, buildSystemPrompt, type PromptSource } from "./llm-prompt.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
-import type { Engine, EngineDeps, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
+import type { Engine, EngineDeps, EngineInput, EngineResult, LlmConfig, RichContentItem, ToolCall } from "./types.ts";
 
 export type { LlmConfig };
 
