@@ -5,10 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { passwordWork, startSession } from "@parley/core/admin";
+import { hashPassword, passwordWork, startSession, verifyPassword } from "@parley/core/admin";
 import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW, PASSWORD_CHECKS_AT_ONCE } from "@parley/core/limits";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { hashPassword, verifyPassword } from "@parley/db";
 import bcrypt from "bcryptjs";
 import type { Session, User } from "next-auth";
 import { encode, type JWT } from "next-auth/jwt";

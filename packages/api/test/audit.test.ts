@@ -1,9 +1,8 @@
 // The audit log through the panel's procedures: an action records exactly one event with who, what
 // and from where; a change that rolls back records nothing; no key or secret reaches the table; the
 // list filters, pages newest first, stays inside the workspace and is refused to editors and support.
-import { exportConversations, generateHttpApiKey, parseExportQuery, recordAudit, resetPassword } from "@parley/core/admin";
+import { exportConversations, generateHttpApiKey, hashPassword, parseExportQuery, recordAudit, resetPassword } from "@parley/core/admin";
 import type { TestContext } from "@parley/core/testing";
-import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

@@ -13,6 +13,7 @@
 //   @parley/core/browser    what the panel's client components may import
 //   @parley/core/storable-text   the rule for text the database cannot store, in plain JS for server.mjs
 //   @parley/core/request-path    the rule for paths that route elsewhere than they read, in plain JS too
+//   @parley/core/demo       the demo data and its seed (db:seed, the first start, tests)
 //   @parley/core/markdown, /openapi, /testing
 
 export { type ClientAddressSource, clientIp } from "./client-ip.ts";
@@ -20,7 +21,7 @@ export type { AppContext } from "./context.ts";
 export { API_DOCS_PATH, ERROR_CODES, ERROR_DOCS, type ErrorDoc, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "./error-docs.ts";
 export { AppError, ERRORS, type ErrorBody, type ErrorCode, isAppError } from "./errors.ts";
 export { fieldMessage } from "./field-messages.ts";
-export { databaseIsHealthy, type TaskHealth, type TasksHealth, tasksHealth } from "./health.ts";
+export { databaseIsHealthy } from "./health.ts";
 export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys.ts";
 export { configureLogging, describeError, LOG_LEVELS, type LogLevel, logger } from "./logger.ts";
 export { type Mailer, type MailMessage, senderFor, smtpMailer } from "./mail.ts";

@@ -2,10 +2,11 @@
 // every other session ends) and their live sessions (list, end one). An operator who lost access
 // resets a password from the command line (resetPassword).
 import { randomBytes } from "node:crypto";
-import { type Database, hashPassword, verifyPassword } from "@parley/db";
+import type { Database } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { PASSWORD_CHANGES_PER_WINDOW, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from "../limits.ts";
+import { hashPassword, verifyPassword } from "../people/passwords.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiters } from "../ratelimit/types.ts";
 import { CLI_ACTOR, recordAudit } from "./audit.ts";

@@ -2,6 +2,7 @@
 // the tRPC procedures of @parley/api are thin calls over these.
 
 export { articleSlugInput, slugFromTitle } from "../article-slugs.ts";
+export { hashPassword, needsRehash, verifyPassword } from "../people/passwords.ts";
 export { type VoiceAvailability, voiceAvailability } from "../voice/availability.ts";
 export {
   changePassword,

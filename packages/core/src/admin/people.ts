@@ -3,11 +3,12 @@
 // ends every session of the person at once, on every instance, since sessions are checked in the
 // database) and reactivation. The workspace always keeps one active owner.
 import { createHash, randomBytes } from "node:crypto";
-import { type Database, hashPassword, type Prisma } from "@parley/db";
+import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATIONS_PER_WORKSPACE_PER_HOUR } from "../limits.ts";
 import type { Mailer } from "../mail.ts";
+import { hashPassword } from "../people/passwords.ts";
 import { enforceRateLimit } from "../ratelimit/index.ts";
 import type { RateLimiters } from "../ratelimit/types.ts";
 import { newPasswordInput } from "./account.ts";

@@ -3,11 +3,12 @@
 // An unknown email costs the same hash work as a known one, so response time does not tell which
 // emails exist. Hashes run in the thread pool (packages/db/src/password.ts), at most
 // PASSWORD_CHECKS_AT_ONCE at a time: a flood of sign-ins queues instead of taking every thread.
-import { type Database, hashPassword, needsRehash, verifyPassword } from "@parley/db";
+import type { Database } from "@parley/db";
 import pLimit from "p-limit";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { PASSWORD_CHECKS_AT_ONCE } from "../limits.ts";
+import { hashPassword, needsRehash, verifyPassword } from "../people/passwords.ts";
 import type { RateLimiter } from "../ratelimit/types.ts";
 import type { AdminScope } from "./scope.ts";
 

@@ -1,6 +1,6 @@
 // Fixtures for the messages API tests (core and web): a test context over the seeded demo data,
 // agents with keys, and a request builder for core's sendMessage.
-import { seed } from "@parley/db";
+import { seed } from "../../src/demo/seed.ts";
 import { generateAgentKey } from "../../src/keys.ts";
 import type { SendMessageInput } from "../../src/messages/index.ts";
 import { createTestContext, type TestContext } from "../../src/testing.ts";

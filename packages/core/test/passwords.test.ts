@@ -1,4 +1,4 @@
-import { hashPassword, needsRehash, verifyPassword } from "@parley/db";
+import { hashPassword, needsRehash, verifyPassword } from "../src/people/passwords.ts";
 import bcrypt from "bcryptjs";
 import { describe, expect, it } from "vitest";
 
