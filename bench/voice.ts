@@ -7,15 +7,16 @@
 // seconds per second of audio streamed (its process tree: PocketSphinx's processes count), and
 // the largest number of sessions whose p99 stays under VOICE_P99_TARGET_MS. See bench/README.md.
 import { cpus, loadavg } from "node:os";
+import { seed } from "@parley/core/demo";
 import { FliteTextToSpeech, PocketSphinxRecognizer } from "@parley/core/voice";
-import { type Database, seed } from "@parley/db";
+import type { Database } from "@parley/db";
 import { RssSampler, type ServerProcess, treeCpuMs } from "./processes.ts";
 import { FRAME_MS, INPUT_RATE, runVoiceSession, type SessionOutcome, type SpokenQuestion, type TurnTiming } from "./voice-client.ts";
 import { FAKE_SPEECH_MS_PER_CHAR, FAKE_TRANSCRIPTION_DELAY_MS, startFakeSpeechEndpoint } from "./voice-endpoint.ts";
 
 /** A session holds while its p99 (end of speech to the first reply audio byte) stays under this. */
 export const VOICE_P99_TARGET_MS = 1_500;
-/** The demo agent (prisma/seed/demo.ts) and the page origin the bench allows it. */
+/** The demo agent (packages/core/src/demo/data.ts) and the page origin the bench allows it. */
 const AGENT_ID = "demo";
 const ORIGIN = "https://shop.bench.test";
 /** Questions of the demo data's help centre, said by flite's default voice. */

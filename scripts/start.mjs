@@ -23,6 +23,6 @@ run("npx", ["--no-install", "tsx", "apps/web/src/check-env.ts"]);
 run("node", ["scripts/bundle-widget.mjs"]);
 const buildStatus = await buildWithProgress(root, { ...env, NODE_ENV: "production" });
 if (buildStatus !== 0) process.exit(buildStatus);
-run("npx", ["--no-install", "tsx", "packages/db/src/cli/setup.ts"]);
+run("npx", ["--no-install", "tsx", "apps/web/src/cli/setup.ts"]);
 // The server's heap cap and allocator settings (app-process.mjs); NODE_OPTIONS of your own wins.
 run("node", ["apps/web/server.mjs"], { NODE_ENV: "production", ...appProcessEnv(env) });

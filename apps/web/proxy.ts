@@ -3,11 +3,21 @@
 // fresh nonce (@parley/core/security-headers). The policy goes on
 // the request too, where Next reads the nonce for its own scripts. Pages are rendered per request
 // (the root layout waits for the request), so every response gets its own nonce.
+// Next bundles the proxy on its own: it reads its few settings here (src/site.ts's schema) rather
+// than load src/env.ts, which brings core's engine, voice and search settings with it.
 
 import { crossSitePageWrite } from "@parley/core/page-writes";
 import { contentSecurityPolicy, NONCE_HEADER } from "@parley/core/security-headers";
-import { publicAppUrl } from "@parley/db/env";
 import { type NextRequest, NextResponse } from "next/server";
+import { publicUrl, siteSettingsSchema } from "./src/site.ts";
+
+let appUrl: string | undefined;
+
+/** APP_URL, else http://localhost:PORT, read once. */
+function publicAppUrl(): string {
+  appUrl ??= publicUrl(siteSettingsSchema.pick({ APP_URL: true, PORT: true }).parse(process.env));
+  return appUrl;
+}
 
 export function proxy(request: NextRequest): NextResponse {
   // A write to a page (a server action) from another site: 403 here, not Next's bare 500.

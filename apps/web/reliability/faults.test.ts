@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { generateAgentKey } from "@parley/core/agents";
-import { migrate, openDatabase, seed } from "@parley/db";
+import { seed } from "@parley/core/demo";
+import { migrate, openDatabase } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   errorResponse,

@@ -1,6 +1,8 @@
 // The app's environment variables: the database's (packages/db/src/env.ts) and the app's own,
 // validated once at start-up (check-env.ts before `npm start` builds; the instrumentation hook
-// when a server starts) and handed to core through the AppContext. Core reads no environment.
+// when a server starts) and handed to core through the AppContext. Core reads no environment; the
+// app reads it here only (the lint's noProcessEnv rule), but for the entry files Next and Node load
+// on their own (server.mjs, instrumentation.ts, proxy.ts).
 import { isIP } from "node:net";
 import { LOG_LEVELS, parseTrustProxy, type TrustProxy } from "@parley/core";
 import { llmSettingsSchema } from "@parley/core/engine";
@@ -8,6 +10,7 @@ import { embeddingsSettingsSchema } from "@parley/core/knowledge";
 import { checkSpeechSettings, speechSettingsSchema } from "@parley/core/voice";
 import { dbEnvSchema, flag, optionalUrl, parseEnvWith } from "@parley/db";
 import { z } from "zod";
+import { siteSettingsSchema } from "./site.ts";
 
 const optionalText = z
   .string()
@@ -17,8 +20,12 @@ const optionalText = z
 /** An interface address to listen on: an IP address or a host name. */
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
-const appEnvSchema = dbEnvSchema
+/** What the command-line tools read (db:seed, the start-up's setup): the database's and the site's settings. */
+const cliEnvSchema = dbEnvSchema.extend(siteSettingsSchema.shape);
+
+const appEnvSchema = cliEnvSchema
   .extend({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     /** The interface server.mjs listens on. */
     HOST: z
       .string()
@@ -88,4 +95,16 @@ export function appEnv(): AppEnv {
 /** Forget the parsed environment (tests that change process.env). */
 export function resetAppEnv(): void {
   cached = undefined;
+}
+
+export type CliEnv = z.infer<typeof cliEnvSchema>;
+
+/** The command-line tools' settings of the process environment; throws EnvError naming each bad variable. */
+export function cliEnv(): CliEnv {
+  return parseEnvWith(cliEnvSchema, process.env);
+}
+
+/** next-auth reads its URL from process.env alone: the one variable the app writes, at start-up. */
+export function publishNextAuthUrl(url: string): void {
+  process.env.NEXTAUTH_URL = url;
 }

@@ -2,9 +2,10 @@
 // proxy saw, so a client that writes its own X-Forwarded-For entries gains nothing: the failed-key
 // guard of the messages API and the sign-in throttle. (The help limit: help.test.ts; the widget:
 // widget-socket.test.ts.)
+
 import { FAILED_KEY_ATTEMPTS_PER_MINUTE, FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
+import { hashPassword } from "@parley/core/people";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeCredentials } from "~/server/auth.ts";
 import { createAgentWithKey, type TestAgent } from "../../../packages/core/test/support/messaging.ts";

@@ -1,7 +1,7 @@
 // The app's settings (src/env.ts): the database's variables and the app's own, parsed at once.
 import { EnvError } from "@parley/db";
 import { afterEach, describe, expect, it } from "vitest";
-import { appEnv, parseAppEnv, resetAppEnv } from "~/env.ts";
+import { appEnv, cliEnv, parseAppEnv, resetAppEnv } from "~/env.ts";
 
 function errorOf(source: Record<string, string | undefined>): EnvError {
   try {
@@ -138,6 +138,12 @@ describe("parseAppEnv", () => {
     });
   });
 
+  it("names the database's bad variables and the app's in one message", () => {
+    expect(() => parseAppEnv({ DATABASE_URL: "mysql://x", ADMIN_PASSWORD: "short" })).toThrow(
+      "Invalid environment variables:\n  DATABASE_URL: must be a postgres:// or postgresql:// URL\n  ADMIN_PASSWORD: must be at least 8 characters",
+    );
+  });
+
   it("names every bad variable at once", () => {
     const lines = errorOf({ DATABASE_URL: "mysql://x", PORT: "abc", REDIS_URL: "notaurl" }).message.split("\n");
     expect(lines[0]).toBe("Invalid environment variables:");
@@ -147,6 +153,41 @@ describe("parseAppEnv", () => {
         .map((line) => line.trim().split(":")[0])
         .sort(),
     ).toEqual(["DATABASE_URL", "PORT", "REDIS_URL"]);
+  });
+});
+
+describe("cliEnv", () => {
+  const names = ["DATABASE_URL", "DATA_DIR", "PORT", "APP_URL", "ADMIN_EMAIL", "ADMIN_PASSWORD", "REDIS_URL"] as const;
+  const saved = new Map(names.map((name) => [name, process.env[name]]));
+  /** Exactly these of the variables above are set. */
+  function setEnv(values: Partial<Record<(typeof names)[number], string>>): void {
+    for (const name of names) {
+      const value = values[name];
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+  afterEach(() => {
+    setEnv(Object.fromEntries(saved));
+  });
+
+  it("reads the database's and the site's variables only (the command-line tools need no server settings)", () => {
+    setEnv({
+      DATA_DIR: "/tmp/cli",
+      PORT: "4100",
+      APP_URL: "https://help.example.com",
+      ADMIN_PASSWORD: "long enough",
+      REDIS_URL: "notaurl",
+    });
+    expect(cliEnv()).toEqual({
+      DATA_DIR: "/tmp/cli",
+      PORT: 4100,
+      APP_URL: "https://help.example.com",
+      ADMIN_EMAIL: "admin@example.com",
+      ADMIN_PASSWORD: "long enough",
+    });
+    setEnv({ ADMIN_PASSWORD: "short" });
+    expect(() => cliEnv()).toThrow("Invalid environment variables:\n  ADMIN_PASSWORD: must be at least 8 characters");
   });
 });
 

@@ -1,9 +1,9 @@
 // What the rendered help pages rely on besides the core reads: page metadata and the sitemap route
 // (real database, demo data). Their Markdown rendering is tested with @parley/core/markdown.
 
+import { seed } from "@parley/core/demo";
 import { helpArticleUrl, helpPaths } from "@parley/core/help";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { seed } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { helpMetadata } from "~/help/metadata.ts";
 import { helpSitemapRoute } from "./support/routes.ts";

@@ -1,9 +1,10 @@
 // The public help-centre JSON routes (spec 4.2 to 4.5) through their handlers, over the
 // demo data and extra fixtures in a real database, with the real rate limiter (in process, or
 // Redis with REDIS_URL).
+
+import { seed } from "@parley/core/demo";
 import { searchHelpArticles } from "@parley/core/help";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { seed } from "@parley/db";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "./support/routes.ts";
 

@@ -1,8 +1,8 @@
 // A method a route does not serve gets 405 with the error body and an Allow header, on both
 // serving paths: the server entry's direct path for the public routes (through a real HTTP server
 // over the same table) and the Next.js route files.
+import { seed } from "@parley/core/demo";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { seed } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as helpArticleFile from "../app/api/agent/[agentId]/help/articles/[itemId]/route.ts";
 import * as helpArticlesFile from "../app/api/agent/[agentId]/help/articles/route.ts";

@@ -4,7 +4,9 @@
 // Schema 2020-12) and each header against its documented presence and schema. A status the
 // document lists but no test produces, or one the routes send but the document lacks, fails.
 
+import { ERRORS, type ErrorBody, type ErrorCode, errorDocsLink } from "@parley/core";
 import { generateAgentKey } from "@parley/core/agents";
+import { HELP_REQUESTS_PER_MINUTE } from "@parley/core/limits";
 import { buildOpenApiDocument, documentServerUrl, type OpenApiDocument } from "@parley/core/openapi";
 import type { AdminScope } from "@parley/core/people";
 import type { TestContext } from "@parley/core/testing";
@@ -64,6 +66,26 @@ async function conforms(response: Response, path: string, method: string): Promi
   expect(validator.validateHeaders(path, method, response.status, response.headers).errors, `${label} headers`).toEqual([]);
   exercised.add(`${method} ${path} ${response.status}`);
   return body;
+}
+
+/** The error table's code for an `error` text (the code the Link header points to). */
+function codeOf(text: string): ErrorCode {
+  const code = (Object.keys(ERRORS) as ErrorCode[]).find((key) => ERRORS[key].message === text);
+  if (!code) throw new Error(`no error with the text ${text}`);
+  return code;
+}
+
+/**
+ * An error response: exactly `status`, exactly `expected` as the body, the Link to that error's
+ * documentation, and a body and headers valid against the document's response for that status.
+ */
+async function conformsAsError(response: Response, path: string, method: string, status: number, expected: ErrorBody): Promise<void> {
+  const label = `${method.toUpperCase()} ${path}`;
+  const code = codeOf(expected.error);
+  expect(response.status, label).toBe(status);
+  expect(ERRORS[code].status, `${label}: ${code}`).toBe(status);
+  expect(response.headers.get("link"), label).toBe(errorDocsLink(code));
+  expect(await conforms(response, path, method), label).toEqual(expected);
 }
 
 /** A context whose database fails every call: the one way to a 500 that is not a bug. */
@@ -126,51 +148,84 @@ describe("send message", () => {
 
   it("400 Invalid request", async () => {
     const agent = await createAgentWithKey(ctx);
-    for (const body of [{ message: "" }, "not json", { message: "hi", extra: 1 }]) {
-      await conforms(await send(agent.id, body, as(agent)), MESSAGES, "post");
+    for (const [body, details] of [
+      [{ message: "" }, "message: must not be empty"],
+      ["not json", "body: must be valid JSON"],
+      [{ message: "hi", extra: 1 }, "extra: is not a known field"],
+    ] as const) {
+      await conformsAsError(await send(agent.id, body, as(agent)), MESSAGES, "post", 400, { error: "Invalid request", details });
     }
-    await conforms(await send(agent.id, { message: "hi" }, as(agent, { "idempotency-key": "" })), MESSAGES, "post");
+    await conformsAsError(await send(agent.id, { message: "hi" }, as(agent, { "idempotency-key": "" })), MESSAGES, "post", 400, {
+      error: "Invalid request",
+      details: "Idempotency-Key: must be 1 to 255 characters",
+    });
   });
 
   it("400 for a body over 64 KiB", async () => {
     const agent = await createAgentWithKey(ctx);
     const body = `{"message":"hi"}${" ".repeat(65_536)}`;
-    await conforms(await send(agent.id, body, as(agent)), MESSAGES, "post");
-    await conforms(await send(agent.id, body, as(agent, { "content-length": String(body.length) })), MESSAGES, "post");
+    const tooLarge = { error: "Invalid request", details: "body: must be at most 65536 bytes" };
+    await conformsAsError(await send(agent.id, body, as(agent)), MESSAGES, "post", 400, tooLarge);
+    const declared = await send(agent.id, body, as(agent, { "content-length": String(body.length) }));
+    await conformsAsError(declared, MESSAGES, "post", 400, tooLarge);
   });
 
   it("401: missing, not configured, invalid", async () => {
     await generateAgentKey(ctx.db, "demo");
-    await conforms(await send("demo", { message: "hi" }), MESSAGES, "post");
-    await conforms(await send("demo-nokey", { message: "hi" }, { authorization: "Bearer pk_x" }), MESSAGES, "post");
-    await conforms(
-      await send("demo", { message: "hi" }, { authorization: "Bearer pk_wrong", "x-parley-client-ip": freshIp() }),
-      MESSAGES,
-      "post",
-    );
+    const missing = await send("demo", { message: "hi" });
+    expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="parley"');
+    await conformsAsError(missing, MESSAGES, "post", 401, { error: "Missing bearer token" });
+    await conformsAsError(await send("demo-nokey", { message: "hi" }, { authorization: "Bearer pk_x" }), MESSAGES, "post", 401, {
+      error: "HTTP API key not configured",
+    });
+    const invalid = await send("demo", { message: "hi" }, { authorization: "Bearer pk_wrong", "x-parley-client-ip": freshIp() });
+    expect(invalid.headers.get("www-authenticate")).toBe('Bearer realm="parley", error="invalid_token"');
+    await conformsAsError(invalid, MESSAGES, "post", 401, { error: "Invalid bearer token" });
   });
 
   it("402: each quota", async () => {
     const conversations = await createAgentWithKey(ctx, { monthlyConversationLimit: 0 });
-    await conforms(await send(conversations.id, { message: "hi" }, as(conversations)), MESSAGES, "post");
+    await conformsAsError(await send(conversations.id, { message: "hi" }, as(conversations)), MESSAGES, "post", 402, {
+      error: "Monthly conversation quota exhausted",
+    });
     const tokens = await createAgentWithKey(ctx, { monthlyTokenLimit: 1 });
-    await conforms(await send(tokens.id, { message: "hi" }, as(tokens)), MESSAGES, "post");
-    const body = await conforms(await send(tokens.id, { message: "hi" }, as(tokens)), MESSAGES, "post");
+    // The first turn is allowed and spends the one token; the next finds the quota exhausted.
+    const firstTurn = await send(tokens.id, { message: "hi" }, as(tokens));
+    expect(firstTurn.status).toBe(200);
+    await conforms(firstTurn, MESSAGES, "post");
+    const exhausted = await send(tokens.id, { message: "hi" }, as(tokens));
+    expect(exhausted.status).toBe(402);
+    const body = await conforms(exhausted, MESSAGES, "post");
     expect(body).toEqual({ error: "Monthly token quota exhausted" });
+    expect(exhausted.headers.get("link")).toBe(errorDocsLink("TOKEN_QUOTA_EXHAUSTED"));
+    const usage = await createAgentWithKey(ctx, { usageLimit: 1 });
+    const usageFirstTurn = await send(usage.id, { message: "hi" }, as(usage));
+    expect(usageFirstTurn.status).toBe(200);
+    await conforms(usageFirstTurn, MESSAGES, "post");
+    await conformsAsError(await send(usage.id, { message: "hi" }, as(usage)), MESSAGES, "post", 402, { error: "Usage limit reached" });
   });
 
   it("403 and 404", async () => {
-    await conforms(await send("demo-disabled", { message: "hi" }), MESSAGES, "post");
-    await conforms(await send("no-such-agent", { message: "hi" }), MESSAGES, "post");
+    await conformsAsError(await send("demo-disabled", { message: "hi" }), MESSAGES, "post", 403, {
+      error: "HTTP API disabled for this agent",
+    });
+    await conformsAsError(await send("no-such-agent", { message: "hi" }), MESSAGES, "post", 404, { error: "Agent not found" });
     const agent = await createAgentWithKey(ctx);
-    const body = await conforms(await send(agent.id, { message: "hi", conversationId: "c-unknown" }, as(agent)), MESSAGES, "post");
+    const unknownConversation = await send(agent.id, { message: "hi", conversationId: "c-unknown" }, as(agent));
+    expect(unknownConversation.status).toBe(404);
+    expect(unknownConversation.headers.get("link")).toBe(errorDocsLink("CONVERSATION_NOT_FOUND"));
+    const body = await conforms(unknownConversation, MESSAGES, "post");
     expect(body).toEqual({ error: "Conversation not found" });
   });
 
   it("409 Idempotency-Key reused with a different request", async () => {
     const agent = await createAgentWithKey(ctx);
-    await conforms(await send(agent.id, { message: "hi" }, as(agent, { "idempotency-key": "k-2" })), MESSAGES, "post");
-    await conforms(await send(agent.id, { message: "hello" }, as(agent, { "idempotency-key": "k-2" })), MESSAGES, "post");
+    const first = await send(agent.id, { message: "hi" }, as(agent, { "idempotency-key": "k-2" }));
+    expect(first.status).toBe(200);
+    await conforms(first, MESSAGES, "post");
+    await conformsAsError(await send(agent.id, { message: "hello" }, as(agent, { "idempotency-key": "k-2" })), MESSAGES, "post", 409, {
+      error: "Idempotency-Key reused with a different request",
+    });
   });
 
   it("429: the agent's limit, and the failed-key guard", async () => {
@@ -179,17 +234,18 @@ describe("send message", () => {
     do response = await send(agent.id, "{}", as(agent));
     while (response.status === 400);
     expect(response.status).toBe(429);
-    await conforms(response, MESSAGES, "post");
+    expect(response.headers.get("ratelimit-policy")).toBe('"messages";q=30;w=60');
+    await conformsAsError(response, MESSAGES, "post", 429, { error: "Rate limit exceeded" });
 
     const ip = freshIp();
     do response = await send("demo", { message: "hi" }, { authorization: "Bearer pk_wrong", "x-parley-client-ip": ip });
     while (response.status === 401);
     expect(response.headers.get("ratelimit-policy")).toBe('"failed-keys";q=10;w=60');
-    await conforms(response, MESSAGES, "post");
+    await conformsAsError(response, MESSAGES, "post", 429, { error: "Rate limit exceeded" });
     const blocked = await send("demo", { message: "hi" }, { authorization: "Bearer pk_wrong", "x-parley-client-ip": ip });
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("ratelimit-policy")).toBe('"failed-keys";q=10;w=60');
-    await conforms(blocked, MESSAGES, "post");
+    await conformsAsError(blocked, MESSAGES, "post", 429, { error: "Rate limit exceeded" });
   });
 
   it("500 Internal error", async () => {
@@ -202,7 +258,7 @@ describe("send message", () => {
         },
       }),
     };
-    await conforms(await send(agent.id, { message: "hi" }, as(agent), failing), MESSAGES, "post");
+    await conformsAsError(await send(agent.id, { message: "hi" }, as(agent), failing), MESSAGES, "post", 500, { error: "Internal error" });
   });
 });
 
@@ -226,13 +282,17 @@ describe("help routes", () => {
   });
 
   it("400 for a search over the limit", async () => {
-    await conforms(await get(`/api/agent/demo/help/articles?q=${"x".repeat(101)}`), ARTICLES, "get");
+    await conformsAsError(await get(`/api/agent/demo/help/articles?q=${"x".repeat(101)}`), ARTICLES, "get", 400, {
+      error: "Invalid request",
+      details: "q: must be at most 100 characters",
+    });
   });
 
   it("404 Not found", async () => {
-    await conforms(await get("/api/agent/demo-inactive/help"), HELP, "get");
-    await conforms(await get("/api/agent/no-such-agent/help/articles"), ARTICLES, "get");
-    await conforms(await get("/api/agent/demo/help/articles/art-start-draft"), ARTICLE, "get");
+    const notFound = { error: "Not found" };
+    await conformsAsError(await get("/api/agent/demo-inactive/help"), HELP, "get", 404, notFound);
+    await conformsAsError(await get("/api/agent/no-such-agent/help/articles"), ARTICLES, "get", 404, notFound);
+    await conformsAsError(await get("/api/agent/demo/help/articles/art-start-draft"), ARTICLE, "get", 404, notFound);
   });
 
   it("429 on each route", async () => {
@@ -242,19 +302,22 @@ describe("help routes", () => {
       ["/api/agent/demo/help/articles/art-refunds", ARTICLE],
     ] as const) {
       const ip = freshIp();
-      let response: Response;
-      do response = await get(path, ip);
-      while (response.status === 200);
+      // The limit's requests are answered; the next one is refused (a bounded loop, so a route
+      // that never limits fails here instead of looping).
+      for (let i = 0; i < HELP_REQUESTS_PER_MINUTE; i += 1) expect((await get(path, ip)).status, `${path} #${i + 1}`).toBe(200);
+      const response = await get(path, ip);
       expect(response.status).toBe(429);
-      await conforms(response, template, "get");
+      expect(response.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+      await conformsAsError(response, template, "get", 429, { error: "Rate limit exceeded" });
     }
   });
 
   it("500 when the database fails", async () => {
     const broken = brokenDatabase();
-    await conforms(await get("/api/agent/demo/help", freshIp(), broken), HELP, "get");
-    await conforms(await get("/api/agent/demo/help/articles", freshIp(), broken), ARTICLES, "get");
-    await conforms(await get("/api/agent/demo/help/articles/art-refunds", freshIp(), broken), ARTICLE, "get");
+    const internal = { error: "Internal error" };
+    await conformsAsError(await get("/api/agent/demo/help", freshIp(), broken), HELP, "get", 500, internal);
+    await conformsAsError(await get("/api/agent/demo/help/articles", freshIp(), broken), ARTICLES, "get", 500, internal);
+    await conformsAsError(await get("/api/agent/demo/help/articles/art-refunds", freshIp(), broken), ARTICLE, "get", 500, internal);
   });
 });
 
@@ -266,17 +329,25 @@ describe("key routes", () => {
   const params = { agent_id: "demo-quota" };
 
   it("201, 204, 401, 403, 404, 500 for both methods", async () => {
-    await conforms(await createHttpApiKey(ctx, request("POST", { origin: ctx.appUrl }), params, admin), KEY, "post");
-    await conforms(await revokeHttpApiKey(ctx, request("DELETE", { origin: ctx.appUrl }), params, admin), KEY, "delete");
+    const created = await createHttpApiKey(ctx, request("POST", { origin: ctx.appUrl }), params, admin);
+    expect(created.status).toBe(201);
+    const body = (await conforms(created, KEY, "post")) as { data: { key: string; last4: string } };
+    expect(body.data.key).toMatch(/^pk_[A-Za-z0-9_-]{43}$/);
+    expect(body.data.last4).toBe(body.data.key.slice(-4));
+    const revoked = await revokeHttpApiKey(ctx, request("DELETE", { origin: ctx.appUrl }), params, admin);
+    expect(revoked.status).toBe(204);
+    expect(await conforms(revoked, KEY, "delete")).toBeUndefined();
     for (const [method, route] of [
       ["post", createHttpApiKey],
       ["delete", revokeHttpApiKey],
     ] as const) {
       const verb = method === "post" ? "POST" : "DELETE";
-      await conforms(await route(ctx, request(verb), params, null), KEY, method);
-      await conforms(await route(ctx, request(verb, { origin: "https://evil.example" }), params, admin), KEY, method);
-      await conforms(await route(ctx, request(verb), params, stranger), KEY, method);
-      await conforms(await route(brokenDatabase(), request(verb), params, admin), KEY, method);
+      await conformsAsError(await route(ctx, request(verb), params, null), KEY, method, 401, { error: "Unauthorized" });
+      await conformsAsError(await route(ctx, request(verb, { origin: "https://evil.example" }), params, admin), KEY, method, 403, {
+        error: "Forbidden",
+      });
+      await conformsAsError(await route(ctx, request(verb), params, stranger), KEY, method, 404, { error: "Agent not found" });
+      await conformsAsError(await route(brokenDatabase(), request(verb), params, admin), KEY, method, 500, { error: "Internal error" });
     }
   });
 });
@@ -295,7 +366,10 @@ describe("405 on every path, from its route file", () => {
     for (const [path, url, file, operations] of files) {
       const handler = "PUT" in file ? file.PUT : undefined;
       if (!handler) throw new Error(`${path}: no PUT handler`);
-      for (const method of operations) await conforms(await handler(new Request(`${ctx.appUrl}${url}`, { method: "PUT" })), path, method);
+      for (const method of operations) {
+        const response = await handler(new Request(`${ctx.appUrl}${url}`, { method: "PUT" }));
+        await conformsAsError(response, path, method, 405, { error: "Method not allowed" });
+      }
     }
   });
 });

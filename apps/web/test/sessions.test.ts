@@ -2,9 +2,8 @@
 // user's sessions were ended) opens nothing, neither tRPC nor the key routes, while the user's other
 // sessions go on. The cookie is made as next-auth makes it (authorize, then the jwt callback,
 // then encode) and sign-out runs next-auth's signOut event, as its sign-out route does.
-import { endAllSessions } from "@parley/core/people";
+import { endAllSessions, hashPassword } from "@parley/core/people";
 import { createTestContext, type TestContext } from "@parley/core/testing";
-import { hashPassword } from "@parley/db";
 import type { User } from "next-auth";
 import { decode, encode, type JWT } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

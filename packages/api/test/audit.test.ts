@@ -4,9 +4,8 @@
 
 import { generateHttpApiKey } from "@parley/core/agents";
 import { exportConversations, parseExportQuery } from "@parley/core/conversations";
-import { recordAudit, resetPassword } from "@parley/core/people";
+import { hashPassword, recordAudit, resetPassword } from "@parley/core/people";
 import type { TestContext } from "@parley/core/testing";
-import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

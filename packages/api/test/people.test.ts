@@ -5,13 +5,13 @@ import {
   acceptInvitation,
   acceptInvitationInput,
   checkSession,
+  hashPassword,
   openInvitation,
   resetPassword,
   signInAdmin,
   startSession,
 } from "@parley/core/people";
 import type { TestContext } from "@parley/core/testing";
-import { hashPassword } from "@parley/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, NOW, setup, type Workspace } from "./support.ts";
 

@@ -1,9 +1,10 @@
 // The operator's `npm run admin -- reset-password EMAIL`: a new password printed once, the old one
 // and every session ended; a clear line for an unknown email or a wrong command.
-import { hashPassword } from "@parley/db";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_USAGE, runAdminCommand } from "../src/cli/admin-commands.ts";
 import { checkSession, signInAdmin, startSession } from "../src/people/index.ts";
+import { hashPassword } from "../src/people/passwords.ts";
 import { createTestContext, type TestContext } from "../src/testing.ts";
 
 let ctx: TestContext;

@@ -1,9 +1,10 @@
-// Help-centre reads over the demo data (prisma/seed/demo.ts) and extra fixtures: the visibility rule, the
+// Help-centre reads over the demo data (src/demo/data.ts) and extra fixtures: the visibility rule, the
 // collections, reading one article, search (words, substrings, case, accents, relevance,
 // recency, cap), and the JSON list's excerpts. Real database, either mode.
-import { seed } from "@parley/db";
+
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seed } from "../src/demo/seed.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "../src/help/articles.ts";
 import { getCollection, listCollections } from "../src/help/collections.ts";
 import { listVisibleArticleDates, searchVisibleArticles } from "../src/knowledge/search/database-search.ts";

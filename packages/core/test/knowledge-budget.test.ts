@@ -1,9 +1,10 @@
 // The knowledge index's memory budget: an agent whose articles' text is over it is answered from
 // the database search (never read into memory), says so in its status, and other agents' indexes
 // are dropped, least recently used first, to keep the instance within it. Real database.
-import { seed } from "@parley/db";
+
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seed } from "../src/demo/seed.ts";
 import { createKnowledgeEngine } from "../src/engine/knowledge.ts";
 import type { Engine, EngineInput } from "../src/engine/types.ts";
 import { agentIndex, heldKnowledgeIndexes, knowledgeIndexStatus } from "../src/knowledge/search/agent-index.ts";

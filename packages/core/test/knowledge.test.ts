@@ -1,9 +1,10 @@
-// The knowledge agent over the demo help centre (prisma/seed/demo.ts): answers naming the right article,
+// The knowledge agent over the demo help centre (src/demo/data.ts): answers naming the right article,
 // related links, "I don't know" with a person button, handoff detection, greetings, the token
 // count. Real database, either mode.
-import { seed } from "@parley/db";
+
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seed } from "../src/demo/seed.ts";
 import { asksForHuman } from "../src/engine/intent.ts";
 import { createKnowledgeEngine } from "../src/engine/knowledge.ts";
 import { quoteSection } from "../src/engine/passage.ts";

@@ -17,11 +17,10 @@ export const optionalUrl = z
   .pipe(z.url().optional());
 
 /**
- * The settings of the database package: where the data lives and who the first admin is. The app
- * extends this schema with its own (apps/web/src/env.ts).
+ * The settings of the database package: where the data lives. The app extends this schema with
+ * its own (apps/web/src/env.ts).
  */
 export const dbEnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** Unset: embedded PGlite under DATA_DIR. Set: PostgreSQL at this URL. */
   DATABASE_URL: z
     .string()
@@ -34,11 +33,6 @@ export const dbEnvSchema = z.object({
         .optional(),
     ),
   DATA_DIR: z.string().min(1).default(".data"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  /** Public base URL of the app, used in links (help pages, canonical URLs, the seed's allowed origin). */
-  APP_URL: optionalUrl,
-  ADMIN_EMAIL: z.email().default("admin@example.com"),
-  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
 });
 
 export type DbEnv = z.infer<typeof dbEnvSchema>;
@@ -66,9 +60,9 @@ export function dbEnv(): DbEnv {
   return cached;
 }
 
-/** The public base URL: APP_URL, else http://localhost:PORT; no trailing slash. */
-export function publicAppUrl(config: Pick<DbEnv, "APP_URL" | "PORT"> = dbEnv()): string {
-  return (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");
+/** The folder a command was typed in: npm runs scripts from the repository root and names it in INIT_CWD. */
+export function commandDirectory(): string {
+  return process.env.INIT_CWD ?? process.cwd();
 }
 
 /** Forget the parsed environment (tests that change process.env). */

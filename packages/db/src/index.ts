@@ -12,9 +12,7 @@ export {
   type Statement,
 } from "./client.ts";
 export { DataFolderDamagedError } from "./data-folder.ts";
-export { type DbEnv, dbEnv, dbEnvSchema, EnvError, flag, optionalUrl, parseDbEnv, parseEnvWith, publicAppUrl, resetDbEnv } from "./env.ts";
+export { type DbEnv, dbEnv, dbEnvSchema, EnvError, flag, optionalUrl, parseDbEnv, parseEnvWith, resetDbEnv } from "./env.ts";
 export { DataFolderInUseError, type DataFolderLock, DataFolderNestedError, type LockOwner, lockDataFolder } from "./folder-lock.ts";
 export * from "./generated/prisma/client.ts";
 export { MigrationError, migrate, readMigrations } from "./migrate.ts";
-export { hashPassword, needsRehash, verifyPassword } from "./password.ts";
-export { type SeedOptions, type SeedResult, seed } from "./seed.ts";

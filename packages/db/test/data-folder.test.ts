@@ -3,7 +3,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Database, DataFolderDamagedError, migrate, openDatabase, seed } from "@parley/db";
+import { type Database, DataFolderDamagedError, migrate, openDatabase } from "@parley/db";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runDbCli } from "./support/processes.ts";
 
@@ -12,12 +12,12 @@ let root: string;
 let folder: string;
 let db: Database | undefined;
 
-// A migrated, seeded database folder made once, copied for each test.
+// A migrated database folder with a workspace, an agent and an article, made once, copied for each test.
 beforeAll(async () => {
   template = mkdtempSync(path.join(tmpdir(), "parley-folder-template-"));
   const setup = await openDatabase({ dataDir: path.join(template, "pglite") });
   await migrate(setup);
-  await seed(setup, { adminEmail: "admin@example.com", adminPassword: "a-long-password" });
+  await addRows(setup);
   await setup.close();
 }, 120_000);
 afterAll(() => {
@@ -37,7 +37,16 @@ afterEach(async () => {
 const damagedMessage = (reason: string) =>
   `The data folder ${folder} is damaged and cannot be opened (${reason}). Restore a backup with "npm run db:restore -- <file>" (README: Backups), or delete the folder if it holds nothing you need.`;
 
-/** Everything an admin would miss: the seeded rows and the conversations. */
+async function addRows(database: Database): Promise<void> {
+  await database.prisma.workspace.create({ data: { id: "ws-demo", name: "Demo" } });
+  await database.prisma.agent.create({ data: { id: "demo", workspaceId: "ws-demo", name: "Demo agent" } });
+  await database.prisma.source.create({ data: { id: "src-help", workspaceId: "ws-demo", name: "Help" } });
+  await database.prisma.article.create({
+    data: { id: "art-welcome", sourceId: "src-help", title: "Welcome", content: "# Welcome\n\nHello.", published: true },
+  });
+}
+
+/** Everything an admin would miss: the agents, the articles and the conversations. */
 async function contents(database: Database) {
   return {
     agents: await database.query(`SELECT id, name, active FROM "Agent" ORDER BY id`),

@@ -3,19 +3,16 @@ import { dbEnv, EnvError, parseDbEnv, resetDbEnv } from "@parley/db";
 import { afterEach, describe, expect, it } from "vitest";
 
 describe("parseDbEnv", () => {
-  it("reads only the database's variables, with their defaults", () => {
-    expect(parseDbEnv({ REDIS_URL: "redis://x:6379", LOG_LEVEL: "debug" })).toEqual({
-      NODE_ENV: "development",
+  it("reads only the database's variables, with their defaults (the app's, PORT, APP_URL and ADMIN_*, are the app's)", () => {
+    expect(parseDbEnv({ REDIS_URL: "redis://x:6379", LOG_LEVEL: "debug", PORT: "abc", ADMIN_PASSWORD: "short" })).toEqual({
       DATA_DIR: ".data",
-      PORT: 3000,
-      ADMIN_EMAIL: "admin@example.com",
     });
   });
 
   it("names each bad variable", () => {
-    expect(() => parseDbEnv({ DATABASE_URL: "mysql://x", ADMIN_PASSWORD: "short" })).toThrow(EnvError);
-    expect(() => parseDbEnv({ DATABASE_URL: "mysql://x", ADMIN_PASSWORD: "short" })).toThrow(
-      "Invalid environment variables:\n  DATABASE_URL: must be a postgres:// or postgresql:// URL\n  ADMIN_PASSWORD: must be at least 8 characters",
+    expect(() => parseDbEnv({ DATABASE_URL: "mysql://x", DATA_DIR: "" })).toThrow(EnvError);
+    expect(() => parseDbEnv({ DATABASE_URL: "mysql://x", DATA_DIR: "" })).toThrow(
+      "Invalid environment variables:\n  DATABASE_URL: must be a postgres:// or postgresql:// URL\n  DATA_DIR: Too small: expected string to have >=1 characters",
     );
   });
 });

@@ -112,9 +112,10 @@ describe("the data folder lock", () => {
     await expect(openDatabase({ dataDir: folder })).rejects.toThrow(inUseMessage(holder.pid));
   });
 
-  it("refuses db:migrate and db:seed on a folder another process holds: exit 1 and the one-line message", async () => {
+  // db:seed is the app's (apps/web/test/seed-cli.test.ts refuses it the same way).
+  it("refuses db:migrate on a folder another process holds: exit 1 and the one-line message", async () => {
     const holder = await hold("lock");
-    for (const cli of ["migrate", "seed"]) {
+    for (const cli of ["migrate"]) {
       const result = await runDbCli(cli, root);
       expect(result.code, result.stderr).toBe(1);
       expect(result.stderr.trim()).toMatch(inUseMessage(holder.pid));
@@ -201,10 +202,9 @@ describe("data folders inside one another", () => {
     const inner = path.join(folder, "pglite");
     const backupFile = path.join(root, "backup.tar.gz");
     writeFileSync(backupFile, "not read: the folder is refused first");
+    // db:seed and the start-up's setup are the app's CLIs (apps/web/test/seed-cli.test.ts); they open the folder as migrate does.
     const commands: Array<[string, string[]]> = [
-      ["seed", []],
       ["migrate", []],
-      ["setup", []],
       ["restore", [backupFile]],
     ];
     for (const [cli, args] of commands) {
@@ -238,7 +238,7 @@ describe("data folders inside one another", () => {
     holders.push(holder);
     expect(holder.firstLine).toBe("ready");
     await expect(lockDataFolder(folder)).rejects.toThrow(holdsMessage(folder, inner, holder.pid));
-    const result = await runDbCli("seed", root);
+    const result = await runDbCli("migrate", root);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr.trim()).toMatch(holdsMessage(folder, inner, holder.pid));
     expect(existsSync(lockFile())).toBe(false);

@@ -3,14 +3,15 @@
 // agents of our own and a snapshot of every table to prove that a request stored nothing.
 import { randomBytes } from "node:crypto";
 import { generateAgentKey } from "@parley/core/agents";
-import { type Database, seed } from "@parley/db";
+import { seed } from "@parley/core/demo";
+import type { Database } from "@parley/db";
 import { createTestDatabase } from "@parley/db/testing";
 import { inject } from "vitest";
 import { recordDatabase } from "./registry.ts";
 
 export const ADMIN_EMAIL = "admin@example.com";
 export const ADMIN_PASSWORD = "reliability-admin-password";
-/** The seeded workspace and the sources the demo agent answers from (prisma/seed/demo.ts). */
+/** The seeded workspace and the sources the demo agent answers from (packages/core/src/demo/data.ts). */
 const DEMO_WORKSPACE = "ws-demo";
 const DEMO_SOURCES = ["src-start", "src-billing"];
 

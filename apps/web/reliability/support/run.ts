@@ -39,8 +39,12 @@ export function runToExit(command: string, args: string[], env: Record<string, s
   });
 }
 
-/** A db CLI (packages/db/src/cli/<name>.ts) as `npm run db:<name>` runs it, with exactly this environment (plus PATH and HOME). */
+/**
+ * A db CLI as `npm run db:<name>` runs it (packages/db/src/cli/<name>.ts; the seed, which needs the
+ * app's settings, is the app's: src/cli/seed.ts), with exactly this environment (plus PATH and HOME).
+ */
 export function runDbCli(name: string, args: string[], env: Record<string, string | undefined>): Promise<Finished> {
   const base = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production" };
-  return runToExit(process.execPath, ["--import", "tsx", `packages/db/src/cli/${name}.ts`, ...args], { ...base, ...env });
+  const file = name === "seed" ? "apps/web/src/cli/seed.ts" : `packages/db/src/cli/${name}.ts`;
+  return runToExit(process.execPath, ["--import", "tsx", file, ...args], { ...base, ...env });
 }

@@ -11,7 +11,7 @@ import type { AppContext } from "@parley/core";
 import { describeError, ERRORS, type HeaderReader, isAppError, logger } from "@parley/core";
 import { SESSION_IDLE_SECONDS } from "@parley/core/limits";
 import { checkSession, endSession, type SessionAdmin, signInAdmin, startSession } from "@parley/core/people";
-import { type Database, dataDir, publicAppUrl } from "@parley/db";
+import { type Database, dataDir } from "@parley/db";
 import { cookies } from "next/headers";
 import type { NextAuthOptions, User } from "next-auth";
 import { getToken } from "next-auth/jwt";
@@ -19,6 +19,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { type AppEnv, appEnv } from "../env.ts";
 import { safeCallbackUrl } from "../panel/auth/callback-url.ts";
+import { publicUrl } from "../site.ts";
 import { getAppContext } from "./context.ts";
 import { requestClientIp } from "./http/request.ts";
 
@@ -96,7 +97,7 @@ function authConfig(): AuthConfig {
 
 /** The URL next-auth builds its redirects with: NEXTAUTH_URL, else the public app URL. */
 export function nextAuthUrl(config: Pick<AppEnv, "NEXTAUTH_URL" | "APP_URL" | "PORT">): string {
-  return config.NEXTAUTH_URL ?? publicAppUrl(config);
+  return config.NEXTAUTH_URL ?? publicUrl(config);
 }
 
 /** The app's secret (also the root of the widget's resume-token key). */

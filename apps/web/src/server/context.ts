@@ -5,15 +5,16 @@ import { createEngineSelector, llmConfigFrom } from "@parley/core/engine";
 import { createRateLimiters } from "@parley/core/ratelimit";
 import { createSpeechEngines, speechConfigFrom } from "@parley/core/voice";
 import { createLiveBus } from "@parley/core/widget";
-import { getDb, publicAppUrl } from "@parley/db";
-import { appEnv } from "../env.ts";
+import { getDb } from "@parley/db";
+import { type AppEnv, appEnv } from "../env.ts";
+import { publicUrl } from "../site.ts";
 import { processRegistry } from "./registry.ts";
 import { getSemanticSearch } from "./semantic.ts";
 
 async function build(): Promise<AppContext> {
   const config = appEnv();
   const db = await getDb();
-  const appUrl = publicAppUrl(config);
+  const appUrl = publicUrl(config);
   // Nothing heavy loads here: the engines start on a voice session's first use.
   const speech = createSpeechEngines(speechConfigFrom(config));
   processRegistry().shutdown.add(() => speech.close());
@@ -44,8 +45,10 @@ async function build(): Promise<AppContext> {
   };
 }
 
-/** The public base URL (packages/db/src/env.ts); needs no database. */
-export { publicAppUrl };
+/** The public base URL (site.ts) of the app's settings; needs no database. */
+export function publicAppUrl(config: Pick<AppEnv, "APP_URL" | "PORT"> = appEnv()): string {
+  return publicUrl(config);
+}
 
 export function getAppContext(): Promise<AppContext> {
   const registry = processRegistry();

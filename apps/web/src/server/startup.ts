@@ -10,8 +10,9 @@
 // below run in the order the start needs.
 import { configureLogging } from "@parley/core";
 import { warmAgentIndexes } from "@parley/core/engine";
-import { getDb, publicAppUrl } from "@parley/db";
-import { appEnv } from "../env.ts";
+import { getDb } from "@parley/db";
+import { appEnv, publishNextAuthUrl } from "../env.ts";
+import { publicUrl } from "../site.ts";
 import { nextAuthUrl } from "./auth.ts";
 import { limitRequestBody } from "./body-limit.ts";
 import { serveDirectRoute } from "./http/direct.ts";
@@ -27,7 +28,7 @@ export async function startServerInstance(): Promise<void> {
     // next-auth take from them: the log level, and next-auth's URL (it reads process.env alone).
     const settings = appEnv();
     configureLogging({ level: settings.LOG_LEVEL });
-    process.env.NEXTAUTH_URL = nextAuthUrl(settings);
+    publishNextAuthUrl(nextAuthUrl(settings));
     // Request body caps for server.mjs (body-limit.ts): it holds every request until they are here.
     registry.hooks.limitRequestBody = limitRequestBody;
     // EMBEDDINGS_VECTOR_SEARCH=pgvector on a database without it ends the start here, before any
@@ -44,7 +45,7 @@ export async function startServerInstance(): Promise<void> {
     // The public REST routes without Next's routing (http/direct.ts); `next dev` keeps Next's
     // path so that edits reload.
     if (settings.NODE_ENV === "production") {
-      const origin = publicAppUrl(settings);
+      const origin = publicUrl(settings);
       registry.hooks.serveDirectRoute = (req, res) => serveDirectRoute(req, res, origin);
     }
   } catch (error) {

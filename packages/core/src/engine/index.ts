@@ -5,19 +5,12 @@
 import { optionalUrl } from "@parley/db";
 import { z } from "zod";
 import { createKnowledgeEngine } from "./knowledge.ts";
-import type { Engine, EngineAgent, EngineDeps } from "./types.ts";
+import type { Engine, EngineAgent, EngineDeps, LlmConfig } from "./types.ts";
 
 export { warmAgentIndexes } from "../knowledge/search/agent-index.ts";
 export { fuse, type RankedPassage } from "../knowledge/search/rank.ts";
 export { createKnowledgeEngine, KNOWLEDGE_MIN_COVERAGE, searchKnowledge } from "./knowledge.ts";
 export type * from "./types.ts";
-
-export interface LlmConfig {
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  timeoutMs: number;
-}
 
 /** The LLM agent's environment variables; the app's settings (and the eval) include them. */
 export const llmSettingsSchema = z.object({

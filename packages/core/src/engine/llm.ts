@@ -13,11 +13,10 @@ import { LLM_MAX_STEPS, LLM_SEARCH_RESULTS } from "../platform/limits.ts";
 import { logger } from "../platform/logger.ts";
 import { CitationFilter } from "./citations.ts";
 import { retrievePassages } from "./grounding.ts";
-import type { LlmConfig } from "./index.ts";
 import { buildMessages, buildSystemPrompt, type PromptSource } from "./llm-prompt.ts";
 import { countTokens } from "./tokens.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
-import type { Engine, EngineDeps, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
+import type { Engine, EngineDeps, EngineInput, EngineResult, LlmConfig, RichContentItem, ToolCall } from "./types.ts";
 
 export type { LlmConfig };
 

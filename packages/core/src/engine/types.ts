@@ -98,3 +98,11 @@ export interface EngineDeps {
   /** Passages nearest in meaning (knowledge/semantic/nearest.ts); absent when no embeddings endpoint is configured. */
   semantic?: SemanticSearch;
 }
+
+/** The LLM agent's OpenAI-compatible endpoint (index.ts builds it from the settings; llm.ts calls it). */
+export interface LlmConfig {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  timeoutMs: number;
+}

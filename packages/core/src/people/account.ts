@@ -2,13 +2,14 @@
 // every other session ends) and their live sessions (list, end one). An operator who lost access
 // resets a password from the command line (resetPassword).
 import { randomBytes } from "node:crypto";
-import { type Database, hashPassword, verifyPassword } from "@parley/db";
+import type { Database } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../platform/errors.ts";
 import { PASSWORD_CHANGES_PER_WINDOW, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from "../platform/limits.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { RateLimiters } from "../platform/ratelimit/types.ts";
 import { CLI_ACTOR, recordAudit } from "./audit.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
 import type { AdminScope } from "./scope.ts";
 import { endAllSessions, endOwnSession, listSessions } from "./sessions.ts";
 import { passwordWork } from "./sign-in.ts";

@@ -11,6 +11,7 @@ export {
   sessionIdInput,
 } from "./account.ts";
 export { listAudit, listAuditActors, listAuditInput, NO_CLIENT, recordAudit } from "./audit.ts";
+export { hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 export {
   acceptInvitation,
   acceptInvitationInput,

@@ -3,7 +3,7 @@
 // ends every session of the person at once, on every instance, since sessions are checked in the
 // database) and reactivation. The workspace always keeps one active owner.
 import { createHash, randomBytes } from "node:crypto";
-import { type Database, hashPassword, type Prisma } from "@parley/db";
+import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../platform/errors.ts";
 import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATIONS_PER_WORKSPACE_PER_HOUR } from "../platform/limits.ts";
@@ -13,6 +13,7 @@ import type { RateLimiters } from "../platform/ratelimit/types.ts";
 import { newPasswordInput } from "./account.ts";
 import { recordAudit } from "./audit.ts";
 import { type InvitationEmail, sendInvitation } from "./invitation-email.ts";
+import { hashPassword } from "./passwords.ts";
 import { ROLES, type Role, roleMayInvite } from "./permissions.ts";
 import { type AdminScope, rowId } from "./scope.ts";
 import { endAllSessions } from "./sessions.ts";

@@ -4,10 +4,9 @@
 // operations that several callers share (the inbox) check their permission themselves too.
 // An operation missing from the table is refused for everyone (a test walks the whole matrix).
 import { AppError } from "../platform/errors.ts";
-import type { AdminScope } from "./scope.ts";
+import { type AdminScope, ROLES, type Role } from "./scope.ts";
 
-export const ROLES = ["owner", "admin", "editor", "support"] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role };
 
 const EVERYONE = ["owner", "admin", "editor", "support"] as const satisfies readonly Role[];
 const INBOX = ["owner", "admin", "support"] as const satisfies readonly Role[];

@@ -3,7 +3,10 @@
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../platform/errors.ts";
-import type { Role } from "./permissions.ts";
+
+/** The roles of a workspace's people (permissions.ts says what each may do). */
+export const ROLES = ["owner", "admin", "editor", "support"] as const;
+export type Role = (typeof ROLES)[number];
 
 /** The signed-in admin's scope, taken from the session (never from the request input). */
 export interface AdminScope {

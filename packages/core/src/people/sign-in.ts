@@ -3,12 +3,13 @@
 // An unknown email costs the same hash work as a known one, so response time does not tell which
 // emails exist. Hashes run in the thread pool (packages/db/src/password.ts), at most
 // PASSWORD_CHECKS_AT_ONCE at a time: a flood of sign-ins queues instead of taking every thread.
-import { type Database, hashPassword, needsRehash, verifyPassword } from "@parley/db";
+import type { Database } from "@parley/db";
 import pLimit from "p-limit";
 import { z } from "zod";
 import { AppError } from "../platform/errors.ts";
 import { PASSWORD_CHECKS_AT_ONCE } from "../platform/limits.ts";
 import type { RateLimiter } from "../platform/ratelimit/types.ts";
+import { hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 import type { AdminScope } from "./scope.ts";
 
 export const credentialsInput = z.object({

@@ -7,7 +7,7 @@ export type { PlatformContext } from "./context.ts";
 export { API_DOCS_PATH, ERROR_CODES, ERROR_DOCS, type ErrorDoc, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "./error-docs.ts";
 export { AppError, ERRORS, type ErrorBody, type ErrorCode, isAppError } from "./errors.ts";
 export { fieldMessage } from "./field-messages.ts";
-export { databaseIsHealthy } from "./health.ts";
+export { databaseIsHealthy, type TaskHealth, type TasksHealth, tasksHealth } from "./health.ts";
 export { configureLogging, describeError, LOG_LEVELS, type LogLevel, logger } from "./logger.ts";
 export { type Mailer, type MailMessage, senderFor, smtpMailer } from "./mail.ts";
 export { type HeaderReader, isSameOrigin } from "./origin.ts";

@@ -6,21 +6,9 @@ import { DEFAULT_WIDGET_GREETING, DEFAULT_WIDGET_TITLE, readBranding, textColorO
 import { getVisibleArticle } from "../help/articles.ts";
 import { helpArticleUrl } from "../help/urls.ts";
 import type { PlatformContext } from "../platform/context.ts";
+import type { WidgetConfig, WidgetSuggestion } from "./protocol.ts";
 
-export type WidgetSuggestion = { type: "question"; text: string } | { type: "article"; title: string; url: string };
-
-export interface WidgetConfig {
-  title: string;
-  /** The first message shown when the widget opens on a new conversation. */
-  greeting: string;
-  accentColor: string;
-  /** White or black, whichever reads on the accent. */
-  accentTextColor: string;
-  /** Shown when the widget opens: a question is sent on click, an article opens. */
-  suggestions: WidgetSuggestion[];
-  /** Voice mode is offered: the agent has voice on and this server can recognise speech. */
-  voice: boolean;
-}
+export type { WidgetConfig, WidgetSuggestion };
 
 export async function widgetConfig(
   ctx: PlatformContext,

@@ -16,9 +16,24 @@ import {
 } from "../platform/limits.ts";
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../platform/text.ts";
 import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protocol.ts";
-import type { WidgetConfig } from "./config.ts";
 
 export const WIDGET_SUBPROTOCOL = "parley.v1";
+
+export type WidgetSuggestion = { type: "question"; text: string } | { type: "article"; title: string; url: string };
+
+/** The agent's widget settings as the `ready` frame carries them (config.ts resolves them). */
+export interface WidgetConfig {
+  title: string;
+  /** The first message shown when the widget opens on a new conversation. */
+  greeting: string;
+  accentColor: string;
+  /** White or black, whichever reads on the accent. */
+  accentTextColor: string;
+  /** Shown when the widget opens: a question is sent on click, an article opens. */
+  suggestions: WidgetSuggestion[];
+  /** Voice mode is offered: the agent has voice on and this server can recognise speech. */
+  voice: boolean;
+}
 
 /** Close codes (4000-4999 are the application's): the `reason` says the same in words. */
 export const CLOSE_CODES = {

@@ -1,8 +1,8 @@
 // Fixtures for the messages API tests (core and web): a test context over the seeded demo data,
 // agents with keys, and a request builder for core's sendMessage.
-import { seed } from "@parley/db";
 import { generateAgentKey } from "../../src/agents/keys/secrets.ts";
 import type { SendMessageInput } from "../../src/conversations/turn/send-message.ts";
+import { seed } from "../../src/demo/seed.ts";
 import { createTestContext, type TestContext } from "../../src/testing.ts";
 
 export async function createMessagingContext(options: Parameters<typeof createTestContext>[0] = {}): Promise<TestContext> {

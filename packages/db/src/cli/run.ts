@@ -2,10 +2,11 @@
 // end the process through process.exit, so the data folder's lock is released on the way out.
 import path from "node:path";
 import { closeDb } from "../client.ts";
+import { commandDirectory } from "../env.ts";
 
-/** A file named on the command line: npm runs scripts from the repository root, the user typed it in INIT_CWD. */
+/** A file named on the command line, relative to where the user typed the command. */
 export function fileArgument(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : path.resolve(process.env.INIT_CWD ?? process.cwd(), value);
+  return value === undefined ? undefined : path.resolve(commandDirectory(), value);
 }
 
 export async function runCli(main: () => Promise<void>): Promise<void> {

@@ -1,7 +1,7 @@
 // The demo data: fixed ids that the tests, the e2e journeys and the bench rely on. This file is the
-// table only; article bodies are Markdown files in ./articles/<id>.md, and
-// packages/db/src/seed.ts writes both to the database. Timestamps are fixed so that a re-seed
-// changes nothing and "most recent first" orderings are deterministic.
+// table only; article bodies are Markdown files in ./articles/<id>.md, and seed.ts writes both to
+// the database. Timestamps are fixed so that a re-seed changes nothing and "most recent first"
+// orderings are deterministic.
 
 export const demoWorkspace = {
   id: "ws-demo",

@@ -1,6 +1,8 @@
-import { type Database, seed, verifyPassword } from "@parley/db";
+import type { Database } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { seed } from "../src/demo/seed.ts";
+import { verifyPassword } from "../src/people/passwords.ts";
 
 const ADMIN_EMAIL = "admin@example.com";
 

@@ -1,14 +1,14 @@
 // Start-up preparation for `npm start` / `npm run dev`: validate the environment, apply pending
 // migrations, and seed the demo data on first run (an empty database) only, so later starts never
 // overwrite what admins changed. `npm run db:seed` re-seeds on demand.
-import { getDb } from "../client.ts";
-import { dbEnv, publicAppUrl } from "../env.ts";
-import { migrate } from "../migrate.ts";
-import { seed } from "../seed.ts";
-import { runCli } from "./run.ts";
+import { seed } from "@parley/core/demo";
+import { getDb, migrate } from "@parley/db";
+import { runCli } from "@parley/db/cli";
+import { cliEnv } from "../env.ts";
+import { publicUrl } from "../site.ts";
 
 await runCli(async () => {
-  const config = dbEnv();
+  const config = cliEnv();
   const db = await getDb();
   const applied = await migrate(db);
   if (applied.length) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
@@ -17,7 +17,7 @@ await runCli(async () => {
     const result = await seed(db, {
       adminEmail: config.ADMIN_EMAIL,
       adminPassword: config.ADMIN_PASSWORD,
-      appOrigin: new URL(publicAppUrl(config)).origin,
+      appOrigin: new URL(publicUrl(config)).origin,
     });
     console.log("Seeded the demo data (agents demo, demo-disabled, demo-nokey, demo-inactive, demo-quota, demo-tokens).");
     if (result.generatedPassword) {

@@ -1,12 +1,11 @@
-// The demo data (prisma/seed/demo.ts), written idempotently: every row has a fixed id and is upserted with
+// The demo data (data.ts), written idempotently: every row has a fixed id and is upserted with
 // fixed values, so running the seed twice leaves the same rows. It re-asserts the demo rows'
 // defined fields but never touches an agent's key fields, conversations or usage counters.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { demoAdmin, demoAgents, demoArticles, demoSources, demoWorkspace } from "../../../prisma/seed/demo.ts";
-import { type Database, repoRoot } from "./client.ts";
-import { hashPassword, verifyPassword } from "./password.ts";
+import type { Database } from "@parley/db";
+import { hashPassword, verifyPassword } from "../people/passwords.ts";
+import { demoAdmin, demoAgents, demoArticles, demoSources, demoWorkspace } from "./data.ts";
 
 export interface SeedOptions {
   adminEmail: string;
@@ -117,8 +116,9 @@ export async function seed(db: Database, options: SeedOptions): Promise<SeedResu
   return { generatedPassword, adminCreated: !existingAdmin, adminEmail };
 }
 
+/** An article's Markdown, from ./articles beside this file. */
 function readArticleBody(id: string): string {
-  return readFileSync(path.join(/*turbopackIgnore: true*/ repoRoot(), "prisma", "seed", "articles", `${id}.md`), "utf8").trimEnd();
+  return readFileSync(new URL(`./articles/${id}.md`, import.meta.url), "utf8").trimEnd();
 }
 
 /** 24 characters of base64url: 144 random bits. */
