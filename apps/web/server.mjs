@@ -90,7 +90,7 @@ server.on("upgrade", (req, socket, head) => {
   else socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
 });
 // The port is taken first, then the app prepares (the instrumentation hook opens the database and
-// starts the webhook worker and /ws; src/server/startup.ts ends the process if that fails).
+// starts the scheduler and /ws; src/server/startup.ts ends the process if that fails).
 // Any failure ends the process with one line and exit code 1: nothing runs without a listener.
 function startupFailureLine(error) {
   if (error?.code === "EADDRINUSE")
@@ -121,7 +121,7 @@ registry.started = () => {
 await app.prepare().catch(exitOnStartupFailure);
 markPrepared();
 
-// Hooks registered by the app (the webhook worker, /ws) finish their
+// Hooks registered by the app (the scheduler, /ws) finish their
 // work before the process exits: they run while the server stops taking connections.
 async function shutdown() {
   setTimeout(() => process.exit(0), 5_000).unref();

@@ -7,6 +7,7 @@
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configureLogging } from "../src/logger.ts";
+import { Scheduler } from "../src/scheduler/scheduler.ts";
 import { createEmbedder } from "../src/semantic/embedder.ts";
 import { EmbeddingIndexer } from "../src/semantic/indexer.ts";
 import { createSemanticSearch, nearestPassages } from "../src/semantic/nearest.ts";
@@ -14,8 +15,8 @@ import { PGVECTOR_MISSING } from "../src/semantic/passage-search.ts";
 import { vectorToBytes } from "../src/semantic/passages.ts";
 import { backfillVectorColumn, nearestInDatabase, pgvectorUsable } from "../src/semantic/pgvector.ts";
 import { embeddingsConfigFrom, type VectorSearchSetting } from "../src/semantic/settings.ts";
+import { embeddingsTask } from "../src/semantic/task.ts";
 import { unitVector } from "../src/semantic/vector-index.ts";
-import { WebhookWorker } from "../src/webhooks/worker.ts";
 import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
 
 const API_KEY = "sk-embeddings-test";
@@ -216,8 +217,8 @@ describe("the embeddings worker", () => {
     expect(await stored()).toEqual(["pw#0", "pw#1", "pw#2"]);
   });
 
-  it("runs on the webhook worker's loop: a published article is embedded without anyone asking", async () => {
-    const loop = new WebhookWorker({ db, pollIntervalMs: 20, tasks: [indexer()] }).start();
+  it("runs as a task of the scheduler: a published article is embedded without anyone asking", async () => {
+    const loop = new Scheduler({ db }).add(embeddingsTask(indexer(), 20)).start();
     try {
       await article("refunds", REFUNDS);
       await expect.poll(() => stored(), { timeout: 10_000, interval: 50 }).toEqual(["refunds#0"]);

@@ -1,5 +1,5 @@
 // Start-up of this server instance, run once by the instrumentation hook (Node.js runtime only):
-// the webhook worker (which opens the database, and so takes the embedded folder's lock, unless
+// the scheduler (which opens the database, and so takes the embedded folder's lock, unless
 // the semantic settings' check did just before), the widget's /ws, and the public REST routes'
 // direct path. In production Next only logs a hook that fails and keeps serving 500s, so a failure
 // here (the database cannot open, its folder in use or damaged, an invalid variable, a vector
@@ -17,8 +17,8 @@ import { nextAuthUrl } from "./auth.ts";
 import { limitRequestBody } from "./body-limit.ts";
 import { serveDirectRoute } from "./http/direct.ts";
 import { processRegistry } from "./registry.ts";
+import { startScheduler } from "./scheduler.ts";
 import { checkVectorSearch, warmSemanticIndex } from "./semantic.ts";
-import { startWebhookWorker } from "./webhook-worker.ts";
 import { startWidgetSocket } from "./widget-socket.ts";
 
 export async function startServerInstance(): Promise<void> {
@@ -34,7 +34,7 @@ export async function startServerInstance(): Promise<void> {
     // EMBEDDINGS_VECTOR_SEARCH=pgvector on a database without it ends the start here, before any
     // worker would fail on it over and over.
     await checkVectorSearch();
-    await startWebhookWorker();
+    await startScheduler();
     // The passage index is built from the stored vectors while the server starts serving; until
     // it is ready, turns use lexical retrieval alone.
     warmSemanticIndex();

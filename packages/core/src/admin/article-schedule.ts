@@ -1,12 +1,12 @@
-// Scheduled publication: the editor sets a time (publishAt) on a draft; the worker's loop publishes
-// the article once that time has come, flipping `published` as a person would, so the help
+// Scheduled publication: the editor sets a time (publishAt) on a draft; a scheduler task
+// (article-schedule-task.ts) publishes the article once that time has come, flipping `published` as a person would, so the help
 // centre's visibility rule stays the one in help/visibility.ts (a scheduled draft is a draft).
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { ARTICLE_SCHEDULE_MAX_DAYS, SCHEDULED_PUBLICATIONS_PER_PASS } from "../limits.ts";
 import { logger } from "../logger.ts";
-import type { BackgroundTask } from "../webhooks/worker.ts";
+import type { BackgroundTask } from "../scheduler/task.ts";
 import { recordRevision } from "./article-history.ts";
 import { recordArticlePublication } from "./articles.ts";
 import { recordAudit } from "./audit.ts";
@@ -80,7 +80,7 @@ export async function publishDueArticles(db: Database, now: Date): Promise<numbe
   return published;
 }
 
-/** The worker loop's task that publishes scheduled articles. */
+/** The background work that publishes scheduled articles (scheduled in article-schedule-task.ts). */
 export class ScheduledPublisher implements BackgroundTask {
   readonly name = "scheduled-publications";
   constructor(private readonly options: { db: Database; now?: () => Date }) {}

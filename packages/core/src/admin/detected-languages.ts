@@ -6,7 +6,7 @@ import { type Database, Prisma } from "@parley/db";
 import { articleLanguageOf, loadLanguageDetector } from "../engine/retrieval/languages.ts";
 import { DETECTED_LANGUAGES_PER_PASS } from "../limits.ts";
 import { logger } from "../logger.ts";
-import type { BackgroundTask } from "../webhooks/worker.ts";
+import type { BackgroundTask } from "../scheduler/task.ts";
 
 /** Detection as the knowledge search reads an article left to it (the detector loaded). */
 function detectedLanguageOf(article: { title: string; content: string }): string {
@@ -47,7 +47,7 @@ export async function detectMissingLanguages(db: Database, limit = DETECTED_LANG
   return stored;
 }
 
-/** The worker loop's task that fills in the languages never detected, a batch a pass. */
+/** The background work that fills in the languages never detected, a batch a pass (detected-languages-task.ts). */
 export class LanguageDetectionTask implements BackgroundTask {
   readonly name = "detected-languages";
   constructor(private readonly options: { db: Database }) {}

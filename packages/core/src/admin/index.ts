@@ -35,6 +35,7 @@ export {
   restoreArticleRevision,
 } from "./article-history.ts";
 export { publishDueArticles, ScheduledPublisher, scheduleArticle, scheduleArticleInput } from "./article-schedule.ts";
+export { SCHEDULED_PUBLICATIONS_INTERVAL_MS, scheduledPublicationsTask } from "./article-schedule-task.ts";
 export { listTranslationOriginals, translationOriginalsInput } from "./article-translations.ts";
 export {
   articleIdInput,
@@ -85,6 +86,7 @@ export {
 } from "./conversations.ts";
 export { deleteAgent, deleteArticle, deleteByIdInput, deleteSource } from "./deletion.ts";
 export { detectMissingLanguages, LanguageDetectionTask } from "./detected-languages.ts";
+export { LANGUAGE_DETECTION_INTERVAL_MS, languageDetectionTask } from "./detected-languages-task.ts";
 export {
   type AgentActivity,
   type GettingStarted,
@@ -146,7 +148,8 @@ export {
   roleMayCall,
   roleOf,
 } from "./permissions.ts";
-export { claimJobLease, eraseExpiredConversations, RetentionTask, type RetentionTaskOptions } from "./retention.ts";
+export { eraseExpiredConversations, RetentionTask, type RetentionTaskOptions } from "./retention.ts";
+export { retentionTask } from "./retention-task.ts";
 export {
   createSavedReply,
   createSavedReplyInput,

@@ -18,4 +18,5 @@ export {
 } from "./jobs.ts";
 export { markdownZipItems, parseMarkdownFile } from "./markdown-zip.ts";
 export { ImportRunner, type ImportRunnerOptions } from "./runner.ts";
+export { IMPORTS_INTERVAL_MS, importsTask } from "./task.ts";
 export { parseUrlList, sitemapLocations, urlListItems } from "./url-list.ts";

@@ -15,4 +15,5 @@ export {
   type VectorSearchSetting,
 } from "./settings.ts";
 export { StoredPassageIndex } from "./stored-index.ts";
+export { EMBEDDINGS_INTERVAL_MS, embeddingsTask } from "./task.ts";
 export { type Neighbour, unitVector, VectorIndex } from "./vector-index.ts";

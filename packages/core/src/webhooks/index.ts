@@ -3,6 +3,7 @@
 export * from "./events.ts";
 export * from "./schemas.ts";
 export * from "./signing.ts";
+export { WEBHOOK_DELIVERIES_TASK, webhookDeliveryTask } from "./task.ts";
 export * from "./types.ts";
 export * from "./url-guard.ts";
-export { type BackgroundTask, WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";
+export { WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";
