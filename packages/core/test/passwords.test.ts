@@ -1,6 +1,6 @@
-import { hashPassword, needsRehash, verifyPassword } from "../src/people/passwords.ts";
 import bcrypt from "bcryptjs";
 import { describe, expect, it } from "vitest";
+import { hashPassword, needsRehash, verifyPassword } from "../src/people/passwords.ts";
 
 describe("password hashing", () => {
   it("hashes with scrypt (N=2^15, r=8, p=3), a fresh salt each time, and verifies only the right password", async () => {
