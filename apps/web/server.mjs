@@ -1,6 +1,8 @@
-// Parley's server entry: one Node process serves Next.js (pages, route handlers, tRPC) and the
-// widget's WebSocket endpoint /ws. It records the socket's address for rate limits keyed by client IP; a client
-// cannot forge that header because any incoming copy is replaced.
+// Parley's server entry, in development (--dev) and production alike: one Node process serves
+// Next.js (pages, route handlers, tRPC), the public REST routes of the direct path, and the
+// widget's WebSocket endpoint /ws. Every request takes the same way here: path check, body cap,
+// then the direct path or Next. It records the socket's address for rate limits
+// keyed by client IP; a client cannot forge that header because any incoming copy is replaced.
 import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -60,7 +62,7 @@ const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) 
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
   const serve = () => {
     // The public REST routes, served from the one table of routes without Next's routing
-    // (src/server/http/direct.ts, registered at start-up in production).
+    // (src/server/http/direct.ts, registered at start-up); they have no route file under app/.
     if (registry.hooks.serveDirectRoute?.(req, res)) return;
     prepared.then(() => handle(req, res));
   };

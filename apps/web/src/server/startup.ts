@@ -15,6 +15,7 @@ import { appEnv, publishNextAuthUrl } from "../env.ts";
 import { publicUrl } from "../site.ts";
 import { nextAuthUrl } from "./auth.ts";
 import { limitRequestBody } from "./body-limit.ts";
+import { getAppContext } from "./context.ts";
 import { serveDirectRoute } from "./http/direct.ts";
 import { processRegistry } from "./registry.ts";
 import { startScheduler } from "./scheduler.ts";
@@ -42,12 +43,11 @@ export async function startServerInstance(): Promise<void> {
     // The knowledge agents' passage indexes, built in the background (not awaited): the first
     // turns after a start then find them ready.
     void warmAgentIndexes(await getDb()).catch(() => undefined);
-    // The public REST routes without Next's routing (http/direct.ts); `next dev` keeps Next's
-    // path so that edits reload.
-    if (settings.NODE_ENV === "production") {
-      const origin = publicUrl(settings);
-      registry.hooks.serveDirectRoute = (req, res) => serveDirectRoute(req, res, origin);
-    }
+    // The public REST routes without Next's routing (http/direct.ts), in development too: they
+    // have no route file, so every request for them takes this path (under `npm run dev`, an
+    // edit to their code takes a restart).
+    const directPath = { origin: publicUrl(settings), context: getAppContext };
+    registry.hooks.serveDirectRoute = (req, res) => serveDirectRoute(req, res, directPath);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`Parley could not start: ${message.replace(/\s*\n\s*/g, " ").trim()}`);
