@@ -1,13 +1,14 @@
 // Parley's server entry, in development (--dev) and production alike: one Node process serves
 // Next.js (pages, route handlers, tRPC), the public REST routes of the direct path, and the
-// widget's WebSocket endpoint /ws. Every request takes the same way here: path check, body cap,
-// then the direct path or Next. It records the socket's address for rate limits
+// widget's WebSocket endpoint /ws. Every request takes the same way here: security headers, path
+// check, body cap, then the direct path or Next. It records the socket's address for rate limits
 // keyed by client IP; a client cannot forge that header because any incoming copy is replaced.
 import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SECURITY_HEADERS } from "@parley/core/response-headers";
 import next from "next";
 import { BodyLimitedRequest } from "./src/server/body-limited-request.mjs";
 import { refuseBadPath } from "./src/server/request-path.mjs";
@@ -57,6 +58,10 @@ function builtConfig() {
 }
 
 const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
+  // The one place that adds the security headers (@parley/core/response-headers): set first, they
+  // are on every response, whoever writes it (the refusals below, the direct path, Next's pages,
+  // route handlers, files, 404s and errors), and nothing else sets them.
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
   // A malformed path, or one that routes elsewhere than it reads, gets 400 before anything chooses by path.
   if (refuseBadPath(req, res)) return;
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";

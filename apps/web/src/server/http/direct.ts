@@ -8,7 +8,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppContext } from "@parley/core";
 import { errorResult } from "@parley/core";
-import { SECURITY_HEADERS } from "@parley/core/security-headers";
 import { type HttpRequest, requestId } from "./request.ts";
 import { matchRoute, ROUTES, type Route, routeResult } from "./routes.ts";
 import { writeResult } from "./write.ts";
@@ -24,7 +23,8 @@ export interface DirectPath {
 
 /**
  * Serves `req` when it is one of the direct routes and returns true; returns false (and touches
- * nothing) otherwise, for Next to serve. server.mjs has set the client-IP header from the socket.
+ * nothing) otherwise, for Next to serve. server.mjs has set the client-IP header from the socket
+ * and the security headers on `res`.
  */
 export function serveDirectRoute(req: IncomingMessage, res: ServerResponse, { origin, context }: DirectPath): boolean {
   const url = req.url ?? "/";
@@ -38,8 +38,7 @@ export function serveDirectRoute(req: IncomingMessage, res: ServerResponse, { or
   context()
     .then((ctx) => routeResult(match.route, ctx, request, match.params, noSession))
     .catch((error: unknown) => errorResult(error)) // core answers its own errors; this is a failure around it
-    // SECURITY_HEADERS: what next.config.ts adds to every response Next sends.
-    .then((result) => writeResult(res, result, id, SECURITY_HEADERS))
+    .then((result) => writeResult(res, result, id))
     .catch(() => res.destroy()); // the client left while the answer was written
   return true;
 }
