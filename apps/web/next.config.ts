@@ -1,5 +1,4 @@
 import { HELP_CACHE_CONTROL } from "@parley/core/limits";
-import { SECURITY_HEADERS } from "@parley/core/security-headers";
 import type { NextConfig } from "next";
 
 const config: NextConfig = {
@@ -13,10 +12,10 @@ const config: NextConfig = {
   // code, and an instance that serves only the API would hold every page's copy (about 45 MB resident).
   experimental: { preloadEntriesOnStart: false },
   reactStrictMode: true,
+  // The security headers of every response are set by the server entry (server.mjs), not here;
+  // pages get their CSP in proxy.ts.
   async headers() {
     return [
-      // Every response Next sends: pages, route handlers, files (pages get their CSP in proxy.ts).
-      { source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
       // Help pages follow the help routes' cache rule (spec 4.5.3), 404 pages included.
       { source: "/help/:path*", headers: [{ key: "Cache-Control", value: HELP_CACHE_CONTROL }] },
     ];

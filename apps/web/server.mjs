@@ -1,11 +1,14 @@
-// Parley's server entry: one Node process serves Next.js (pages, route handlers, tRPC) and the
-// widget's WebSocket endpoint /ws. It records the socket's address for rate limits keyed by client IP; a client
-// cannot forge that header because any incoming copy is replaced.
+// Parley's server entry, in development (--dev) and production alike: one Node process serves
+// Next.js (pages, route handlers, tRPC), the public REST routes of the direct path, and the
+// widget's WebSocket endpoint /ws. Every request takes the same way here: security headers, path
+// check, body cap, then the direct path or Next. It records the socket's address for rate limits
+// keyed by client IP; a client cannot forge that header because any incoming copy is replaced.
 import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SECURITY_HEADERS } from "@parley/core/response-headers";
 import next from "next";
 import { BodyLimitedRequest } from "./src/server/body-limited-request.mjs";
 import { refuseBadPath } from "./src/server/request-path.mjs";
@@ -55,12 +58,16 @@ function builtConfig() {
 }
 
 const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
+  // The one place that adds the security headers (@parley/core/response-headers): set first, they
+  // are on every response, whoever writes it (the refusals below, the direct path, Next's pages,
+  // route handlers, files, 404s and errors), and nothing else sets them.
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
   // A malformed path, or one that routes elsewhere than it reads, gets 400 before anything chooses by path.
   if (refuseBadPath(req, res)) return;
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
   const serve = () => {
     // The public REST routes, served from the one table of routes without Next's routing
-    // (src/server/http/direct.ts, registered at start-up in production).
+    // (src/server/http/direct.ts, registered at start-up); they have no route file under app/.
     if (registry.hooks.serveDirectRoute?.(req, res)) return;
     prepared.then(() => handle(req, res));
   };
@@ -90,7 +97,7 @@ server.on("upgrade", (req, socket, head) => {
   else socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
 });
 // The port is taken first, then the app prepares (the instrumentation hook opens the database and
-// starts the webhook worker and /ws; src/server/startup.ts ends the process if that fails).
+// starts the scheduler and /ws; src/server/startup.ts ends the process if that fails).
 // Any failure ends the process with one line and exit code 1: nothing runs without a listener.
 function startupFailureLine(error) {
   if (error?.code === "EADDRINUSE")
@@ -121,7 +128,7 @@ registry.started = () => {
 await app.prepare().catch(exitOnStartupFailure);
 markPrepared();
 
-// Hooks registered by the app (the webhook worker, /ws) finish their
+// Hooks registered by the app (the scheduler, /ws) finish their
 // work before the process exits: they run while the server stops taking connections.
 async function shutdown() {
   setTimeout(() => process.exit(0), 5_000).unref();

@@ -1,10 +1,14 @@
 // GET /api/health against real databases: a live test database, a closed one, a port where no
 // server listens, and a server that accepts connections but never answers (the 2 s timeout).
+// GET /api/health/tasks: the background tasks' status, for owners only.
 import { createServer, type Server, type Socket } from "node:net";
+import { ROLES, type SessionAdmin } from "@parley/core/people";
+import { Scheduler } from "@parley/core/scheduler";
 import { type Database, openDatabase } from "@parley/db";
 import { createTestDatabase } from "@parley/db/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { healthResponse } from "~/server/health.ts";
+import { tasksHealthResponse } from "~/server/tasks-health.ts";
 
 const UNAVAILABLE = { status: "unavailable", error: "Database unavailable" };
 
@@ -67,5 +71,102 @@ describe("GET /api/health", () => {
     expect(elapsed).toBeGreaterThanOrEqual(1_900);
     expect(elapsed).toBeLessThan(4_000);
     expect(sockets.size).toBe(1);
+  });
+});
+
+describe("GET /api/health/tasks", () => {
+  const request = () => new Request("http://localhost/api/health/tasks");
+  const session = (role: SessionAdmin["role"]): SessionAdmin => ({
+    userId: "u-1",
+    workspaceId: "ws-1",
+    role,
+    sessionId: "s-1",
+    email: "owner@example.com",
+    name: "Owner",
+    expiresAt: new Date(Date.now() + 60_000),
+  });
+
+  async function runningScheduler(): Promise<Scheduler> {
+    const db = await createTestDatabase();
+    const scheduler = new Scheduler({ db, name: "instance-test" });
+    scheduler.add({ name: "ticks", intervalMs: 60_000, run: async () => {} });
+    scheduler.add({
+      name: "broken",
+      intervalMs: 60_000,
+      run: async () => {
+        throw Object.assign(new Error("password authentication failed for postgres://app:hunter2@db"), { code: "28P01" });
+      },
+    });
+    toClose.push(
+      () => db.close(),
+      () => scheduler.stop(0),
+    );
+    scheduler.start();
+    await vi.waitFor(async () => expect((await scheduler.status()).every((task) => task.runs === 1 && !task.runningSince)).toBe(true));
+    return scheduler;
+  }
+
+  it("answers 401 without a session and 403 to every role but the owner, before reading any task", async () => {
+    const status = vi.fn(async () => []);
+    const scheduler = { name: "unused", status };
+    const anonymous = await tasksHealthResponse(request(), async () => null, scheduler);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ error: "Unauthorized" });
+    for (const role of ROLES.filter((role) => role !== "owner")) {
+      const refused = await tasksHealthResponse(request(), async () => session(role), scheduler);
+      expect(refused.status, role).toBe(403);
+      expect(await refused.json()).toEqual({ error: "Forbidden" });
+    }
+    expect(status).not.toHaveBeenCalled();
+  });
+
+  it("shows an owner each task's interval, last run and outcome with a short error code, never the error's text", async () => {
+    const scheduler = await runningScheduler();
+    const response = await tasksHealthResponse(request(), async () => session("owner"), scheduler);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const text = await response.text();
+    expect(text).not.toContain("hunter2");
+    expect(text).not.toContain("password authentication");
+    const body = JSON.parse(text);
+    expect(body).toMatchObject({
+      status: "ok",
+      instance: "instance-test",
+      tasks: [
+        {
+          name: "ticks",
+          intervalMs: 60_000,
+          scope: "instance",
+          lastOutcome: "ok",
+          lastErrorCode: null,
+          runs: 1,
+          failures: 0,
+          overdue: false,
+        },
+        {
+          name: "broken",
+          intervalMs: 60_000,
+          scope: "instance",
+          lastOutcome: "error",
+          lastErrorCode: "28P01",
+          runs: 1,
+          failures: 1,
+          overdue: false,
+        },
+      ],
+    });
+    expect(Date.parse(body.tasks[0].lastStartedAt)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("answers 503 to an owner when this process runs no scheduler", async () => {
+    const response = await tasksHealthResponse(request(), async () => session("owner"), undefined);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: "unavailable", error: "Background tasks are not running on this instance" });
+  });
+
+  it("leaves the public GET /api/health as bare as before", async () => {
+    const db = await createTestDatabase({ migrate: false });
+    toClose.push(() => db.close());
+    await expectResponse(await healthResponse(new Request("http://localhost/api/health"), async () => db), 200, { status: "ok" });
   });
 });

@@ -1,37 +1,39 @@
-// A method a route does not serve gets 405 with the error body and an Allow header, on both
-// serving paths: the server entry's direct path for the public routes (through a real HTTP server
-// over the same table) and the Next.js route files.
+// A method a route does not serve gets 405 with the error body and an Allow header: over HTTP
+// through the table of routes, and on the path that serves each route in the app, the server
+// entry's direct path for the public routes (the function server.mjs calls, on a real HTTP
+// server) and the Next.js route file for the key routes.
 import { seed } from "@parley/core/demo";
 import { createTestContext, type TestContext } from "@parley/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as helpArticleFile from "../app/api/agent/[agentId]/help/articles/[itemId]/route.ts";
-import * as helpArticlesFile from "../app/api/agent/[agentId]/help/articles/route.ts";
-import * as helpFile from "../app/api/agent/[agentId]/help/route.ts";
-import * as messagesFile from "../app/api/agent/[agentId]/messages/route.ts";
 import * as keysFile from "../app/api/agents/[agent_id]/http-api-key/route.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
+import { type DirectServer, startDirectServer } from "./support/direct-server.ts";
 
 /** The methods a Next.js route file can export. */
 const NEXT_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
+/** Each route, with its route file when Next serves it (null: the direct path serves it). */
 const ROUTES = [
-  { path: "/api/agent/demo/messages", allow: ["POST"], file: messagesFile },
-  { path: "/api/agent/demo/help", allow: ["GET", "HEAD"], file: helpFile },
-  { path: "/api/agent/demo/help/articles", allow: ["GET", "HEAD"], file: helpArticlesFile },
-  { path: "/api/agent/demo/help/articles/art-refunds", allow: ["GET", "HEAD"], file: helpArticleFile },
+  { path: "/api/agent/demo/messages", allow: ["POST"], file: null },
+  { path: "/api/agent/demo/help", allow: ["GET", "HEAD"], file: null },
+  { path: "/api/agent/demo/help/articles", allow: ["GET", "HEAD"], file: null },
+  { path: "/api/agent/demo/help/articles/art-refunds", allow: ["GET", "HEAD"], file: null },
   { path: "/api/agents/demo/http-api-key", allow: ["POST", "DELETE"], file: keysFile },
 ] as const;
 
 let ctx: TestContext;
 let server: AppServer;
+let direct: DirectServer;
 
 beforeAll(async () => {
   ctx = await createTestContext();
   await seed(ctx.db, { adminEmail: "a@b.c", adminPassword: "test-password-1" });
   server = await startAppServer(ctx);
+  direct = await startDirectServer(ctx);
 });
 
 afterAll(async () => {
+  await direct?.close();
   await server?.close();
   await ctx?.close();
 });
@@ -65,8 +67,19 @@ describe("over HTTP, as the server entry serves the public routes", () => {
   });
 });
 
+describe("the direct path", () => {
+  for (const { path, allow } of ROUTES.filter((route) => route.file === null)) {
+    for (const method of [...NEXT_METHODS, "PROPFIND"].filter((method) => !(allow as readonly string[]).includes(method))) {
+      it(`${method} ${path}: 405, Allow: ${allow.join(", ")}`, async () => {
+        await expectMethodNotAllowed(await fetch(`${direct.url}${path}`, { method }), allow, method);
+      });
+    }
+  }
+});
+
 describe("the Next.js route files", () => {
   for (const { path, allow, file } of ROUTES) {
+    if (file === null) continue;
     const handlers = file as unknown as Record<string, ((request: Request) => Promise<Response>) | undefined>;
     for (const method of NEXT_METHODS.filter((method) => !(allow as readonly string[]).includes(method))) {
       it(`${method} ${path}: 405, Allow: ${allow.join(", ")}`, async () => {

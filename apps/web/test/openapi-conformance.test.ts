@@ -14,11 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiRoute } from "~/server/routes/openapi.ts";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { createDocumentValidator, type DocumentValidator } from "../../../packages/core/test/support/openapi.ts";
-import * as helpArticleFile from "../app/api/agent/[agentId]/help/articles/[itemId]/route.ts";
-import * as helpArticlesFile from "../app/api/agent/[agentId]/help/articles/route.ts";
-import * as helpFile from "../app/api/agent/[agentId]/help/route.ts";
-import * as messagesFile from "../app/api/agent/[agentId]/messages/route.ts";
 import * as keysFile from "../app/api/agents/[agent_id]/http-api-key/route.ts";
+import { startDirectServer } from "./support/direct-server.ts";
 import {
   createHttpApiKey,
   helpArticleRoute,
@@ -352,24 +349,31 @@ describe("key routes", () => {
   });
 });
 
-describe("405 on every path, from its route file", () => {
+describe("405 on every path, from the path that serves it", () => {
   // OpenAPI lists responses per operation, so each operation of a path documents the 405 that
-  // any other method on that path gets.
+  // any other method on that path gets. The public routes are served by the server entry's direct
+  // path (here the same function on a real HTTP server), the key routes by their route file.
   it("405 Method not allowed", async () => {
-    const files = [
-      [MESSAGES, "/api/agent/demo/messages", messagesFile, ["post"]],
-      [HELP, "/api/agent/demo/help", helpFile, ["get"]],
-      [ARTICLES, "/api/agent/demo/help/articles", helpArticlesFile, ["get"]],
-      [ARTICLE, "/api/agent/demo/help/articles/art-refunds", helpArticleFile, ["get"]],
-      [KEY, "/api/agents/demo/http-api-key", keysFile, ["post", "delete"]],
-    ] as const;
-    for (const [path, url, file, operations] of files) {
-      const handler = "PUT" in file ? file.PUT : undefined;
-      if (!handler) throw new Error(`${path}: no PUT handler`);
-      for (const method of operations) {
-        const response = await handler(new Request(`${ctx.appUrl}${url}`, { method: "PUT" }));
-        await conformsAsError(response, path, method, 405, { error: "Method not allowed" });
+    const direct = await startDirectServer(ctx);
+    try {
+      const served = [
+        [MESSAGES, "/api/agent/demo/messages", "direct path", ["post"]],
+        [HELP, "/api/agent/demo/help", "direct path", ["get"]],
+        [ARTICLES, "/api/agent/demo/help/articles", "direct path", ["get"]],
+        [ARTICLE, "/api/agent/demo/help/articles/art-refunds", "direct path", ["get"]],
+        [KEY, "/api/agents/demo/http-api-key", "route file", ["post", "delete"]],
+      ] as const;
+      for (const [path, url, servedBy, operations] of served) {
+        for (const method of operations) {
+          const response =
+            servedBy === "direct path"
+              ? await fetch(`${direct.url}${url}`, { method: "PUT" })
+              : await keysFile.PUT(new Request(`${ctx.appUrl}${url}`, { method: "PUT" }));
+          await conformsAsError(response, path, method, 405, { error: "Method not allowed" });
+        }
       }
+    } finally {
+      await direct.close();
     }
   });
 });

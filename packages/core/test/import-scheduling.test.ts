@@ -9,7 +9,9 @@ import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportRunner, type ImportRunnerOptions } from "../src/knowledge/imports/runner.ts";
-import { WebhookWorker } from "../src/webhooks/worker.ts";
+import { importsTask } from "../src/knowledge/imports/task.ts";
+import { Scheduler } from "../src/platform/scheduler/scheduler.ts";
+import { scheduleTask } from "../src/platform/scheduler/task.ts";
 
 let db: TestDatabase;
 let server: Server;
@@ -228,18 +230,21 @@ describe("claims and leases", () => {
   });
 });
 
-describe("on the worker's loop", () => {
-  it("lets the loop's other tasks go on while an import waits, and hands the import back when the worker stops", async () => {
+describe("on the scheduler", () => {
+  it("lets the other tasks go on while an import waits, and hands the import back when the scheduler stops", async () => {
     const id = await queueImport("ws-a", hanging(8, "loop"));
     let passes = 0;
     const other = { name: "other", run: async () => void passes++ };
     const imports = runner({ fetchTimeoutMs: 400, fetchConcurrency: 1 });
-    const worker = new WebhookWorker({ db, pollIntervalMs: 20, tasks: [imports, other] }).start();
+    const scheduler = new Scheduler({ db })
+      .add(importsTask(imports, 20))
+      .add(scheduleTask(other, { intervalMs: 20 }))
+      .start();
     await until(async () => (await jobOf(id)).status === "running", 2_000);
     const before = passes;
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(passes).toBeGreaterThan(before + 3);
-    await worker.stop();
+    await scheduler.stop();
     expect(await jobOf(id)).toMatchObject({ status: "queued", claimToken: null, lockedUntil: null, finishedAt: null });
   });
 });

@@ -5,8 +5,10 @@ import type { Database } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateAgentInput } from "../src/agents/agents.ts";
-import { claimJobLease, eraseExpiredConversations, RetentionTask } from "../src/conversations/retention.ts";
-import { WebhookWorker } from "../src/webhooks/worker.ts";
+import { eraseExpiredConversations, RetentionTask } from "../src/conversations/retention.ts";
+import { retentionTask } from "../src/conversations/retention-task.ts";
+import { claimJobLease } from "../src/platform/scheduler/lease.ts";
+import { Scheduler } from "../src/platform/scheduler/scheduler.ts";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-28T09:00:00.000Z");
@@ -84,8 +86,10 @@ describe("retention", () => {
   it("two workers on one database (two instances) run one pass, not two", async () => {
     await resetLease();
     await conversation("old-30-b", "agent-30", daysAgo(40));
-    const tasks = [new RetentionTask({ db, now: () => NOW, holder: "a" }), new RetentionTask({ db, now: () => NOW, holder: "b" })];
-    const workers = tasks.map((task) => new WebhookWorker({ db, pollIntervalMs: 10, tasks: [task] }).start());
+    const tasks = [new RetentionTask({ db, now: () => NOW }), new RetentionTask({ db, now: () => NOW })];
+    const workers = tasks.map((task, index) =>
+      new Scheduler({ db, name: ["a", "b"][index], now: () => NOW }).add(retentionTask(task)).start(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 400));
     await Promise.all(workers.map((worker) => worker.stop()));
 

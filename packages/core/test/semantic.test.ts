@@ -13,9 +13,10 @@ import { PGVECTOR_MISSING } from "../src/knowledge/semantic/passage-search.ts";
 import { vectorToBytes } from "../src/knowledge/semantic/passages.ts";
 import { backfillVectorColumn, nearestInDatabase, pgvectorUsable } from "../src/knowledge/semantic/pgvector.ts";
 import { embeddingsConfigFrom, type VectorSearchSetting } from "../src/knowledge/semantic/settings.ts";
+import { embeddingsTask } from "../src/knowledge/semantic/task.ts";
 import { unitVector } from "../src/knowledge/semantic/vector-index.ts";
 import { configureLogging } from "../src/platform/logger.ts";
-import { WebhookWorker } from "../src/webhooks/worker.ts";
+import { Scheduler } from "../src/platform/scheduler/scheduler.ts";
 import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
 
 const API_KEY = "sk-embeddings-test";
@@ -216,8 +217,8 @@ describe("the embeddings worker", () => {
     expect(await stored()).toEqual(["pw#0", "pw#1", "pw#2"]);
   });
 
-  it("runs on the webhook worker's loop: a published article is embedded without anyone asking", async () => {
-    const loop = new WebhookWorker({ db, pollIntervalMs: 20, tasks: [indexer()] }).start();
+  it("runs as a task of the scheduler: a published article is embedded without anyone asking", async () => {
+    const loop = new Scheduler({ db }).add(embeddingsTask(indexer(), 20)).start();
     try {
       await article("refunds", REFUNDS);
       await expect.poll(() => stored(), { timeout: 10_000, interval: 50 }).toEqual(["refunds#0"]);

@@ -9,6 +9,7 @@ import { openDatabase } from "@parley/db";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runTurn } from "../src/conversations/turn/turn.ts";
+import { Scheduler } from "../src/platform/scheduler/scheduler.ts";
 import {
   BlockedUrlError,
   checkWebhookUrl,
@@ -22,6 +23,7 @@ import { createTestContext, messagingAgent, type TestContext } from "../src/test
 import { createEndpoint, rollEndpointSecret } from "../src/webhooks/endpoints.ts";
 import { eventBody, recordWebhookEvents, type WebhookEventInput } from "../src/webhooks/events.ts";
 import { generateWebhookSecret, signingSecrets, signWebhook, webhookHeaders } from "../src/webhooks/signing.ts";
+import { webhookDeliveryTask } from "../src/webhooks/task.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
 import { WebhookWorker, type WebhookWorkerOptions } from "../src/webhooks/worker.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "./support/webhook-receiver.ts";
@@ -81,6 +83,13 @@ function worker(options: Partial<WebhookWorkerOptions> = {}): WebhookWorker {
   });
   cleanups.push(() => created.stop(0));
   return created;
+}
+
+/** The worker running as an app instance runs it: the delivery task of a scheduler of its own. */
+function scheduled(deliveries: WebhookWorker): Scheduler {
+  const scheduler = new Scheduler({ db: ctx.db }).add(webhookDeliveryTask(deliveries)).start();
+  cleanups.push(() => scheduler.stop(0));
+  return scheduler;
 }
 
 async function endpoint(url: string, fields: { agentIds?: string[]; eventTypes?: string[] } = {}) {
@@ -186,7 +195,7 @@ describe("delivery", () => {
     });
     const { secret } = await endpoint(hooks.url);
     const [eventId] = await emit();
-    const running = worker({ retryDelaysMs: fast, now: () => new Date(Date.now() + skewMs) }).start();
+    const running = scheduled(worker({ retryDelaysMs: fast, now: () => new Date(Date.now() + skewMs) }));
     await hooks.waitFor(() => hooks.requests.some((request) => request.answered === 200));
     await running.stop();
 
@@ -237,7 +246,7 @@ describe("delivery", () => {
     // Without Retry-After: 1 attempt + 7 retries, then failed for good.
     hooks.respond = () => ({ status: 500 });
     await ctx.db.prisma.webhookDelivery.update({ where: { id: delivery.id }, data: { nextAttemptAt: new Date() } });
-    const retrying = worker({ retryDelaysMs: fast }).start();
+    const retrying = scheduled(worker({ retryDelaysMs: fast }));
     await hooks.waitFor(() => hooks.requests.length === 8);
     await expect.poll(async () => (await deliveryOf(eventId!)).status, { timeout: 5_000 }).toBe("failed");
     await retrying.stop();
@@ -363,7 +372,8 @@ describe("workers", () => {
     const eventIds = await emit(6);
 
     // Attempts time out after 1.5 s, claims last 2 s (a lease always outlives its attempt).
-    const first = worker({ concurrency: 4, timeoutMs: 1_500, leaseMs: 2_000 }).start();
+    const first = worker({ concurrency: 4, timeoutMs: 1_500, leaseMs: 2_000 });
+    scheduled(first);
     await hooks.waitFor(() => hooks.requests.length === 4);
     first.kill();
     await hooks.waitFor(() => hooks.inFlight.size === 0);
@@ -372,7 +382,7 @@ describe("workers", () => {
     // others at once and the 4 when their leases expire.
     const claimed = await ctx.db.prisma.webhookDelivery.count({ where: { lockedUntil: { gt: new Date() }, attempts: 1 } });
     expect(claimed).toBe(4);
-    const second = worker({ concurrency: 4, timeoutMs: 1_500, leaseMs: 2_000 }).start();
+    const second = scheduled(worker({ concurrency: 4, timeoutMs: 1_500, leaseMs: 2_000 }));
     await hooks.waitFor(() => new Set(hooks.requests.filter((r) => r.answered === 200).map((r) => r.id)).size === 6, 10_000);
     await second.stop();
 
@@ -417,7 +427,7 @@ describe("workers", () => {
       await hooks.waitFor(() => hooks.inFlight.size === 0);
       serving = true;
 
-      const restarted = worker({ timeoutMs: 1_500, leaseMs: 2_000 }).start();
+      const restarted = scheduled(worker({ timeoutMs: 1_500, leaseMs: 2_000 }));
       await hooks.waitFor(() => hooks.requests.filter((request) => request.answered === 200).length === 3, 10_000);
       await restarted.stop();
       const acknowledged = hooks.requests.filter((request) => request.answered === 200).map((request) => request.id);
@@ -436,9 +446,10 @@ describe("workers", () => {
     const hooks = await receiver(() => ({ status: 200, hang: true }));
     await endpoint(hooks.url);
     const [eventId] = await emit();
-    const running = worker({ leaseMs: 60_000 }).start();
+    const running = worker({ leaseMs: 60_000 });
+    const scheduler = scheduled(running);
     await hooks.waitFor(() => hooks.requests.length === 1);
-    await running.stop(50);
+    await scheduler.stop(50);
     expect(running.activeDeliveries).toBe(0);
     // Released: not leased, the attempt not counted, due at once.
     const delivery = await deliveryOf(eventId!);
@@ -459,8 +470,8 @@ describe("workers", () => {
     // On PostgreSQL the second worker has its own connection pool, as another instance would.
     const otherDb = ctx.db.url ? await openDatabase({ url: ctx.db.url, poolSize: 4 }) : ctx.db;
     if (otherDb !== ctx.db) cleanups.push(() => otherDb.close());
-    const one = worker({ concurrency: 4, name: "one" }).start();
-    const two = worker({ db: otherDb, concurrency: 4, name: "two" }).start();
+    const one = scheduled(worker({ concurrency: 4, name: "one" }));
+    const two = scheduled(worker({ db: otherDb, concurrency: 4, name: "two" }));
     await hooks.waitFor(() => hooks.requests.filter((request) => request.answered === 200).length === 40, 20_000);
     await Promise.all([one.stop(), two.stop()]);
 

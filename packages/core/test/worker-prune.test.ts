@@ -5,7 +5,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { IDEMPOTENCY_TTL_HOURS, WEBHOOK_RETENTION_DAYS } from "../src/platform/limits.ts";
 import { configureLogging } from "../src/platform/logger.ts";
+import { Scheduler } from "../src/platform/scheduler/scheduler.ts";
 import { createTestContext, type TestContext } from "../src/testing.ts";
+import { webhookDeliveryTask } from "../src/webhooks/task.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 
 const HOUR = 3_600_000;
@@ -14,7 +16,7 @@ const AGENT = "prune-agent";
 
 let ctx: TestContext;
 let clock = NOW;
-const workers: WebhookWorker[] = [];
+const workers: Array<WebhookWorker | Scheduler> = [];
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -99,7 +101,8 @@ describe("the worker prunes idempotency records", () => {
   it("prunes when started, before any delivery is due", async () => {
     await record("expired", ttl + 1);
     await record("fresh", 0);
-    worker().start();
+    const scheduler = new Scheduler({ db: ctx.db }).add(webhookDeliveryTask(worker())).start();
+    workers.push(scheduler);
     await vi.waitFor(async () => expect(await keys()).toEqual(["fresh"]), { timeout: 5_000, interval: 20 });
   });
 

@@ -49,7 +49,7 @@ export interface Database extends SqlSession {
   rows<Row>(statement: Statement, options?: RowsOptions): Promise<Row[]>;
   /** Runs `fn` on a single connection (session state such as advisory locks stays with it). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
-  /** Embedded folder only: a consistent copy of the open database (a gzipped tarball of its folder). */
+  /** Embedded only: a consistent copy of the open database (a gzipped tarball of its folder). */
   backup?(): Promise<Buffer>;
   close(): Promise<void>;
 }
@@ -61,14 +61,21 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** Pool size in server mode. */
   poolSize?: number;
+  /** In memory only: start from this copy of a database (a tarball as `backup()` gives) instead of an empty one. */
+  initialData?: Blob;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  return options.url ? openServer(options.url, options.poolSize) : openEmbedded(options.dataDir);
+  if (options.url) return openServer(options.url, options.poolSize);
+  return options.dataDir ? openEmbedded(options.dataDir) : openInMemory(options.initialData);
 }
 
-async function openEmbedded(dataDir: string | undefined): Promise<Database> {
-  if (!dataDir) return embeddedDatabase(await PGlite.create({ extensions: EXTENSIONS }));
+async function openInMemory(initialData: Blob | undefined): Promise<Database> {
+  const pglite = await PGlite.create({ extensions: EXTENSIONS, loadDataDir: initialData });
+  return { ...embeddedDatabase(pglite), backup: () => dumpOpenDatabase(pglite) };
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
   const lock = await lockDataFolder(dataDir);
   let pglite: PGlite;
   try {

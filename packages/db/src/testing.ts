@@ -1,10 +1,14 @@
 // Test databases: a fresh, migrated database per test file. Embedded (in-memory PGlite) by
 // default; with DATABASE_URL set, a throwaway database on that server, dropped on close, so
-// parallel files and concurrent runs never collide.
+// parallel files and concurrent runs never collide. Under vitest each one is a copy of the run's
+// migrated template (testing-template.ts), which is quicker than migrating; elsewhere, or when the
+// migrations changed since the run started, each is migrated from empty.
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { type Database, openDatabase } from "./client.ts";
 import { migrate } from "./migrate.ts";
+import { currentDump, currentTemplateDatabase } from "./testing-template.ts";
 
 export interface TestDatabase extends Database {
   /** The server URL of this throwaway database (server mode only). */
@@ -12,17 +16,15 @@ export interface TestDatabase extends Database {
 }
 
 export async function createTestDatabase(options: { migrate?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
+  const migrated = options.migrate !== false;
   const serverUrl = process.env.DATABASE_URL || undefined;
-  if (!serverUrl) {
-    const db = await openDatabase({});
-    if (options.migrate !== false) await migrate(db);
-    return db;
-  }
+  if (!serverUrl) return migrated ? openMigratedInMemory() : openDatabase({});
+  const template = migrated ? currentTemplateDatabase() : undefined;
   const name = `parley_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  await adminQuery(serverUrl, template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`);
   const url = withDatabase(serverUrl, name);
   const db = await openDatabase({ url, poolSize: options.poolSize ?? 25 });
-  if (options.migrate !== false) await migrate(db);
+  if (migrated && !template) await migrate(db);
   return {
     ...db,
     url,
@@ -31,6 +33,25 @@ export async function createTestDatabase(options: { migrate?: boolean; poolSize?
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
+}
+
+async function openMigratedInMemory(): Promise<Database> {
+  const dump = currentDump();
+  if (dump) return openDatabase({ initialData: await templateDump(dump) });
+  const db = await openDatabase({});
+  await migrate(db);
+  return db;
+}
+
+// Read once per process: a test file may open several databases.
+const dumps = new Map<string, Promise<Blob>>();
+function templateDump(file: string): Promise<Blob> {
+  let dump = dumps.get(file);
+  if (!dump) {
+    dump = readFile(file).then((bytes) => new Blob([bytes]));
+    dumps.set(file, dump);
+  }
+  return dump;
 }
 
 /** The same server URL pointing at another database. */

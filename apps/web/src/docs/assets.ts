@@ -161,6 +161,6 @@ export function docsAssetResponse(name: string): Response | null {
   const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
   if (!asset) return null;
   return new Response(asset.content, {
-    headers: { "content-type": asset.contentType, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" },
+    headers: { "content-type": asset.contentType, "cache-control": "public, max-age=3600" },
   });
 }

@@ -1,5 +1,5 @@
 // The process's one registry of what lives once per server process: the app context (database,
-// limiters, live channel), the webhook worker, the hooks the server entry calls (body caps, the
+// limiters, live channel), the scheduler, the hooks the server entry calls (body caps, the
 // direct routes, /ws) and what runs at shutdown. It hangs off globalThis under one symbol because
 // the server entry (server.mjs, plain JavaScript) and Next's bundles load this code as separate
 // module instances; server.mjs creates it before Next starts (see there).
@@ -7,15 +7,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { AppContext } from "@parley/core";
 import type { SemanticSearch } from "@parley/core/knowledge";
-import type { WebhookWorker } from "@parley/core/webhooks";
+import type { Scheduler } from "@parley/core/scheduler";
 
 export interface ProcessRegistry {
   /** The app context, built once (platform/context.ts). */
   context?: Promise<AppContext>;
   /** Semantic retrieval's embedder and in-process passage index, or null when not configured (semantic.ts). */
   semantic?: Promise<SemanticSearch | null>;
-  /** This instance's webhook delivery worker (webhook-worker.ts). */
-  webhookWorker?: WebhookWorker;
+  /** This instance's background tasks, webhook deliveries among them (scheduler.ts). */
+  scheduler?: Scheduler;
   /** Set by the start-up hook (startup.ts) for the server entry to call. */
   hooks: {
     limitRequestBody?(req: IncomingMessage, res: ServerResponse, serve: () => void): void;
@@ -24,7 +24,7 @@ export interface ProcessRegistry {
   };
   /** The server entry's: called once the start-up hook has finished. */
   started?(): void;
-  /** Run when the process stops (the webhook worker, /ws), while the server stops taking connections. */
+  /** Run when the process stops (the scheduler, /ws), while the server stops taking connections. */
   shutdown: Set<() => Promise<void>>;
 }
 

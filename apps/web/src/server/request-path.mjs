@@ -58,13 +58,11 @@ export function refuseBadPath(req, res) {
   if (hasBody) closeAfterAnswer(req.socket);
   else req.streamBody();
   const body = location === null ? JSON.stringify({ error: "Invalid request", details }) : "";
-  // The security headers of every response (@parley/core/security-headers): Next does not see this one.
+  // The security headers are on `res` already (server.mjs sets them first).
   res.writeHead(location === null ? 400 : 308, {
     ...(location === null ? { "content-type": "application/json; charset=utf-8" } : { location }),
     "content-length": Buffer.byteLength(body),
     "x-request-id": randomUUID(),
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "strict-origin-when-cross-origin",
     ...(hasBody ? { connection: "close" } : {}),
   });
   res.end(body);

@@ -1,5 +1,5 @@
 // Start-up of this server instance, run once by the instrumentation hook (Node.js runtime only):
-// the webhook worker (which opens the database, and so takes the embedded folder's lock, unless
+// the scheduler (which opens the database, and so takes the embedded folder's lock, unless
 // the semantic settings' check did just before), the widget's /ws, and the public REST routes'
 // direct path. In production Next only logs a hook that fails and keeps serving 500s, so a failure
 // here (the database cannot open, its folder in use or damaged, an invalid variable, a vector
@@ -15,10 +15,11 @@ import { appEnv, publishNextAuthUrl } from "../env.ts";
 import { publicUrl } from "../site.ts";
 import { nextAuthUrl } from "./auth.ts";
 import { limitRequestBody } from "./body-limit.ts";
+import { getAppContext } from "./context.ts";
 import { serveDirectRoute } from "./http/direct.ts";
 import { processRegistry } from "./registry.ts";
+import { startScheduler } from "./scheduler.ts";
 import { checkVectorSearch, warmSemanticIndex } from "./semantic.ts";
-import { startWebhookWorker } from "./webhook-worker.ts";
 import { startWidgetSocket } from "./widget-socket.ts";
 
 export async function startServerInstance(): Promise<void> {
@@ -34,7 +35,7 @@ export async function startServerInstance(): Promise<void> {
     // EMBEDDINGS_VECTOR_SEARCH=pgvector on a database without it ends the start here, before any
     // worker would fail on it over and over.
     await checkVectorSearch();
-    await startWebhookWorker();
+    await startScheduler();
     // The passage index is built from the stored vectors while the server starts serving; until
     // it is ready, turns use lexical retrieval alone.
     warmSemanticIndex();
@@ -42,12 +43,11 @@ export async function startServerInstance(): Promise<void> {
     // The knowledge agents' passage indexes, built in the background (not awaited): the first
     // turns after a start then find them ready.
     void warmAgentIndexes(await getDb()).catch(() => undefined);
-    // The public REST routes without Next's routing (http/direct.ts); `next dev` keeps Next's
-    // path so that edits reload.
-    if (settings.NODE_ENV === "production") {
-      const origin = publicUrl(settings);
-      registry.hooks.serveDirectRoute = (req, res) => serveDirectRoute(req, res, origin);
-    }
+    // The public REST routes without Next's routing (http/direct.ts), in development too: they
+    // have no route file, so every request for them takes this path (under `npm run dev`, an
+    // edit to their code takes a restart).
+    const directPath = { origin: publicUrl(settings), context: getAppContext };
+    registry.hooks.serveDirectRoute = (req, res) => serveDirectRoute(req, res, directPath);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`Parley could not start: ${message.replace(/\s*\n\s*/g, " ").trim()}`);

@@ -9,6 +9,7 @@ export { addNote, addNoteInput } from "./inbox/notes.ts";
 export { INBOX_STREAM_HEADERS, inboxEventStream } from "./inbox/stream.ts";
 export { planTransition } from "./inbox/transitions.ts";
 export { RetentionTask } from "./retention.ts";
+export { retentionTask } from "./retention-task.ts";
 export {
   createSavedReply,
   createSavedReplyInput,

@@ -25,19 +25,23 @@ export {
   restoreArticleRevision,
 } from "./articles/history.ts";
 export { ScheduledPublisher, scheduleArticle, scheduleArticleInput } from "./articles/schedule.ts";
+export { scheduledPublicationsTask } from "./articles/schedule-task.ts";
 export { slugFromTitle } from "./articles/slugs.ts";
 export { listTranslationOriginals, translationOriginalsInput } from "./articles/translations.ts";
 export { deleteArticle, deleteByIdInput, deleteSource } from "./deletion.ts";
 export { listKnowledgeGaps, listKnowledgeGapsInput } from "./gaps/gaps-page.ts";
 export { getImport, importIdInput, listImports, listImportsInput, parseStartImportQuery, startImport } from "./imports/jobs.ts";
 export { ImportRunner } from "./imports/runner.ts";
+export { importsTask } from "./imports/task.ts";
 export { detectMissingLanguages, LanguageDetectionTask } from "./languages/detected.ts";
+export { languageDetectionTask } from "./languages/detection-task.ts";
 export { getAgentKnowledgeSearch } from "./search/agent-status.ts";
 export { EmbeddingIndexer } from "./semantic/indexer.ts";
 export { createSemanticSearch, type SemanticSearch } from "./semantic/nearest.ts";
 export { PGVECTOR_MISSING } from "./semantic/passage-search.ts";
 export { pgvectorUsable } from "./semantic/pgvector.ts";
 export { type EmbeddingsConfig, embeddingsConfigFrom, embeddingsSettingsSchema } from "./semantic/settings.ts";
+export { embeddingsTask } from "./semantic/task.ts";
 export {
   createSource,
   createSourceInput,

@@ -57,6 +57,8 @@ export const PERMISSIONS = {
   "audit.read": MANAGERS,
   /** One's own password and sessions. */
   "account.own": EVERYONE,
+  /** This instance's background tasks: last runs, outcomes, error codes (GET /api/health/tasks). */
+  "operations.read": ["owner"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -145,6 +147,7 @@ export const OPERATION_PERMISSIONS = {
   "GET /api/panel/conversations/export": "inbox.export",
   "GET /api/panel/visitor-data/export": "visitorData.manage",
   "POST /api/panel/imports": "knowledge.write",
+  "GET /api/health/tasks": "operations.read",
 } as const satisfies Record<string, Permission>;
 
 export type PanelOperation = keyof typeof OPERATION_PERMISSIONS;

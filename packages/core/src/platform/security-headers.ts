@@ -1,15 +1,10 @@
-// The security headers of Parley's responses, in one place (plain values, so the app's next.config.ts
-// can load them too). Every response (pages, route handlers, the public REST routes that the server
-// entry serves without Next, static files) carries SECURITY_HEADERS; every page carries the
-// Content-Security-Policy that the app's proxy builds with a fresh nonce per request. Next.js reads
-// the nonce from the policy it finds on the request and puts it on its own scripts.
+// The security headers of Parley's responses, in one place (plain values, so the app's proxy can
+// load them too). Every response carries SECURITY_HEADERS (response-headers.mjs: the server entry
+// sets them on each one); every page carries the Content-Security-Policy that the app's proxy
+// builds with a fresh nonce per request. Next.js reads the nonce from the policy it finds on the
+// request and puts it on its own scripts.
 
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  // Browsers never guess a type other than the declared one (a JSON body is not a script).
-  "x-content-type-options": "nosniff",
-  // Other sites learn our origin from links, never a panel path or a search query.
-  "referrer-policy": "strict-origin-when-cross-origin",
-};
+export { SECURITY_HEADERS } from "./response-headers.mjs";
 
 /** Request header that hands the page's nonce to server components that add their own script tags. */
 export const NONCE_HEADER = "x-nonce";

@@ -25,5 +25,6 @@ export {
 export * from "./events.ts";
 export * from "./schemas.ts";
 export * from "./signing.ts";
+export { WEBHOOK_DELIVERIES_TASK, webhookDeliveryTask } from "./task.ts";
 export * from "./types.ts";
-export { type BackgroundTask, WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";
+export { WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";

@@ -1,9 +1,9 @@
-// The webhook delivery worker. Every app instance runs one (in process); they share the work
-// through the database: a worker claims due deliveries with `FOR UPDATE SKIP LOCKED` and stamps
-// them with its claim token and a lease, so no two workers hold one delivery at the same time. A
-// worker that dies mid-delivery leaves its lease behind; once it expires the delivery is claimed
-// again and sent with the same webhook-id (receivers dedupe by it). Results are written only by
-// the holder of the claim.
+// The webhook delivery worker. Every app instance runs one (in process) as a task of its
+// scheduler (task.ts: each run is one tick); they share the work through the database: a worker
+// claims due deliveries with `FOR UPDATE SKIP LOCKED` and stamps them with its claim token and a
+// lease, so no two workers hold one delivery at the same time. A worker that dies mid-delivery
+// leaves its lease behind; once it expires the delivery is claimed again and sent with the same
+// webhook-id (receivers dedupe by it). Results are written only by the holder of the claim.
 //
 // Each attempt POSTs the event's JSON with fresh Standard Webhooks headers. 2xx: delivered. 410:
 // the endpoint is disabled. Anything else (or a timeout, a network error, a blocked address) is
@@ -12,7 +12,7 @@
 // disabled and flagged.
 import { randomBytes } from "node:crypto";
 import type { Database } from "@parley/db";
-import { pruneIdempotencyRecords } from "../conversations/turn/idempotency.ts";
+import { pruneIdempotencyRecords } from "../platform/idempotency-records.ts";
 import {
   WEBHOOK_FAILING_DISABLE_MS,
   WEBHOOK_RETENTION_DAYS,
@@ -25,17 +25,6 @@ import { describeError, logger } from "../platform/logger.ts";
 import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, systemResolver } from "../platform/url-guard.ts";
 import { AttemptError, type PostResult, postWebhook } from "./http.ts";
 import { signingSecrets, webhookHeaders } from "./signing.ts";
-
-/**
- * Other background work that runs on the worker's loop (the embeddings worker): started on each
- * pass unless its previous run is still going; a failure is logged and the next pass tries again.
- */
-export interface BackgroundTask {
-  readonly name: string;
-  run(): Promise<void>;
-  /** The worker is stopping: end the current run soon (a long one, such as an import, hands its work back). */
-  stop?(): void;
-}
 
 export interface WebhookWorkerOptions {
   db: Database;
@@ -53,13 +42,11 @@ export interface WebhookWorkerOptions {
   leaseMs?: number;
   /** Deliveries in flight at once. */
   concurrency?: number;
-  /** Wait between polls when there is nothing due. */
+  /** Wait between polls when there is nothing due (the interval of its scheduler task). */
   pollIntervalMs?: number;
   failingDisableMs?: number;
   /** Identifies the worker in logs. */
   name?: string;
-  /** Background tasks run alongside deliveries, one run of each at a time. */
-  tasks?: readonly BackgroundTask[];
 }
 
 interface Claimed {
@@ -82,14 +69,13 @@ const PRUNE_INTERVAL_MS = 3_600_000;
 export class WebhookWorker {
   private readonly db: Database;
   private readonly options: Required<Omit<WebhookWorkerOptions, "db">>;
-  private running = false;
+  private stopping = false;
   private killed = false;
-  private loop: Promise<void> | null = null;
+  /** The tick in progress, which stop() waits for (its claims join the deliveries in flight). */
+  private ticking: Promise<number> | null = null;
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  private wakeUp: (() => void) | null = null;
-  private wakePending = false;
+  private wakeListener: (() => void) | null = null;
   private lastPrune: number | null = null;
-  private readonly runningTasks = new Map<BackgroundTask, Promise<void>>();
 
   constructor(options: WebhookWorkerOptions) {
     this.db = options.db;
@@ -106,25 +92,28 @@ export class WebhookWorker {
       pollIntervalMs: options.pollIntervalMs ?? 1_000,
       failingDisableMs: options.failingDisableMs ?? WEBHOOK_FAILING_DISABLE_MS,
       name: options.name ?? `worker-${randomBytes(3).toString("hex")}`,
-      tasks: options.tasks ?? [],
     };
     // A claim must outlive its attempt, or the worker would take its own delivery again mid-flight.
     if (this.options.leaseMs <= this.options.timeoutMs) throw new Error("WebhookWorker: leaseMs must be longer than timeoutMs");
   }
 
-  /** Starts polling; returns at once. */
-  start(): this {
-    if (this.running) return this;
-    this.running = true;
-    this.killed = false;
-    this.loop = this.run();
-    return this;
+  get pollIntervalMs(): number {
+    return this.options.pollIntervalMs;
+  }
+
+  /** Whether every delivery slot is taken (the next tick waits for one to free up). */
+  get full(): boolean {
+    return this.inFlight.size >= this.options.concurrency;
+  }
+
+  /** Called by wake() (its scheduler task connects it): a slot freed up, or deliveries are due. */
+  connect(listener: () => void): void {
+    this.wakeListener = listener;
   }
 
   /** Looks for due deliveries now instead of at the next poll. */
   wake(): void {
-    if (this.wakeUp) this.wakeUp();
-    else this.wakePending = true;
+    this.wakeListener?.();
   }
 
   /**
@@ -132,10 +121,8 @@ export class WebhookWorker {
    * and their claims released (another worker retries them at once, as the same attempt).
    */
   async stop(graceMs = 3_000): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.wake();
-    await this.loop;
+    this.stopping = true;
+    await this.ticking?.catch(() => undefined);
     const pending = [...this.inFlight.values()];
     if (pending.length > 0) {
       let timer: NodeJS.Timeout | undefined;
@@ -147,8 +134,6 @@ export class WebhookWorker {
       for (const entry of this.inFlight.values()) entry.controller.abort();
       await Promise.all([...this.inFlight.values()].map((entry) => entry.done));
     }
-    for (const task of this.runningTasks.keys()) task.stop?.();
-    await Promise.all(this.runningTasks.values());
   }
 
   /**
@@ -157,41 +142,29 @@ export class WebhookWorker {
    */
   kill(): void {
     this.killed = true;
-    this.running = false;
     for (const entry of this.inFlight.values()) entry.controller.abort();
-    this.wake();
   }
 
   get activeDeliveries(): number {
     return this.inFlight.size;
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = await this.tick();
-        failures = 0;
-      } catch (error) {
-        if (!this.running) break;
-        failures += 1;
-        logger.error("webhook worker poll failed", { worker: this.options.name, error: describeError(error) });
-      }
-      if (!this.running) break;
-      // Full: wait for a slot. Nothing due: wait for the poll interval (or a wake-up). Otherwise go on.
-      const full = this.inFlight.size >= this.options.concurrency;
-      if (full || claimed === 0 || failures > 0) {
-        await this.sleep(failures > 0 ? Math.min(30_000, this.options.pollIntervalMs * 2 ** failures) : this.options.pollIntervalMs);
-      }
+  /**
+   * One run of the scheduler task: claims as many due deliveries as there is room for and starts
+   * them (they finish in the background), then prunes expired records if the hour is up. Returns
+   * how many deliveries it claimed. A stopping or killed worker claims nothing.
+   */
+  async tick(): Promise<number> {
+    if (this.stopping || this.killed) return 0;
+    this.ticking = this.claimAndPrune();
+    try {
+      return await this.ticking;
+    } finally {
+      this.ticking = null;
     }
   }
 
-  /**
-   * One pass of the loop: claims as many due deliveries as there is room for and starts them, then
-   * prunes expired records if the hour is up. Returns how many deliveries it claimed.
-   */
-  async tick(): Promise<number> {
+  private async claimAndPrune(): Promise<number> {
     let claimed = 0;
     const room = this.options.concurrency - this.inFlight.size;
     if (room > 0) {
@@ -199,44 +172,8 @@ export class WebhookWorker {
       claimed = batch.length;
       for (const item of batch) this.launch(item);
     }
-    this.startTasks();
     await this.pruneIfDue();
     return claimed;
-  }
-
-  /** Starts each background task whose previous run has ended; deliveries never wait for them. */
-  private startTasks(): void {
-    for (const task of this.options.tasks) {
-      if (this.runningTasks.has(task)) continue;
-      const running = task
-        .run()
-        .catch((error) => {
-          if (!this.killed)
-            logger.error("background task failed", { worker: this.options.name, task: task.name, error: describeError(error) });
-        })
-        .finally(() => {
-          this.runningTasks.delete(task);
-        });
-      this.runningTasks.set(task, running);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.wakePending) {
-      this.wakePending = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const done = () => {
-        clearTimeout(timer);
-        if (this.wakeUp === done) this.wakeUp = null;
-        resolve();
-      };
-      timer = setTimeout(done, ms);
-      timer.unref?.();
-      this.wakeUp = done;
-    });
   }
 
   private launch(item: Claimed): void {

@@ -2,18 +2,21 @@
 // the PostgreSQL database given as argv[2], prints "ready" once started, and runs until killed.
 import { openDatabase } from "@parley/db";
 import { configureLogging } from "../../src/platform/logger.ts";
+import { Scheduler } from "../../src/platform/scheduler/scheduler.ts";
+import { webhookDeliveryTask } from "../../src/webhooks/task.ts";
 import { WebhookWorker } from "../../src/webhooks/worker.ts";
 
 configureLogging({ level: "silent" });
 const url = process.argv[2];
 if (!url) throw new Error("usage: worker-process.ts <postgres url> <timeout ms> <lease ms>");
 const db = await openDatabase({ url, poolSize: 4 });
-new WebhookWorker({
+const worker = new WebhookWorker({
   db,
   allowLocal: true,
   timeoutMs: Number(process.argv[3] ?? 1_500),
   leaseMs: Number(process.argv[4] ?? 2_000),
   pollIntervalMs: 10,
   concurrency: 4,
-}).start();
+});
+new Scheduler({ db }).add(webhookDeliveryTask(worker)).start();
 process.stdout.write("ready\n");

@@ -1,4 +1,5 @@
-// Next's route files over the table of routes (routes.ts): each route file is one line,
+// Next's route files over the table of routes (routes.ts), for its routes not on the direct path:
+// each route file is one line at app/<the route's path>/route.ts,
 // `export const { GET, POST, ... } = routeFile(ROUTES.x)`, answering every method a route file can
 // export (405 with Allow for those the route does not serve; Next would send an empty 405).
 import { errorResult } from "@parley/core";

@@ -1,8 +1,9 @@
-// The routes of Parley's HTTP API, one table for both ways a request arrives: the server entry's
-// direct path (node.ts; production serves the public routes there, without Next's routing) and
-// Next's route files (next.ts; `next dev`, and the routes that need Next's session cookies). Each
-// route reads its inputs from the request and makes one core call; core answers with the status,
-// headers and body.
+// The routes of Parley's HTTP API, one table that maps each of them: a route marked `direct` is
+// served by the server entry's direct path (direct.ts, in development and production alike,
+// without Next's routing) and has no file under app/; any other is served by its one-line route
+// file at app/<path>/route.ts (next.ts: the routes that need Next's session cookies or its page
+// headers). test/route-map.test.ts holds the table and app/ to that. Each route reads its inputs
+// from the request and makes one core call; core answers with the status, headers and body.
 import type { AppContext, HttpResult } from "@parley/core";
 import { isSameOrigin, methodNotAllowedResult } from "@parley/core";
 import { generateHttpApiKey, revokeHttpApiKey } from "@parley/core/agents";
@@ -20,18 +21,32 @@ export interface RouteExtras {
 export interface Route {
   /** The methods served; GET also serves HEAD. */
   methods: readonly string[];
-  /** The path; its groups are the (still encoded) path parameters. */
+  /** The path as app/'s folders spell it: `[name]` is a parameter (one segment). */
+  path: string;
+  /** The path as matched (from `path`); its groups are the (still encoded) path parameters. */
   pattern: RegExp;
-  /** Served on the server entry's direct path in production (else only through Next's route file). */
+  /** Served on the server entry's direct path (then no route file exists), else by app/<path>/route.ts. */
   direct: boolean;
   handle(ctx: AppContext, request: HttpRequest, params: string[], extras: RouteExtras): Promise<HttpResult>;
 }
 
+/** The pattern of a path written as app/'s folders spell it: each `[name]` one segment, the rest literal. */
+export function pathPattern(path: string): RegExp {
+  const segments = path
+    .split("/")
+    .map((segment) => (/^\[[^\]]+\]$/.test(segment) ? "([^/]+)" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^${segments.join("\\/")}$`);
+}
+
+function defineRoute(definition: Omit<Route, "pattern">): Route {
+  return { ...definition, pattern: pathPattern(definition.path) };
+}
+
 export const ROUTES = {
   /** POST /api/agent/{agentId}/messages (spec 4.1) */
-  messages: {
+  messages: defineRoute({
     methods: ["POST"],
-    pattern: /^\/api\/agent\/([^/]+)\/messages$/,
+    path: "/api/agent/[agentId]/messages",
     direct: true,
     handle: (ctx, request, [agentId]) =>
       sendMessage(ctx, {
@@ -48,34 +63,34 @@ export const ROUTES = {
         clientIp: requestClientIp(request, ctx.trustProxy),
         signal: request.signal,
       }),
-  },
+  }),
   /** GET /api/agent/{agentId}/help (spec 4.2) */
-  helpCollections: {
+  helpCollections: defineRoute({
     methods: ["GET"],
-    pattern: /^\/api\/agent\/([^/]+)\/help$/,
+    path: "/api/agent/[agentId]/help",
     direct: true,
     handle: (ctx, request, [agentId]) => helpCollections(ctx, { agentId: agentId!, clientIp: requestClientIp(request, ctx.trustProxy) }),
-  },
+  }),
   /** GET /api/agent/{agentId}/help/articles?source=&q= (spec 4.3) */
-  helpArticles: {
+  helpArticles: defineRoute({
     methods: ["GET"],
-    pattern: /^\/api\/agent\/([^/]+)\/help\/articles$/,
+    path: "/api/agent/[agentId]/help/articles",
     direct: true,
     handle: (ctx, request, [agentId]) =>
       helpArticles(ctx, { agentId: agentId!, clientIp: requestClientIp(request, ctx.trustProxy), query: request.url.searchParams }),
-  },
+  }),
   /** GET /api/agent/{agentId}/help/articles/{itemId} (spec 4.4) */
-  helpArticle: {
+  helpArticle: defineRoute({
     methods: ["GET"],
-    pattern: /^\/api\/agent\/([^/]+)\/help\/articles\/([^/]+)$/,
+    path: "/api/agent/[agentId]/help/articles/[itemId]",
     direct: true,
     handle: (ctx, request, [agentId, itemId]) =>
       helpArticle(ctx, { agentId: agentId!, itemId: itemId!, clientIp: requestClientIp(request, ctx.trustProxy) }),
-  },
+  }),
   /** POST and DELETE /api/agents/{agent_id}/http-api-key (spec 4.6), with the panel's session. */
-  httpApiKey: {
+  httpApiKey: defineRoute({
     methods: ["POST", "DELETE"],
-    pattern: /^\/api\/agents\/([^/]+)\/http-api-key$/,
+    path: "/api/agents/[agent_id]/http-api-key",
     direct: false,
     handle: async (ctx, request, [agentId], extras) => {
       const session = await extras.session();
@@ -83,15 +98,15 @@ export const ROUTES = {
       const caller = { session: session && { ...session, client }, sameOrigin: isSameOrigin(request, ctx.appUrl, ctx.trustProxy) };
       return request.method === "POST" ? generateHttpApiKey(ctx, caller, agentId!) : revokeHttpApiKey(ctx, caller, agentId!);
     },
-  },
+  }),
   /** GET /help/{agentId}/sitemap.xml */
-  helpSitemap: {
+  helpSitemap: defineRoute({
     methods: ["GET"],
-    pattern: /^\/help\/([^/]+)\/sitemap\.xml$/,
+    path: "/help/[agentId]/sitemap.xml",
     direct: false,
     handle: (ctx, _request, [agentId]) => helpSitemap(ctx, { agentId: agentId! }),
-  },
-} satisfies Record<string, Route>;
+  }),
+};
 
 /** The methods a route serves, as its Allow header names them. */
 export function allowedMethods(route: Route): string[] {

@@ -38,17 +38,13 @@ function streamBody(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
 }
 
 /**
- * Writes the result on Node's response (the server entry's direct path), with `extraHeaders`; a
- * streamed body piece by piece until it ends or the client leaves.
+ * Writes the result on Node's response (the server entry's direct path), beside the headers
+ * already set on it (the security headers); a streamed body piece by piece until it ends or the
+ * client leaves.
  */
-export async function writeResult(
-  res: ServerResponse,
-  result: HttpResult,
-  requestId: string,
-  extraHeaders: Record<string, string> = {},
-): Promise<void> {
+export async function writeResult(res: ServerResponse, result: HttpResult, requestId: string): Promise<void> {
   if (result.stream) {
-    res.writeHead(result.status, { ...extraHeaders, ...result.headers, "x-request-id": requestId });
+    res.writeHead(result.status, { ...result.headers, "x-request-id": requestId });
     res.flushHeaders();
     for await (const piece of result.stream) {
       if (res.destroyed) break;
@@ -60,7 +56,6 @@ export async function writeResult(
   const { text, type } = bodyOf(result);
   const body = text === null ? null : Buffer.from(text);
   res.writeHead(result.status, {
-    ...extraHeaders,
     ...(type ? { "content-type": type } : {}),
     ...result.headers,
     "x-request-id": requestId,

@@ -9,7 +9,6 @@ const HEADERS = {
   etag: ETAG,
   "access-control-allow-origin": "*",
   "cross-origin-resource-policy": "cross-origin",
-  "x-content-type-options": "nosniff",
 };
 
 export function widgetScriptRoute(request: Request): Response {

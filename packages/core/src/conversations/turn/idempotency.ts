@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import { type Database, Prisma } from "@parley/db";
 import { AppError } from "../../platform/errors.ts";
-import { IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_TTL_HOURS } from "../../platform/limits.ts";
+import { idempotencyCutoff } from "../../platform/idempotency-records.ts";
+import { IDEMPOTENCY_KEY_MAX_CHARS } from "../../platform/limits.ts";
 import { charCount } from "../../platform/text.ts";
 import { invalidRequest } from "./message-schema.ts";
 
@@ -41,10 +42,6 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function cutoff(now: Date): Date {
-  return new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3600_000);
-}
-
 /** The stored response for this key, if one is still live; 409 if it was for a different request. */
 export async function findStoredResponse(
   db: Database,
@@ -54,7 +51,7 @@ export async function findStoredResponse(
   now: Date,
 ): Promise<StoredResponse | null> {
   const record = await db.prisma.idempotencyRecord.findUnique({ where: { agentId_key: { agentId, key } } });
-  if (!record || record.createdAt <= cutoff(now)) return null;
+  if (!record || record.createdAt <= idempotencyCutoff(now)) return null;
   if (record.requestHash !== hash) throw new AppError("IDEMPOTENCY_CONFLICT");
   return { status: record.status, body: record.body };
 }
@@ -70,7 +67,7 @@ export async function storeResponse(
   record: { agentId: string; key: string; hash: string; response: StoredResponse; now: Date },
 ): Promise<boolean> {
   const at = Prisma.sql`(${record.now.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
-  const expired = Prisma.sql`(${cutoff(record.now).toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  const expired = Prisma.sql`(${idempotencyCutoff(record.now).toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
   const rows = await tx.$queryRaw<Array<{ key: string }>>`
     INSERT INTO "IdempotencyRecord" ("agentId", "key", "requestHash", "status", "body", "createdAt")
     VALUES (${record.agentId}, ${record.key}, ${record.hash}, ${record.response.status}::int,
@@ -81,10 +78,4 @@ export async function storeResponse(
       WHERE "IdempotencyRecord"."createdAt" <= ${expired}
     RETURNING "key"`;
   return rows.length > 0;
-}
-
-/** Deletes expired records; the webhook worker runs it hourly (lookups ignore them anyway). */
-export async function pruneIdempotencyRecords(db: Database, now: Date): Promise<number> {
-  const { count } = await db.prisma.idempotencyRecord.deleteMany({ where: { createdAt: { lte: cutoff(now) } } });
-  return count;
 }

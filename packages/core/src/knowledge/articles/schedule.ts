@@ -1,6 +1,7 @@
-// Scheduled publication: the editor sets a time (publishAt) on a draft; the worker's loop publishes
-// the article once that time has come, flipping `published` as a person would, so the help
-// centre's visibility rule stays the one in knowledge/visibility.ts (a scheduled draft is a draft).
+// Scheduled publication: the editor sets a time (publishAt) on a draft; a scheduler task
+// (./schedule-task.ts) publishes the article once that time has come, flipping `published` as a
+// person would, so the help centre's visibility rule stays the one in knowledge/visibility.ts (a
+// scheduled draft is a draft).
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { recordAudit } from "../../people/audit.ts";
@@ -8,7 +9,7 @@ import { type AdminScope, rowId } from "../../people/scope.ts";
 import { AppError } from "../../platform/errors.ts";
 import { ARTICLE_SCHEDULE_MAX_DAYS, SCHEDULED_PUBLICATIONS_PER_PASS } from "../../platform/limits.ts";
 import { logger } from "../../platform/logger.ts";
-import type { BackgroundTask } from "../../webhooks/worker.ts";
+import type { BackgroundTask } from "../../platform/scheduler/task.ts";
 import { recordArticlePublication } from "./articles.ts";
 import { recordRevision } from "./history.ts";
 
@@ -80,7 +81,7 @@ export async function publishDueArticles(db: Database, now: Date): Promise<numbe
   return published;
 }
 
-/** The worker loop's task that publishes scheduled articles. */
+/** The background work that publishes scheduled articles (scheduled in article-schedule-task.ts). */
 export class ScheduledPublisher implements BackgroundTask {
   readonly name = "scheduled-publications";
   constructor(private readonly options: { db: Database; now?: () => Date }) {}

@@ -1,4 +1,4 @@
-// The import worker: a background task on the webhook worker's loop. Its run claims queued imports
+// The import worker: a task of the scheduler (task.ts). Its run claims queued imports
 // and runs a few at once (IMPORT_JOBS_AT_ONCE), looking for another to start while they run, and
 // returns once none is running or waiting. Each import reads its items in order, writes each
 // article in its own transaction and records progress as it goes; a bad item is reported and
@@ -23,8 +23,8 @@ import {
   IMPORT_TIME_BUDGET_MS,
 } from "../../platform/limits.ts";
 import { describeError, logger } from "../../platform/logger.ts";
+import type { BackgroundTask } from "../../platform/scheduler/task.ts";
 import { type Resolver, systemResolver } from "../../platform/url-guard.ts";
-import type { BackgroundTask } from "../../webhooks/worker.ts";
 import { Deadline } from "./budget.ts";
 import { helpDeskExportItems } from "./help-desk-exports.ts";
 import { type ImportItem, importItem, type ReportEntry } from "./items.ts";
@@ -95,7 +95,7 @@ export class ImportRunner implements BackgroundTask {
     }
   }
 
-  /** The worker is stopping: no more claims, and running imports hand theirs back at their next item. */
+  /** The scheduler is stopping: no more claims, and running imports hand theirs back at their next item. */
   stop(): void {
     this.stopping = true;
   }

@@ -5,7 +5,7 @@
 import { type Database, Prisma } from "@parley/db";
 import { DETECTED_LANGUAGES_PER_PASS } from "../../platform/limits.ts";
 import { logger } from "../../platform/logger.ts";
-import type { BackgroundTask } from "../../webhooks/worker.ts";
+import type { BackgroundTask } from "../../platform/scheduler/task.ts";
 import { articleLanguageOf, loadLanguageDetector } from "./detection.ts";
 
 /** Detection as the knowledge search reads an article left to it (the detector loaded). */
@@ -47,7 +47,7 @@ export async function detectMissingLanguages(db: Database, limit = DETECTED_LANG
   return stored;
 }
 
-/** The worker loop's task that fills in the languages never detected, a batch a pass. */
+/** The background work that fills in the languages never detected, a batch a pass (detected-languages-task.ts). */
 export class LanguageDetectionTask implements BackgroundTask {
   readonly name = "detected-languages";
   constructor(private readonly options: { db: Database }) {}

@@ -1,5 +1,5 @@
 // The embeddings worker: keeps every published, active article's passages embedded by the
-// configured model. It runs inside the webhook worker's loop (never on a request), so saving an
+// configured model. It runs as a task of the scheduler (task.ts; never on a request), so saving an
 // article does no network call and cannot fail because the endpoint does.
 //
 // Work is found, not queued: an article needs embedding when it is published and active and its
@@ -92,7 +92,7 @@ export class EmbeddingIndexer {
   }
 
   /**
-   * The worker loop's step: one pass when an article changed since the last complete pass (or a
+   * The scheduler task's run: one pass when an article changed since the last complete pass (or a
    * retry or the rescan is due), else nothing but one cheap query.
    */
   async run(): Promise<void> {
