@@ -3,7 +3,7 @@
 // unlinked ones, and articles loaded in bulk with multi-row INSERTs (unnest of column arrays).
 import { createHash } from "node:crypto";
 import { type Database, migrate, openDatabase } from "@parley/db";
-import { withDatabase } from "@parley/db/testing";
+import { withDatabase } from "@parley/testing/database";
 import pg from "pg";
 import { loadCollections, loadArticles as loadEvalArticles } from "../eval/src/corpus.ts";
 import { evalAgent, loadCorpus } from "../eval/src/load.ts";

@@ -4,7 +4,7 @@
 import { hashAgentKey } from "@parley/core";
 import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "@parley/core/limits";
 import { authenticateAgent } from "@parley/core/messages";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, NOW, setup, type Workspace } from "./support.ts";
 

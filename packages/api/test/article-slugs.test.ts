@@ -3,7 +3,7 @@
 // and a hidden article's slug is as unknown as a slug that never existed.
 import { slugFromTitle } from "@parley/core/admin";
 import { resolveHelpArticlePage } from "@parley/core/help";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

@@ -2,7 +2,7 @@
 // and from where; a change that rolls back records nothing; no key or secret reaches the table; the
 // list filters, pages newest first, stays inside the workspace and is refused to editors and support.
 import { exportConversations, generateHttpApiKey, hashPassword, parseExportQuery, recordAudit, resetPassword } from "@parley/core/admin";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

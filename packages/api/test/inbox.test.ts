@@ -5,8 +5,8 @@
 import { PERMISSIONS, planTransition, roleOf } from "@parley/core/admin";
 import { INBOX_SEARCH_WINDOW } from "@parley/core/limits";
 import { ESCALATED_REPLY, type MessagingAgent, runTurn } from "@parley/core/messages";
-import { messagingAgent, type TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, inboxChannel, type LiveEvent } from "@parley/core/widget";
+import { messagingAgent, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, NOW, setup, type Workspace } from "./support.ts";
 

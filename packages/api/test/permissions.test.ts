@@ -12,7 +12,7 @@ import {
   revokeHttpApiKey,
   roleMayCall,
 } from "@parley/core/admin";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "../src/index.ts";

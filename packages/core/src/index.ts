@@ -14,7 +14,7 @@
 //   @parley/core/storable-text   the rule for text the database cannot store, in plain JS for server.mjs
 //   @parley/core/request-path    the rule for paths that route elsewhere than they read, in plain JS too
 //   @parley/core/demo       the demo data and its seed (db:seed, the first start, tests)
-//   @parley/core/markdown, /openapi, /testing
+//   @parley/core/markdown, /openapi
 
 export { type ClientAddressSource, clientIp } from "./client-ip.ts";
 export type { AppContext } from "./context.ts";

@@ -1,6 +1,9 @@
 // Deleting an article, a source or an agent on a real database: the help centre answers 404 at
 // once, the knowledge index stops showing the articles, their vectors go (and are recorded for the
 // instances' in-process indexes), and another workspace's rows are not found.
+
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAgent, deleteArticle, deleteSource } from "../src/admin/deletion.ts";
 import type { AdminScope } from "../src/admin/scope.ts";
@@ -8,8 +11,6 @@ import { agentIndex } from "../src/engine/retrieval/agent-index.ts";
 import { AppError } from "../src/errors.ts";
 import { helpArticle, helpCollections } from "../src/help/api.ts";
 import { sendMessage } from "../src/messages/index.ts";
-import type { TestContext } from "../src/testing.ts";
-import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 
 const owner: AdminScope = { workspaceId: "ws-demo", userId: "user-admin", role: "owner" };
 const stranger: AdminScope = { workspaceId: "ws-other", userId: "user-other", role: "owner" };

@@ -3,13 +3,13 @@
 // have. Failures are counted per client IP in that shared store; a blocked IP's wrong keys get 429
 // on every instance, and a valid key still passes on every instance.
 import { randomBytes } from "node:crypto";
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../src/errors.ts";
 import { FAILED_KEY_ATTEMPTS_PER_MINUTE } from "../src/limits.ts";
 import { authenticateAgent } from "../src/messages/auth.ts";
 import { createRateLimiters, type RateLimiters } from "../src/ratelimit/index.ts";
-import type { TestContext } from "../src/testing.ts";
-import { createAgentWithKey, createMessagingContext, type TestAgent } from "./support/messaging.ts";
 
 let ctx: TestContext;
 let instanceA: RateLimiters;

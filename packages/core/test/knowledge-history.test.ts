@@ -1,6 +1,9 @@
 // Article history (a revision per save, the diff, restore), scheduled publication by the worker's
 // task, the knowledge gaps of turns and help searches with their grouping, and visitors' votes.
 // Real database, either mode.
+
+import { messagingAgent, type TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { articleRevisionDiff, listArticleRevisions, restoreArticleRevision } from "../src/admin/article-history.ts";
 import { publishDueArticles, scheduleArticle } from "../src/admin/article-schedule.ts";
@@ -15,8 +18,6 @@ import { getVisibleArticle } from "../src/help/articles.ts";
 import { recordEmptySearch, voteOnAnswer, voteOnArticle } from "../src/help/feedback.ts";
 import { ARTICLE_FEEDBACK_PER_MINUTE, KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../src/limits.ts";
 import { runTurn } from "../src/messages/turn.ts";
-import { messagingAgent, type TestContext } from "../src/testing.ts";
-import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 
 const WORKSPACE = "ws-demo";
 const ADMIN = "user-admin";

@@ -3,6 +3,10 @@
 // answered alike by the document and by zod), every error text and limit in it, and every example
 // valid against its own schema. The webhooks section: every event type of the code, and payloads
 // really recorded by the outbox valid against it.
+
+import { messagingAgent, type TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
+import { createDocumentValidator, pointer } from "@parley/testing/openapi";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
@@ -32,12 +36,9 @@ import type { messageResponseSchema, richContentItemSchema, toolCallSchema } fro
 import { type MessageRequest, messageRequestSchema } from "../src/messages/schema.ts";
 import { runTurn } from "../src/messages/turn.ts";
 import { API_VERSION, buildOpenApiDocument, documentServerUrl, type issuedKeyResponseSchema } from "../src/openapi.ts";
-import { messagingAgent, type TestContext } from "../src/testing.ts";
 import { WEBHOOK_HEADERS } from "../src/webhooks/schemas.ts";
 import { webhookHeaders } from "../src/webhooks/signing.ts";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../src/webhooks/types.ts";
-import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
-import { createDocumentValidator, pointer } from "./support/openapi.ts";
 
 const APP_URL = "https://parley.example.com";
 const document = buildOpenApiDocument({ appUrl: APP_URL });

@@ -4,7 +4,8 @@
 // everything for a new model and retries failures later without touching the article; a query finds
 // the nearest passage among the agent's visible articles only, and gives null when the endpoint
 // fails or is too slow. Real database (PGlite, or PostgreSQL with DATABASE_URL).
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
+import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "@parley/testing/fake-embeddings";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configureLogging } from "../src/logger.ts";
 import { Scheduler } from "../src/scheduler/scheduler.ts";
@@ -17,7 +18,6 @@ import { backfillVectorColumn, nearestInDatabase, pgvectorUsable } from "../src/
 import { embeddingsConfigFrom, type VectorSearchSetting } from "../src/semantic/settings.ts";
 import { embeddingsTask } from "../src/semantic/task.ts";
 import { unitVector } from "../src/semantic/vector-index.ts";
-import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
 
 const API_KEY = "sk-embeddings-test";
 const MODEL = "bow-1";

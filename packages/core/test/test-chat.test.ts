@@ -1,14 +1,15 @@
 // The agent page's test chat: real turns through the same runTurn, but as test conversations -
 // never counted in usage or quotas, sending no webhooks, left out of the inbox unless asked for,
 // and never continuing a real conversation (nor the API a test one). Real database.
+
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listConversations } from "../src/admin/conversations.ts";
 import type { AdminScope } from "../src/admin/scope.ts";
 import { runTestTurn } from "../src/admin/test-chat.ts";
 import { authenticateAgent } from "../src/messages/auth.ts";
 import { runTurn } from "../src/messages/turn.ts";
-import type { TestContext } from "../src/testing.ts";
-import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 
 let ctx: TestContext;
 let scope: AdminScope;

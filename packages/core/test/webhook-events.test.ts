@@ -2,6 +2,9 @@
 // (spec 6: "The HTTP API emits no events of its own"). Turns of the messages API emit
 // nothing; widget-channel turns and panel actions (an admin's reply or status change, also on a
 // conversation that started on the HTTP API; publishing) do. Real database, either mode.
+
+import { messagingAgent, type TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createArticle, setArticlePublished } from "../src/admin/articles.ts";
 import { changeConversation, replyToConversation } from "../src/admin/inbox.ts";
@@ -9,11 +12,9 @@ import { createEndpoint } from "../src/admin/webhooks.ts";
 import type { MessagingAgent } from "../src/messages/auth.ts";
 import { type SendMessageInput, sendMessage } from "../src/messages/index.ts";
 import { IdempotentRaceLost, runTurn } from "../src/messages/turn.ts";
-import { messagingAgent, type TestContext } from "../src/testing.ts";
 import { recordWebhookEvents } from "../src/webhooks/events.ts";
 import { WEBHOOK_PAYLOAD_SCHEMAS } from "../src/webhooks/schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
-import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 
 const WORKSPACE = "ws-demo";
 /** The seeded admin, as the panel calls core (their changes are audited). */

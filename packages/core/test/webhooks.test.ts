@@ -6,12 +6,13 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "@parley/db";
+import { createTestContext, messagingAgent, type TestContext } from "@parley/testing/context";
+import { type ReceivedRequest, type Receiver, startReceiver } from "@parley/testing/webhook-receiver";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEndpoint, rollEndpointSecret } from "../src/admin/webhooks.ts";
 import { runTurn } from "../src/messages/turn.ts";
 import { Scheduler } from "../src/scheduler/scheduler.ts";
-import { createTestContext, messagingAgent, type TestContext } from "../src/testing.ts";
 import { eventBody, recordWebhookEvents, type WebhookEventInput } from "../src/webhooks/events.ts";
 import { generateWebhookSecret, signingSecrets, signWebhook, webhookHeaders } from "../src/webhooks/signing.ts";
 import { webhookDeliveryTask } from "../src/webhooks/task.ts";
@@ -26,7 +27,6 @@ import {
   webhookUrlHint,
 } from "../src/webhooks/url-guard.ts";
 import { WebhookWorker, type WebhookWorkerOptions } from "../src/webhooks/worker.ts";
-import { type ReceivedRequest, type Receiver, startReceiver } from "./support/webhook-receiver.ts";
 
 let ctx: TestContext;
 const WORKSPACE = "wh-ws";
@@ -411,7 +411,7 @@ describe("workers", () => {
       const eventIds = await emit(3);
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", fileURLToPath(new URL("./support/worker-process.ts", import.meta.url)), ctx.db.url!, "1500", "2000"],
+        ["--import", "tsx", fileURLToPath(import.meta.resolve("@parley/testing/worker-process")), ctx.db.url!, "1500", "2000"],
         {
           stdio: ["ignore", "pipe", "inherit"],
         },

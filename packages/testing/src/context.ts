@@ -1,13 +1,12 @@
 // A complete AppContext over a throwaway, migrated database for integration tests
 // (in-memory PGlite, or a fresh database on DATABASE_URL's server; a real Redis with REDIS_URL).
 import { randomBytes } from "node:crypto";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
-import type { AppContext } from "./context.ts";
-import { createEngineSelector, type LlmConfig } from "./engine/index.ts";
-import type { MessagingAgent } from "./messages/auth.ts";
-import { createRateLimiters } from "./ratelimit/index.ts";
-import type { SemanticSearch } from "./semantic/nearest.ts";
-import type { TrustProxy } from "./trust-proxy.ts";
+import type { AppContext, TrustProxy } from "@parley/core";
+import { createEngineSelector, type LlmConfig } from "@parley/core/engine";
+import type { MessagingAgent } from "@parley/core/messages";
+import { createRateLimiters } from "@parley/core/ratelimit";
+import type { SemanticSearch } from "@parley/core/semantic";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 export interface TestContext extends AppContext {
   db: TestDatabase;

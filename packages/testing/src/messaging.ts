@@ -1,9 +1,10 @@
 // Fixtures for the messages API tests (core and web): a test context over the seeded demo data,
 // agents with keys, and a request builder for core's sendMessage.
-import { seed } from "../../src/demo/seed.ts";
-import { generateAgentKey } from "../../src/keys.ts";
-import type { SendMessageInput } from "../../src/messages/index.ts";
-import { createTestContext, type TestContext } from "../../src/testing.ts";
+
+import { generateAgentKey } from "@parley/core";
+import { seed } from "@parley/core/demo";
+import type { SendMessageInput } from "@parley/core/messages";
+import { createTestContext, type TestContext } from "./context.ts";
 
 export async function createMessagingContext(options: Parameters<typeof createTestContext>[0] = {}): Promise<TestContext> {
   const ctx = await createTestContext(options);
