@@ -3,10 +3,9 @@
 
 import { pgvectorUsable } from "@parley/core/semantic";
 import { createTestContext, type TestContext } from "@parley/testing/context";
+import { type Article, loadCorpus } from "@parley/testing/eval-corpus";
 import { type FakeEmbeddings, startFakeEmbeddings } from "@parley/testing/fake-embeddings";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Article } from "../src/corpus.ts";
-import { loadCorpus } from "../src/load.ts";
 import { embedCorpus, evalSemanticSearch } from "../src/semantic.ts";
 
 const articles: Article[] = [
