@@ -1,9 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 // Unit and integration tests of every package and the web app. Each integration test file opens
-// its own throwaway database (packages/db/src/testing.ts): in-memory PGlite by default, or a fresh
+// its own throwaway database (@parley/testing/database): in-memory PGlite by default, or a fresh
 // database on the server named by DATABASE_URL, copied from the run's migrated template, which the
-// global setup makes once (packages/db/src/testing-global-setup.ts).
+// global setup makes once (packages/testing/src/global-setup.ts).
 export default defineConfig({
   resolve: { alias: { "~": new URL("./apps/web/src", import.meta.url).pathname } },
   test: {
@@ -12,7 +12,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    globalSetup: ["./packages/db/src/testing-global-setup.ts"],
+    globalSetup: ["./packages/testing/src/global-setup.ts"],
     setupFiles: ["./vitest.setup.ts"],
     env: { NODE_ENV: "test", NEXT_TELEMETRY_DISABLED: "1", UPSTASH_DISABLE_TELEMETRY: "1" },
   },

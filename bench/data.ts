@@ -2,11 +2,11 @@
 // one bench agent (knowledge engine, HTTP API key, no monthly limits), several linked sources, some
 // unlinked ones, and articles loaded in bulk with multi-row INSERTs (unnest of column arrays).
 import { createHash } from "node:crypto";
+import path from "node:path";
 import { type Database, migrate, openDatabase } from "@parley/db";
-import { withDatabase } from "@parley/db/testing";
+import { withDatabase } from "@parley/testing/database";
+import { evalAgent, loadCollections, loadCorpus, loadArticles as loadEvalArticles } from "@parley/testing/eval-corpus";
 import pg from "pg";
-import { loadCollections, loadArticles as loadEvalArticles } from "../eval/src/corpus.ts";
-import { evalAgent, loadCorpus } from "../eval/src/load.ts";
 import { createRandom, generateArticle, type Random, TOPICS } from "./corpus.ts";
 
 export interface BenchDatabase {
@@ -124,7 +124,8 @@ export interface EvalFixture {
  * none of the generated articles, and the bench agent none of these.
  */
 export async function createEvalFixture(db: Database): Promise<EvalFixture> {
-  await loadCorpus(db, loadCollections(), loadEvalArticles());
+  const corpusDir = path.join(import.meta.dirname, "..", "eval", "corpus");
+  await loadCorpus(db, loadCollections(corpusDir), loadEvalArticles(corpusDir));
   const agentId = evalAgent("knowledge").id;
   const { apiKey, keyHash } = benchKey("parley-bench-eval");
   await db.query(`UPDATE "Agent" SET "keyHash" = $2, "keyLast4" = $3, "keyCreatedAt" = now() WHERE id = $1`, [

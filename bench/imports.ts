@@ -5,9 +5,9 @@
 // index's budget, so its turns are answered from the database search: the resident size should
 // stay flat throughout.
 import type { Database } from "@parley/db";
+import type { RssSampler } from "@parley/testing/processes";
 import { strToU8, zipSync } from "fflate";
 import { benchKey } from "./data.ts";
-import type { RssSampler } from "./processes.ts";
 
 export interface ImportMeasurement {
   articles: number;

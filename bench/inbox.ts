@@ -4,8 +4,8 @@
 // (next-auth's JWT carrying the session's id, the Session row in the database).
 import { randomUUID } from "node:crypto";
 import type { Database } from "@parley/db";
+import type { RssSampler } from "@parley/testing/processes";
 import { encode } from "next-auth/jwt";
-import type { RssSampler } from "./processes.ts";
 
 export const INBOX_CONVERSATIONS = 100_000;
 export const INBOX_MESSAGES_PER_CONVERSATION = 10;

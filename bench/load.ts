@@ -50,7 +50,7 @@ async function drive(url: string, requests: AutocannonRequest[], connections: nu
 
 /**
  * A short unmeasured warm-up (JIT, pools, plan caches), then the measured run. `cpuMs` reads the
- * server's CPU time so far (processes.ts treeCpuMs).
+ * server's CPU time so far (@parley/testing/processes treeCpuMs).
  */
 export async function measure(
   url: string,

@@ -17,6 +17,17 @@ import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import {
+  appServerEnv,
+  freePort,
+  RssSampler,
+  type ServerProcess,
+  startProcess,
+  tail,
+  treeCpuMs,
+  waitForHttp,
+} from "@parley/testing/processes";
+import { appProcessEnv } from "../scripts/app-process.mjs";
 import { p99Chart } from "./chart.ts";
 import {
   articleCounts,
@@ -39,7 +50,6 @@ import {
   measureInboxExport,
 } from "./inbox.ts";
 import { type LoadResult, measure } from "./load.ts";
-import { freePort, productionAppEnv, RssSampler, type ServerProcess, startProcess, tail, treeCpuMs, waitForHttp } from "./processes.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 import { type DetailedRow, formatVerdicts, markdownTable, toResultRow, verdicts, voiceTable } from "./report.ts";
 import { INBOX_SCENARIOS, SCENARIOS, type ScenarioName, scenarioRequests } from "./scenarios.ts";
@@ -210,7 +220,9 @@ async function startApp(
     name,
     command: process.execPath,
     args: [...(args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), path.join(appDir, "server.mjs")],
-    env: productionAppEnv(port, appSecret, {
+    env: appServerEnv(port, appSecret, {
+      // As `npm start` runs it (scripts/start.mjs): the heap capped, the allocator settings.
+      ...appProcessEnv({ DATABASE_URL: databaseUrl }),
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       // The explicit bench setting (apps/web/src/env.ts): limits are never raised otherwise.

@@ -1,7 +1,8 @@
 // The requests of each scenario, identical for the app and the baseline. Each scenario cycles
 // through a set of URLs (or bodies) so neither server can answer from a warm single-entry cache.
+import path from "node:path";
+import { loadQuestions } from "@parley/testing/eval-corpus";
 import type { AutocannonRequest } from "autocannon";
-import { loadQuestions } from "../eval/src/questions.ts";
 import { QUESTIONS, SUBSTRING_QUERIES, WORD_QUERIES } from "./corpus.ts";
 import { INBOX_SEARCH_QUERIES, inboxListPath } from "./inbox.ts";
 
@@ -36,7 +37,7 @@ export const INBOX_SCENARIOS: readonly ScenarioName[] = ["inbox search", "inbox 
  * (ordered by the fractional part of index times the golden ratio): any run, however short, sends
  * a spread of the whole set.
  */
-export const EVAL_QUESTIONS: readonly string[] = loadQuestions()
+export const EVAL_QUESTIONS: readonly string[] = loadQuestions(path.join(import.meta.dirname, "..", "eval", "questions"))
   .map((question, index) => ({ text: question.question, key: (index * 0.6180339887498949) % 1 }))
   .sort((a, b) => a.key - b.key)
   .map((question) => question.text);

@@ -10,7 +10,7 @@ import { cpus, loadavg } from "node:os";
 import { seed } from "@parley/core/demo";
 import { FliteTextToSpeech, PocketSphinxRecognizer } from "@parley/core/voice";
 import type { Database } from "@parley/db";
-import { RssSampler, type ServerProcess, treeCpuMs } from "./processes.ts";
+import { RssSampler, type ServerProcess, treeCpuMs } from "@parley/testing/processes";
 import { FRAME_MS, INPUT_RATE, runVoiceSession, type SessionOutcome, type SpokenQuestion, type TurnTiming } from "./voice-client.ts";
 import { FAKE_SPEECH_MS_PER_CHAR, FAKE_TRANSCRIPTION_DELAY_MS, startFakeSpeechEndpoint } from "./voice-endpoint.ts";
 

@@ -1,7 +1,7 @@
-// The fake OpenAI-compatible server of the tests (packages/core/test/support/fake-openai.ts) as a
+// The fake OpenAI-compatible server of the tests (@parley/testing/fake-openai) as a
 // process of its own, for the journeys: the app's LLM settings point at it (playwright.config.ts),
 // and a journey scripts its answers over HTTP (POST /fake/enqueue, /fake/release).
-import { startFakeOpenAi } from "../packages/core/test/support/fake-openai.ts";
+import { startFakeOpenAi } from "@parley/testing/fake-openai";
 
 async function main(): Promise<void> {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: set by playwright.config.ts, never by a turbo task.

@@ -2,8 +2,8 @@
 // an article and in a team member's reply, are opened where Markdown becomes HTML (the editor's
 // preview, the public help page, the panel's conversation view); no payload runs, even when every
 // link is clicked, and the DOM holds no script URL or event handler.
+import { XSS_ARTICLE, XSS_PAYLOADS } from "@parley/testing/xss-payloads";
 import { expect, test } from "@playwright/test";
-import { XSS_ARTICLE, XSS_PAYLOADS } from "../packages/core/test/fixtures/xss-payloads.ts";
 import { clickEveryLink, cspViolations, expectNoDangerousMarkup, expectNoScriptRan, installTraps } from "./security.ts";
 import {
   closeNewKeyDialog,

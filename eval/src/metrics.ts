@@ -16,7 +16,7 @@
 //   its first cited article is not acceptable: a confident answer from the wrong article.
 // - Latency: wall time of the scored turn (earlier turns of a follow-up are not timed).
 
-import { isAnswerable, type Question } from "./questions.ts";
+import { isAnswerable, type Question } from "@parley/testing/eval-corpus";
 import { bigrams, tokens } from "./text.ts";
 
 export const PASSAGE_MIN_OVERLAP = 0.5;

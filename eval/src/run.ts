@@ -19,13 +19,23 @@ import { configureLogging } from "@parley/core";
 import { runTurn } from "@parley/core/conversations";
 import { llmConfigFrom, llmSettingsSchema } from "@parley/core/engine";
 import { embeddingsConfigFrom, embeddingsSettingsSchema, type SemanticSearch } from "@parley/core/knowledge";
-import { createTestContext } from "@parley/core/testing";
 import { parseEnvWith } from "@parley/db";
+import { createTestContext } from "@parley/testing/context";
+import {
+  type EngineName,
+  evalAgent,
+  loadArticles,
+  loadCollections,
+  loadCorpus,
+  loadQuestions,
+  SPLITS,
+  type Split,
+  type SplitQuestion,
+  sliceOf,
+} from "@parley/testing/eval-corpus";
 import { type Baseline, baselineFigures, compareWithBaseline } from "./baseline.ts";
-import { loadArticles, loadCollections } from "./corpus.ts";
-import { type EngineName, evalAgent, loadCorpus } from "./load.ts";
+import { corpusDir, questionsDir } from "./data.ts";
 import { type Figures, judge, type Outcome, readReply, summarize } from "./metrics.ts";
-import { loadQuestions, SPLITS, type Split, type SplitQuestion, sliceOf } from "./questions.ts";
 import { breakdown, failureLines, formatTable } from "./report.ts";
 import { embedCorpus, evalSemanticSearch } from "./semantic.ts";
 
@@ -52,7 +62,7 @@ async function main(): Promise<number> {
   const guard = args.check || args["update-baseline"];
   const baseline = guard ? (JSON.parse(readFileSync(baselinePath, "utf8")) as Baseline) : undefined;
   const splits = guard ? SPLITS : parseSplit(args.split);
-  const all = loadQuestions(splits);
+  const all = loadQuestions(questionsDir, splits);
   const sliceSize = baseline ? baseline.slice : args.slice ? Number(args.slice) : undefined;
   if (sliceSize !== undefined && !(Number.isInteger(sliceSize) && sliceSize > 0)) throw new Error("--slice takes a positive whole number");
   const questions = sliceSize ? sliceOf(all, sliceSize) : all;
@@ -64,8 +74,8 @@ async function main(): Promise<number> {
   const ctx = await createTestContext({ llm, semantic: embeddings && ((db) => (semantic = evalSemanticSearch(db, embeddings))) });
   try {
     const setupStart = performance.now();
-    const articles = loadArticles();
-    await loadCorpus(ctx.db, loadCollections(), articles);
+    const articles = loadArticles(corpusDir);
+    await loadCorpus(ctx.db, loadCollections(corpusDir), articles);
     console.log(
       `Corpus: ${articles.length} articles. Questions: ${questions.length} (${splits.join(" + ")}${sliceSize ? `, slice of ${sliceSize}` : ""}). ` +
         `Database: ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite in memory"}, ready in ${Math.round(performance.now() - setupStart)} ms.`,

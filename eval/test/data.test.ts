@@ -1,15 +1,24 @@
 // The evaluation set is consistent: every label points at a real article, section and excerpt,
 // and the set keeps its promised size, mix and split.
+import {
+  ANSWERABLE_TYPES,
+  isAnswerable,
+  LANGUAGES,
+  loadArticles,
+  loadCollections,
+  loadQuestions,
+  sectionsOf,
+  UNANSWERABLE_TYPES,
+} from "@parley/testing/eval-corpus";
 import { describe, expect, it } from "vitest";
-import { LANGUAGES, loadArticles, loadCollections, sectionsOf } from "../src/corpus.ts";
+import { corpusDir, questionsDir } from "../src/data.ts";
 import { saysDontKnow } from "../src/metrics.ts";
-import { ANSWERABLE_TYPES, isAnswerable, loadQuestions, UNANSWERABLE_TYPES } from "../src/questions.ts";
 import { containsTokens, tokens } from "../src/text.ts";
 
-const collections = loadCollections();
-const articles = loadArticles();
+const collections = loadCollections(corpusDir);
+const articles = loadArticles(corpusDir);
 const byId = new Map(articles.map((article) => [article.id, article]));
-const questions = loadQuestions();
+const questions = loadQuestions(questionsDir);
 
 function words(markdown: string): number {
   return tokens(markdown).length;

@@ -1,9 +1,9 @@
 // The metric rules of eval/src/metrics.ts on tiny hand-made replies.
+import type { Question } from "@parley/testing/eval-corpus";
+import { sliceOf } from "@parley/testing/eval-corpus";
 import { describe, expect, it } from "vitest";
 import { compareWithBaseline } from "../src/baseline.ts";
 import { judge, passageOverlap, percentile, readReply, summarize, type TurnResponse } from "../src/metrics.ts";
-import type { Question } from "../src/questions.ts";
-import { sliceOf } from "../src/questions.ts";
 
 const refund: Question = {
   id: "q1",

@@ -2,11 +2,10 @@
 // deterministic fake of core's tests) by the app's own worker before any question.
 
 import { pgvectorUsable } from "@parley/core/knowledge";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
+import { type Article, loadCorpus } from "@parley/testing/eval-corpus";
+import { type FakeEmbeddings, startFakeEmbeddings } from "@parley/testing/fake-embeddings";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeEmbeddings, startFakeEmbeddings } from "../../packages/core/test/support/fake-embeddings.ts";
-import type { Article } from "../src/corpus.ts";
-import { loadCorpus } from "../src/load.ts";
 import { embedCorpus, evalSemanticSearch } from "../src/semantic.ts";
 
 const articles: Article[] = [

@@ -6,9 +6,9 @@
 // once, the process stays up through a turn and a restart, and stays within the instance's memory
 // budget (300 MB resident).
 import { ARTICLE_CONTENT_MAX_CHARS } from "@parley/core/limits";
+import { residentKb } from "@parley/testing/processes";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { residentKb } from "../../../bench/processes.ts";
 import { type AppInstance, printLogsOnFailure, redisUrl, startApp } from "./support/apps.ts";
 import {
   ADMIN_EMAIL,

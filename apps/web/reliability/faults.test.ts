@@ -14,14 +14,8 @@ import { performance } from "node:perf_hooks";
 import { generateAgentKey } from "@parley/core/agents";
 import { seed } from "@parley/core/demo";
 import { migrate, openDatabase } from "@parley/db";
+import { errorResponse, type FakeOpenAi, slowResponse, startFakeOpenAi, textResponse } from "@parley/testing/fake-openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  errorResponse,
-  type FakeOpenAi,
-  slowResponse,
-  startFakeOpenAi,
-  textResponse,
-} from "../../../packages/core/test/support/fake-openai.ts";
 import { type AppInstance, printLogsOnFailure, redisUrl, startApp } from "./support/apps.ts";
 import {
   ADMIN_EMAIL,

@@ -7,7 +7,7 @@ import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW, PASSWORD_CHECKS_AT_ONCE } from "@parley/core/limits";
 import { hashPassword, passwordWork, startSession, verifyPassword } from "@parley/core/people";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import bcrypt from "bcryptjs";
 import type { Session, User } from "next-auth";
 import { encode, type JWT } from "next-auth/jwt";

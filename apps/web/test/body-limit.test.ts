@@ -11,12 +11,12 @@ import {
   MESSAGE_BODY_MAX_BYTES,
   TRPC_BODY_MAX_BYTES,
 } from "@parley/core/limits";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitRequestBody } from "~/server/body-limit.ts";
 import { BodyLimitedRequest } from "~/server/body-limited-request.mjs";
 import { AMBIGUOUS_PATH_DETAILS } from "~/server/request-path.mjs";
-import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
 import { rawRequest } from "./support/raw-request.ts";
 

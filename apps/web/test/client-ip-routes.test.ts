@@ -5,10 +5,10 @@
 
 import { FAILED_KEY_ATTEMPTS_PER_MINUTE, FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
 import { hashPassword } from "@parley/core/people";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
+import { createAgentWithKey, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeCredentials } from "~/server/auth.ts";
-import { createAgentWithKey, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { messagesRoute } from "./support/routes.ts";
 
 const PROXY = "10.0.0.2";

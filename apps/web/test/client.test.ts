@@ -38,12 +38,12 @@ import type { MessageResponse as CoreMessageResponse, messageRequestSchema } fro
 import type { RichContentItem as CoreRichContentItem } from "@parley/core/engine";
 import type { ArticleSummary, HelpCollection as CoreHelpCollection, helpArticleSchema } from "@parley/core/help";
 import { buildOpenApiDocument, API_VERSION as SERVER_API_VERSION } from "@parley/core/openapi";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
+import { errorResponse, type FakeOpenAi, scripts, slowResponse, startFakeOpenAi } from "@parley/testing/fake-openai";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
+import { createDocumentValidator, type DocumentValidator } from "@parley/testing/openapi";
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import type { z } from "zod";
-import { errorResponse, type FakeOpenAi, scripts, slowResponse, startFakeOpenAi } from "../../../packages/core/test/support/fake-openai.ts";
-import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
-import { createDocumentValidator, type DocumentValidator } from "../../../packages/core/test/support/openapi.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
 import { messagesRoute } from "./support/routes.ts";
 

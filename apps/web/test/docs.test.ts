@@ -10,15 +10,15 @@ import { ERROR_DOCS, ERRORS, type ErrorCode, errorDocsAnchor } from "@parley/cor
 import { generateAgentKey } from "@parley/core/agents";
 import { buildOpenApiDocument } from "@parley/core/openapi";
 import { startSession } from "@parley/core/people";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
+import { createMessagingContext } from "@parley/testing/messaging";
+import { createDocumentValidator } from "@parley/testing/openapi";
 import { type ChildNode, type Element, isTag, isText } from "domhandler";
 import { parseDocument } from "htmlparser2";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { curlExamples, shellQuote } from "~/docs/curl.ts";
 import { docsAssetRoute, docsPageRoute } from "~/server/routes/docs.ts";
-import { createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
-import { createDocumentValidator } from "../../../packages/core/test/support/openapi.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
 
 const APP_URL = "https://parley.example.com";

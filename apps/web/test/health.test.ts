@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { ROLES, type SessionAdmin } from "@parley/core/people";
 import { Scheduler } from "@parley/core/scheduler";
 import { type Database, openDatabase } from "@parley/db";
-import { createTestDatabase } from "@parley/db/testing";
+import { createTestDatabase } from "@parley/testing/database";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { healthResponse } from "~/server/health.ts";
 import { tasksHealthResponse } from "~/server/tasks-health.ts";

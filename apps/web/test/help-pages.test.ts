@@ -3,7 +3,7 @@
 
 import { seed } from "@parley/core/demo";
 import { helpArticleUrl, helpPaths } from "@parley/core/help";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { helpMetadata } from "~/help/metadata.ts";
 import { helpSitemapRoute } from "./support/routes.ts";

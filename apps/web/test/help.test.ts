@@ -4,7 +4,7 @@
 
 import { seed } from "@parley/core/demo";
 import { searchHelpArticles } from "@parley/core/help";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "./support/routes.ts";
 

@@ -4,7 +4,7 @@
 
 import { hashAgentKey } from "@parley/core/agents";
 import type { AdminScope } from "@parley/core/people";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApiKey, revokeHttpApiKey } from "./support/routes.ts";
 

@@ -7,17 +7,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InternalServerError, Parley, ParleyError } from "@parley/client";
 import type { HttpResult } from "@parley/core";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
+import { brokenStream, errorResponse, type FakeOpenAi, startFakeOpenAi, streamedText } from "@parley/testing/fake-openai";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { writeResult } from "~/server/http/write.ts";
-import {
-  brokenStream,
-  errorResponse,
-  type FakeOpenAi,
-  startFakeOpenAi,
-  streamedText,
-} from "../../../packages/core/test/support/fake-openai.ts";
-import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";
 
 const ANSWER = ["To reset it, ", "choose Forgot password ", "on the sign-in page [1]."];

@@ -4,9 +4,9 @@
 // set) and the failed-key guard, X-Request-Id, and the exact 200 shape.
 import { ERRORS, type ErrorCode, errorDocsLink } from "@parley/core";
 import { generateAgentKey, revokeAgentKey } from "@parley/core/agents";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
 import { messagesRoute } from "./support/routes.ts";
 
 let ctx: TestContext;

@@ -3,7 +3,7 @@
 // entry's direct path for the public routes (the function server.mjs calls, on a real HTTP
 // server) and the Next.js route file for the key routes.
 import { seed } from "@parley/core/demo";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as keysFile from "../app/api/agents/[agent_id]/http-api-key/route.ts";
 import { type AppServer, startAppServer } from "./support/app-server.ts";

@@ -9,11 +9,11 @@ import { generateAgentKey } from "@parley/core/agents";
 import { HELP_REQUESTS_PER_MINUTE } from "@parley/core/limits";
 import { buildOpenApiDocument, documentServerUrl, type OpenApiDocument } from "@parley/core/openapi";
 import type { AdminScope } from "@parley/core/people";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
+import { createDocumentValidator, type DocumentValidator } from "@parley/testing/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiRoute } from "~/server/routes/openapi.ts";
-import { createAgentWithKey, createMessagingContext, type TestAgent } from "../../../packages/core/test/support/messaging.ts";
-import { createDocumentValidator, type DocumentValidator } from "../../../packages/core/test/support/openapi.ts";
 import * as keysFile from "../app/api/agents/[agent_id]/http-api-key/route.ts";
 import { startDirectServer } from "./support/direct-server.ts";
 import {

@@ -3,7 +3,7 @@
 // sessions go on. The cookie is made as next-auth makes it (authorize, then the jwt callback,
 // then encode) and sign-out runs next-auth's signOut event, as its sign-out route does.
 import { endAllSessions, hashPassword } from "@parley/core/people";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import type { User } from "next-auth";
 import { decode, encode, type JWT } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -4,7 +4,7 @@
 
 import { ARTICLE_CONTENT_MAX_CHARS, INBOX_SEARCHES_PER_MINUTE, PANEL_BATCH_CALLS_MAX } from "@parley/core/limits";
 import type { AdminScope } from "@parley/core/people";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPanelClient } from "~/panel/trpc-client.ts";
 import { trpcResponse } from "~/server/routes/trpc.ts";

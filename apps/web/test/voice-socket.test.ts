@@ -6,7 +6,6 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { replyToConversation } from "@parley/core/conversations";
-import type { TestContext } from "@parley/core/testing";
 import {
   concatPcm,
   createSpeechEngines,
@@ -17,10 +16,11 @@ import {
   speechSettingsSchema,
 } from "@parley/core/voice";
 import { createMemoryLiveBus, type ServerFrame } from "@parley/core/widget";
+import type { TestContext } from "@parley/testing/context";
+import { createMessagingContext } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createWidgetSocketServer, type WidgetSocketServer } from "~/server/widget-socket.ts";
-import { createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
 
 const ORIGIN = "http://shop.test:8080";
 const SECRET = "voice-test-secret-0123456789abcdef0123456789";

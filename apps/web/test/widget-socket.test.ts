@@ -6,21 +6,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { changeConversation, ESCALATED_REPLY, getConversation, replyToConversation, signalTyping } from "@parley/core/conversations";
 import { renderMessageHtml } from "@parley/core/markdown";
-import type { TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parley/core/widget";
+import type { TestContext } from "@parley/testing/context";
+import { brokenStream, type FakeOpenAi, startFakeOpenAi, streamedText, textResponse, toolCallResponse } from "@parley/testing/fake-openai";
+import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
 import { connect as connectSdk, type Message, type ParleyEvents, type ResumeStorage, type WebSocketConstructor } from "@parley/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createWidgetSocketServer, type WidgetSocketServer } from "~/server/widget-socket.ts";
-import {
-  brokenStream,
-  type FakeOpenAi,
-  startFakeOpenAi,
-  streamedText,
-  textResponse,
-  toolCallResponse,
-} from "../../../packages/core/test/support/fake-openai.ts";
-import { createAgentWithKey, createMessagingContext } from "../../../packages/core/test/support/messaging.ts";
 import { messagesRoute } from "./support/routes.ts";
 
 const ORIGIN = "http://shop.test:8080";

@@ -3,7 +3,7 @@
 // invalidates the previous key at once, revocation clears it).
 import { authenticateAgent, hashAgentKey } from "@parley/core/agents";
 import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "@parley/core/limits";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, NOW, setup, type Workspace } from "./support.ts";
 

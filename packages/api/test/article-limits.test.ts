@@ -2,7 +2,7 @@
 // to another source, and when two saves race for the last place), and the size of an article when
 // an old version is restored.
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "@parley/core/limits";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

@@ -4,7 +4,7 @@
 
 import { resolveHelpArticlePage } from "@parley/core/help";
 import { slugFromTitle } from "@parley/core/knowledge";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

@@ -6,7 +6,7 @@
 import { AppError } from "@parley/core";
 import { helpLanguageFilter, listCollections, listHelpLanguages, listVisibleTranslations, searchHelpArticles } from "@parley/core/help";
 import { detectMissingLanguages } from "@parley/core/knowledge";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, setup, type Workspace } from "./support.ts";
 

@@ -5,7 +5,7 @@
 import { generateHttpApiKey } from "@parley/core/agents";
 import { exportConversations, parseExportQuery } from "@parley/core/conversations";
 import { hashPassword, recordAudit, resetPassword } from "@parley/core/people";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

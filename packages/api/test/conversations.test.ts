@@ -1,7 +1,7 @@
 // conversations.* and usage.* procedures through createCaller on a real database: listing with
 // filters and pages, transcripts, the human reply (escalated only, gapless sequence), status
 // changes, monthly usage against limits and the daily series, and workspace isolation.
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, setup, type Workspace } from "./support.ts";
 

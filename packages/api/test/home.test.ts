@@ -2,7 +2,7 @@
 // (oldest first, other workspaces' and assigned ones left out), each agent's conversations and
 // turns today and this week, the questions the knowledge base could not answer, the agents close to
 // a monthly limit, and the getting-started checklist ticked from stored rows.
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, NOW, setup, type Workspace } from "./support.ts";
 

@@ -3,7 +3,7 @@
 // imports being not found.
 import { parseStartImportQuery, startImport } from "@parley/core/knowledge";
 import { IMPORTS_PER_HOUR } from "@parley/core/limits";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

@@ -2,8 +2,8 @@
 // (in the panel's timeline, never in what the visitor, the HTTP API or webhooks read) and saved
 // replies with their placeholders.
 
-import type { TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, inboxChannel, type LiveEvent } from "@parley/core/widget";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, NOW, setup, type Workspace } from "./support.ts";
 

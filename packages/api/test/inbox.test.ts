@@ -7,8 +7,8 @@ import type { MessagingAgent } from "@parley/core/agents";
 import { ESCALATED_REPLY, planTransition, runTurn } from "@parley/core/conversations";
 import { INBOX_SEARCH_WINDOW } from "@parley/core/limits";
 import { PERMISSIONS, roleOf } from "@parley/core/people";
-import { messagingAgent, type TestContext } from "@parley/core/testing";
 import { createMemoryLiveBus, inboxChannel, type LiveEvent } from "@parley/core/widget";
+import { messagingAgent, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, NOW, setup, type Workspace } from "./support.ts";
 

@@ -3,7 +3,7 @@
 // copy); without a mailer nothing is sent. A tiny in-process SMTP server (smtp-server) receives.
 import type { AddressInfo } from "node:net";
 import { senderFor, smtpMailer } from "@parley/core";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";

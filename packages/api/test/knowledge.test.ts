@@ -1,6 +1,6 @@
 // sources.* and articles.* procedures through createCaller on a real database: counts, agent
 // links, publishing, archiving, search, validation and workspace isolation.
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, NOW, setup, type Workspace } from "./support.ts";
 

@@ -3,7 +3,7 @@
 // purpose), results carry exactly the declared keys, and a field a core query returns by accident
 // is dropped before it reaches the panel.
 import { listConversations } from "@parley/core/conversations";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import {

@@ -11,7 +11,7 @@ import {
   signInAdmin,
   startSession,
 } from "@parley/core/people";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, NOW, setup, type Workspace } from "./support.ts";
 

@@ -5,7 +5,7 @@
 import { generateHttpApiKey, revokeHttpApiKey } from "@parley/core/agents";
 import { exportVisitorData, inboxEventStream } from "@parley/core/conversations";
 import { OPERATION_PERMISSIONS, PERMISSIONS, ROLES, type Role, roleMayCall } from "@parley/core/people";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "../src/index.ts";

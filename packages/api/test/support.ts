@@ -1,7 +1,7 @@
 // Fixtures for procedure tests: two workspaces, each with an admin, an agent, a source and an
 // article, and a caller acting as either admin (or as nobody) through createCaller.
 import type { AdminScope, RequestClient } from "@parley/core/people";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { createCaller, createTRPCContext, type PanelSession } from "../src/index.ts";
 
 export interface Workspace {

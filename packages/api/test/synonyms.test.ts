@@ -3,7 +3,7 @@
 // can read or change them.
 import type { MessagingAgent } from "@parley/core/agents";
 import { runTurn } from "@parley/core/conversations";
-import { messagingAgent, type TestContext } from "@parley/core/testing";
+import { messagingAgent, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

@@ -1,7 +1,7 @@
 // The panel's procedures for the visitor's data and deletions, through tRPC: inputs as the panel
 // sends them, outputs through their schemas, refusals as the panel sees them.
 
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";

@@ -3,7 +3,7 @@
 // server's speech engines offer, the month's voice minutes in usage, and spoken / interrupted
 // messages in the inbox's transcript.
 import { type AppContext, fieldMessage } from "@parley/core";
-import type { TestContext } from "@parley/core/testing";
+import type { TestContext } from "@parley/testing/context";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZodError } from "zod";

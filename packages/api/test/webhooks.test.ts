@@ -2,11 +2,12 @@
 // secret shown once, edit, enable/disable, roll, delete), the SSRF guard on saved URLs, the
 // delivery log with "send test event" and "retry now" against a local receiver, events of panel
 // actions, and workspace isolation.
-import type { TestContext } from "@parley/core/testing";
+
 import { WebhookWorker, webhookTestPayloadSchema } from "@parley/core/webhooks";
+import type { TestContext } from "@parley/testing/context";
+import { startReceiver } from "@parley/testing/webhook-receiver";
 import { TRPCError } from "@trpc/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver } from "../../core/test/support/webhook-receiver.ts";
 import { callerFor, NOW, setup, type Workspace } from "./support.ts";
 
 let ctx: TestContext;

@@ -1,11 +1,11 @@
 // The operator's `npm run admin -- reset-password EMAIL`: a new password printed once, the old one
 // and every session ended; a clear line for an unknown email or a wrong command.
 
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_USAGE, runAdminCommand } from "../src/cli/admin-commands.ts";
 import { checkSession, signInAdmin, startSession } from "../src/people/index.ts";
 import { hashPassword } from "../src/people/passwords.ts";
-import { createTestContext, type TestContext } from "../src/testing.ts";
 
 let ctx: TestContext;
 const NOW = new Date("2026-11-20T12:00:00.000Z");

@@ -1,6 +1,9 @@
 // Deleting an article, a source or an agent on a real database: the help centre answers 404 at
 // once, the knowledge index stops showing the articles, their vectors go (and are recorded for the
 // instances' in-process indexes), and another workspace's rows are not found.
+
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAgent } from "../src/conversations/agent-deletion.ts";
 import { sendMessage } from "../src/conversations/turn/send-message.ts";
@@ -9,8 +12,6 @@ import { deleteArticle, deleteSource } from "../src/knowledge/deletion.ts";
 import { agentIndex } from "../src/knowledge/search/agent-index.ts";
 import type { AdminScope } from "../src/people/scope.ts";
 import { AppError } from "../src/platform/errors.ts";
-import type { TestContext } from "../src/testing.ts";
-import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 
 const owner: AdminScope = { workspaceId: "ws-demo", userId: "user-admin", role: "owner" };
 const stranger: AdminScope = { workspaceId: "ws-other", userId: "user-other", role: "owner" };

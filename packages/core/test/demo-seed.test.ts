@@ -1,5 +1,5 @@
 import type { Database } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seed } from "../src/demo/seed.ts";
 import { verifyPassword } from "../src/people/passwords.ts";

@@ -3,13 +3,13 @@
 // have. Failures are counted per client IP in that shared store; a blocked IP's wrong keys get 429
 // on every instance, and a valid key still passes on every instance.
 import { randomBytes } from "node:crypto";
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateAgent } from "../src/agents/keys/message-auth.ts";
 import { AppError } from "../src/platform/errors.ts";
 import { FAILED_KEY_ATTEMPTS_PER_MINUTE } from "../src/platform/limits.ts";
 import { createRateLimiters, type RateLimiters } from "../src/platform/ratelimit/index.ts";
-import type { TestContext } from "../src/testing.ts";
-import { createAgentWithKey, createMessagingContext, type TestAgent } from "./support/messaging.ts";
 
 let ctx: TestContext;
 let instanceA: RateLimiters;

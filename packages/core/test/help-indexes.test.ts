@@ -2,7 +2,7 @@
 // the indexes (full-text GIN, trigram GIN, the partial index of visible articles, primary keys),
 // never by a sequential scan of "Article". EXPLAIN runs the exact statements the code runs.
 import { Prisma } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleArticleSql } from "../src/help/articles.ts";
 import { collectionsSql } from "../src/help/collections.ts";

@@ -2,7 +2,7 @@
 // collections, reading one article, search (words, substrings, case, accents, relevance,
 // recency, cap), and the JSON list's excerpts. Real database, either mode.
 
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../src/demo/seed.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "../src/help/articles.ts";

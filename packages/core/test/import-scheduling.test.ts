@@ -5,7 +5,7 @@
 // while its worker lives and passes on once its lease runs out.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { strToU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportRunner, type ImportRunnerOptions } from "../src/knowledge/imports/runner.ts";

@@ -3,7 +3,7 @@
 // exports, pages fetched from a local HTTP server, and the SSRF guard refusing a local address.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { deflateSync, strToU8, Zip, ZipPassThrough, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImportRunner } from "../src/knowledge/imports/runner.ts";

@@ -2,7 +2,7 @@
 // spreadsheet) and JSON transcripts, with the inbox's filters, every matching conversation once
 // across pages, only the person's workspace, no internal notes, and the hourly limit.
 import { INBOX_EXPORT_PAGE, INBOX_EXPORTS_PER_HOUR } from "@parley/core/limits";
-import { createTestContext, type TestContext } from "@parley/core/testing";
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportConversations, parseExportQuery, spreadsheetSafe } from "../src/conversations/inbox/export.ts";
 import type { AdminScope } from "../src/people/scope.ts";

@@ -1,6 +1,6 @@
 // Agent HTTP API keys: format, hash-only storage, constant-time comparison, rotation and
 // revocation (spec 2.6, 5). Real database, either mode.
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentKeyMatches, createAgentKeyValue, generateAgentKey, hashAgentKey, revokeAgentKey } from "../src/agents/keys/secrets.ts";
 import { AppError } from "../src/platform/errors.ts";

@@ -2,7 +2,7 @@
 // the database search (never read into memory), says so in its status, and other agents' indexes
 // are dropped, least recently used first, to keep the instance within it. Real database.
 
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../src/demo/seed.ts";
 import { createKnowledgeEngine } from "../src/engine/knowledge.ts";

@@ -1,6 +1,9 @@
 // Article history (a revision per save, the diff, restore), scheduled publication by the worker's
 // task, the knowledge gaps of turns and help searches with their grouping, and visitors' votes.
 // Real database, either mode.
+
+import { messagingAgent, type TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTurn } from "../src/conversations/turn/turn.ts";
 import { helpArticles } from "../src/help/api.ts";
@@ -15,8 +18,6 @@ import { loadLanguageDetector } from "../src/knowledge/languages/detection.ts";
 import type { AdminScope } from "../src/people/scope.ts";
 import { isAppError } from "../src/platform/errors.ts";
 import { ARTICLE_FEEDBACK_PER_MINUTE, KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../src/platform/limits.ts";
-import { messagingAgent, type TestContext } from "../src/testing.ts";
-import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 
 const WORKSPACE = "ws-demo";
 const ADMIN = "user-admin";

@@ -2,7 +2,7 @@
 // related links, "I don't know" with a person button, handoff detection, greetings, the token
 // count. Real database, either mode.
 
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../src/demo/seed.ts";
 import { asksForHuman } from "../src/engine/intent.ts";

@@ -1,11 +1,7 @@
 // The LLM agent against a local fake OpenAI-compatible server that streams, over a real
 // (throwaway) database: grounded on the retrieved passages, citing them, streaming its reply.
 
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createLlmEngine, type LlmConfig } from "../src/engine/llm.ts";
-import type { EngineInput } from "../src/engine/types.ts";
-import { AppError } from "../src/platform/errors.ts";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import {
   brokenStream,
   errorResponse,
@@ -17,7 +13,11 @@ import {
   textResponse,
   toolCallResponse,
   usage,
-} from "./support/fake-openai.ts";
+} from "@parley/testing/fake-openai";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createLlmEngine, type LlmConfig } from "../src/engine/llm.ts";
+import type { EngineInput } from "../src/engine/types.ts";
+import { AppError } from "../src/platform/errors.ts";
 
 const APP_URL = "http://parley.test";
 const API_KEY = "sk-fake-test-key";

@@ -1,12 +1,12 @@
 // The one Markdown-to-safe-HTML module: what it keeps of real Markdown, and that none of the XSS
 // fixture's payloads leaves a script-capable element, attribute or URL (checked on the parsed
 // output, the way a browser would read it).
+import { XSS_ARTICLE, XSS_PAYLOADS } from "@parley/testing/xss-payloads";
 import { type ChildNode, type Element, isTag } from "domhandler";
 import { parseDocument } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { renderArticleHtml, renderMessageHtml } from "../src/platform/markdown.ts";
 import { LINK_SCHEMES, safeLinkUrl } from "../src/platform/safe-url.ts";
-import { XSS_ARTICLE, XSS_PAYLOADS } from "./fixtures/xss-payloads.ts";
 
 const SAFE_TAGS = new Set(
   "p br hr h1 h2 h3 h4 h5 h6 blockquote pre code ul ol li dl dt dd a img em strong b i u s del sub sup kbd mark small abbr span div table caption thead tbody tfoot tr th td details summary input".split(

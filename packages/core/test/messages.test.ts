@@ -2,15 +2,16 @@
 // cross-agent 404, escalation, monthly quotas and their atomic reservation under concurrency,
 // idempotent replays, and that a failing engine or database leaves nothing behind. Real database,
 // either mode (the races are real on PostgreSQL).
+
+import type { TestContext } from "@parley/testing/context";
+import { type FakeOpenAi, scripts, startFakeOpenAi } from "@parley/testing/fake-openai";
+import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "../src/app-context.ts";
 import { type SendMessageInput, sendMessage } from "../src/conversations/turn/send-message.ts";
 import { ESCALATED_REPLY } from "../src/conversations/turn/turn.ts";
 import type { Engine, EngineInput } from "../src/engine/types.ts";
-import type { TestContext } from "../src/testing.ts";
 import { usageMonth } from "../src/usage/quotas.ts";
-import { type FakeOpenAi, scripts, startFakeOpenAi } from "./support/fake-openai.ts";
-import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 
 let ctx: TestContext;
 

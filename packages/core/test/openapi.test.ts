@@ -3,6 +3,10 @@
 // answered alike by the document and by zod), every error text and limit in it, and every example
 // valid against its own schema. The webhooks section: every event type of the code, and payloads
 // really recorded by the outbox valid against it.
+
+import { messagingAgent, type TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
+import { createDocumentValidator, pointer } from "@parley/testing/openapi";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
@@ -10,8 +14,7 @@ import type { IssuedAgentKey } from "../src/agents/keys/operations.ts";
 import { changeConversation, replyToConversation } from "../src/conversations/inbox/inbox.ts";
 import { type MessageRequest, messageRequestSchema } from "../src/conversations/turn/message-schema.ts";
 import type { messageResponseSchema } from "../src/conversations/turn/response-schema.ts";
-import type { MessageResponse } from "../src/conversations/turn/send-message.ts";
-import { runTurn } from "../src/conversations/turn/turn.ts";
+import { type MessageResponse, runTurn } from "../src/conversations/turn/turn.ts";
 import type { RichContentItem, ToolCall } from "../src/engine/types.ts";
 import type { ArticleSummary, HelpArticle } from "../src/help/articles.ts";
 import type { HelpCollection } from "../src/help/collections.ts";
@@ -32,13 +35,10 @@ import {
   WEBHOOK_RETRY_DELAYS_MS,
 } from "../src/platform/limits.ts";
 import type { richContentItemSchema, toolCallSchema } from "../src/platform/reply-content.ts";
-import { messagingAgent, type TestContext } from "../src/testing.ts";
 import { createEndpoint, sendTestEvent } from "../src/webhooks/endpoints.ts";
 import { WEBHOOK_HEADERS } from "../src/webhooks/schemas.ts";
 import { webhookHeaders } from "../src/webhooks/signing.ts";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../src/webhooks/types.ts";
-import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
-import { createDocumentValidator, pointer } from "./support/openapi.ts";
 
 const APP_URL = "https://parley.example.com";
 const document = buildOpenApiDocument({ appUrl: APP_URL });

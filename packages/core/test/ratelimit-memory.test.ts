@@ -4,6 +4,7 @@
 // RateLimit headers follow from those) for random sequences of requests over time. And the store
 // forgets expired keys, on its own timer, so it does not grow with every identifier ever seen.
 import { randomBytes } from "node:crypto";
+import { COMMAND_SENDERS, closeRealRedis } from "@parley/testing/command-senders";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import fc from "fast-check";
@@ -13,7 +14,6 @@ import { MemoryRateLimitStore } from "../src/platform/ratelimit/memory.ts";
 import { createRedisRequester } from "../src/platform/ratelimit/requester.ts";
 import { createSlotLimiter } from "../src/platform/ratelimit/slots.ts";
 import type { RateLimitPolicy, RateLimitResult } from "../src/platform/ratelimit/types.ts";
-import { COMMAND_SENDERS, closeRealRedis } from "./support/command-senders.ts";
 
 const unique = () => randomBytes(6).toString("hex");
 const START = Date.UTC(2030, 0, 1, 0, 0, 0);

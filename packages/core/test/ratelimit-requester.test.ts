@@ -1,12 +1,12 @@
 // The Upstash-REST-to-Redis requester under @upstash/redis: single commands, the pipeline path,
 // Upstash's shebang scripts and their hashes, on ioredis-mock and (with REDIS_URL) a real Redis.
 import { createHash, randomBytes } from "node:crypto";
+import { COMMAND_SENDERS, closeRealRedis, realRedis, redisUrl } from "@parley/testing/command-senders";
+import { freshRedisMock, mockCommandSender } from "@parley/testing/ioredis-mock-sender";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createRedisRequester, type SendCommand, stripShebang } from "../src/platform/ratelimit/requester.ts";
-import { COMMAND_SENDERS, closeRealRedis, realRedis, redisUrl } from "./support/command-senders.ts";
-import { freshRedisMock, mockCommandSender } from "./support/ioredis-mock-sender.ts";
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 const unique = () => randomBytes(6).toString("hex");

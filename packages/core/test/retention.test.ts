@@ -2,7 +2,7 @@
 // erased, other agents' are kept; and the pass runs once per interval across the cluster: two
 // workers on one database (two instances) make one pass, not two.
 import type { Database } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateAgentInput } from "../src/agents/agents.ts";
 import { eraseExpiredConversations, RetentionTask } from "../src/conversations/retention.ts";

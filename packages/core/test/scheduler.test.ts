@@ -3,7 +3,7 @@
 // time, a failing task recorded with a short error code while the others go on, the metrics in
 // the health output, and stop() waiting for the runs in progress.
 import { type Database, openDatabase } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "../src/platform/errors.ts";
 import { tasksHealth } from "../src/platform/health.ts";

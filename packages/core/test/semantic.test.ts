@@ -4,7 +4,8 @@
 // everything for a new model and retries failures later without touching the article; a query finds
 // the nearest passage among the agent's visible articles only, and gives null when the endpoint
 // fails or is too slow. Real database (PGlite, or PostgreSQL with DATABASE_URL).
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
+import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "@parley/testing/fake-embeddings";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEmbedder } from "../src/knowledge/semantic/embedder.ts";
 import { EmbeddingIndexer } from "../src/knowledge/semantic/indexer.ts";
@@ -17,7 +18,6 @@ import { embeddingsTask } from "../src/knowledge/semantic/task.ts";
 import { unitVector } from "../src/knowledge/semantic/vector-index.ts";
 import { configureLogging } from "../src/platform/logger.ts";
 import { Scheduler } from "../src/platform/scheduler/scheduler.ts";
-import { DIMENSIONS, type FakeEmbeddings, startFakeEmbeddings } from "./support/fake-embeddings.ts";
 
 const API_KEY = "sk-embeddings-test";
 const MODEL = "bow-1";

@@ -1,6 +1,6 @@
 // Panel sessions in the database: started at sign-in, checked on every request, used at most
 // once a minute, ended one at a time (sign-out, or one of one's own) or all of a user's at once.
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSession, endAllSessions, endOwnSession, endSession, listSessions, startSession } from "../src/people/sessions.ts";
 import { SESSION_IDLE_SECONDS, SESSION_USER_AGENT_MAX_CHARS } from "../src/platform/limits.ts";

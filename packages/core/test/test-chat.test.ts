@@ -1,14 +1,15 @@
 // The agent page's test chat: real turns through the same runTurn, but as test conversations -
 // never counted in usage or quotas, sending no webhooks, left out of the inbox unless asked for,
 // and never continuing a real conversation (nor the API a test one). Real database.
+
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateAgent } from "../src/agents/keys/message-auth.ts";
 import { listConversations } from "../src/conversations/inbox/conversations.ts";
 import { runTestTurn } from "../src/conversations/test-chat.ts";
 import { runTurn } from "../src/conversations/turn/turn.ts";
 import type { AdminScope } from "../src/people/scope.ts";
-import type { TestContext } from "../src/testing.ts";
-import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 
 let ctx: TestContext;
 let scope: AdminScope;

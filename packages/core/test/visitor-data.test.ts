@@ -1,6 +1,9 @@
 // The visitor's data on a real database: the JSON export (one conversation, or every conversation
 // of an email address), and erasure, which leaves no trace of the visitor's text in any column of
 // any table (a scan of the whole schema for a unique marker) while every count and usage stays.
+
+import { messagingAgent, type TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replyToConversation } from "../src/conversations/inbox/inbox.ts";
 import { addNote } from "../src/conversations/inbox/notes.ts";
@@ -10,10 +13,8 @@ import { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTar
 import type { AdminScope } from "../src/people/scope.ts";
 import { AppError } from "../src/platform/errors.ts";
 import type { HttpResult } from "../src/platform/results.ts";
-import { messagingAgent, type TestContext } from "../src/testing.ts";
 import { createEndpoint } from "../src/webhooks/endpoints.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
-import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 
 const WORKSPACE = "ws-demo";
 const owner: AdminScope = { workspaceId: WORKSPACE, userId: "user-admin", role: "owner" };

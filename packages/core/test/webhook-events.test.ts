@@ -2,18 +2,19 @@
 // (spec 6: "The HTTP API emits no events of its own"). Turns of the messages API emit
 // nothing; widget-channel turns and panel actions (an admin's reply or status change, also on a
 // conversation that started on the HTTP API; publishing) do. Real database, either mode.
+
+import { messagingAgent, type TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MessagingAgent } from "../src/agents/keys/message-auth.ts";
 import { changeConversation, replyToConversation } from "../src/conversations/inbox/inbox.ts";
 import { type SendMessageInput, sendMessage } from "../src/conversations/turn/send-message.ts";
 import { IdempotentRaceLost, runTurn } from "../src/conversations/turn/turn.ts";
 import { createArticle, setArticlePublished } from "../src/knowledge/articles/articles.ts";
-import { messagingAgent, type TestContext } from "../src/testing.ts";
 import { createEndpoint } from "../src/webhooks/endpoints.ts";
 import { recordWebhookEvents } from "../src/webhooks/events.ts";
 import { WEBHOOK_PAYLOAD_SCHEMAS } from "../src/webhooks/schemas.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
-import { createAgentWithKey, createMessagingContext, messageInput, type TestAgent } from "./support/messaging.ts";
 
 const WORKSPACE = "ws-demo";
 /** The seeded admin, as the panel calls core (their changes are audited). */

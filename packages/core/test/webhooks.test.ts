@@ -6,6 +6,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "@parley/db";
+import { createTestContext, messagingAgent, type TestContext } from "@parley/testing/context";
+import { type ReceivedRequest, type Receiver, startReceiver } from "@parley/testing/webhook-receiver";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runTurn } from "../src/conversations/turn/turn.ts";
@@ -19,14 +21,12 @@ import {
   resolveWebhookTarget,
   webhookUrlHint,
 } from "../src/platform/url-guard.ts";
-import { createTestContext, messagingAgent, type TestContext } from "../src/testing.ts";
 import { createEndpoint, rollEndpointSecret } from "../src/webhooks/endpoints.ts";
 import { eventBody, recordWebhookEvents, type WebhookEventInput } from "../src/webhooks/events.ts";
 import { generateWebhookSecret, signingSecrets, signWebhook, webhookHeaders } from "../src/webhooks/signing.ts";
 import { webhookDeliveryTask } from "../src/webhooks/task.ts";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhooks/types.ts";
 import { WebhookWorker, type WebhookWorkerOptions } from "../src/webhooks/worker.ts";
-import { type ReceivedRequest, type Receiver, startReceiver } from "./support/webhook-receiver.ts";
 
 let ctx: TestContext;
 const WORKSPACE = "wh-ws";
@@ -411,7 +411,7 @@ describe("workers", () => {
       const eventIds = await emit(3);
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", fileURLToPath(new URL("./support/worker-process.ts", import.meta.url)), ctx.db.url!, "1500", "2000"],
+        ["--import", "tsx", fileURLToPath(import.meta.resolve("@parley/testing/worker-process")), ctx.db.url!, "1500", "2000"],
         {
           stdio: ["ignore", "pipe", "inherit"],
         },

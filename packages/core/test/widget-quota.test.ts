@@ -2,13 +2,14 @@
 // tokens are counted beside the agent's totals in the same row and reserved in the same atomic
 // UPDATE, so concurrent widget turns cannot overrun the share, and HTTP API turns never count
 // against it. Real database, either mode (the races are real on PostgreSQL).
+
+import type { TestContext } from "@parley/testing/context";
+import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateAgent, type MessagingAgent } from "../src/agents/keys/message-auth.ts";
 import { runTurn } from "../src/conversations/turn/turn.ts";
 import { AppError } from "../src/platform/errors.ts";
-import type { TestContext } from "../src/testing.ts";
 import { usageMonth } from "../src/usage/quotas.ts";
-import { createAgentWithKey, createMessagingContext } from "./support/messaging.ts";
 
 let ctx: TestContext;
 

@@ -2,11 +2,12 @@
 // idempotency records (and webhook events past retention), logs one line with the counts, and a
 // failed delete is logged without stopping deliveries. Real database (PGlite, or PostgreSQL
 // with DATABASE_URL).
+
+import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { IDEMPOTENCY_TTL_HOURS, WEBHOOK_RETENTION_DAYS } from "../src/platform/limits.ts";
 import { configureLogging } from "../src/platform/logger.ts";
 import { Scheduler } from "../src/platform/scheduler/scheduler.ts";
-import { createTestContext, type TestContext } from "../src/testing.ts";
 import { webhookDeliveryTask } from "../src/webhooks/task.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 

@@ -2,7 +2,7 @@
 // write timestamps as Prisma does (UTC wall time in the column), whatever the process's time zone,
 // and give the same values as $queryRaw for the column types Parley reads, prepared or not.
 import { Prisma } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let db: TestDatabase;

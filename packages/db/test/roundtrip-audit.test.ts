@@ -1,7 +1,7 @@
 // The audit log's model round-trips every field through the Prisma client, on whichever database
 // mode the run uses; an event outlives its actor (the email at the time stays) and a detail-less
 // event stores an empty object.
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllFields } from "./support/fields.ts";
 

@@ -1,7 +1,7 @@
 // The semantic-retrieval models round-trip every field through the Prisma client (as
 // roundtrip.test.ts does for the others), on whichever database mode the run uses; deleting a
 // passage vector leaves its row in PassageEmbeddingDeletion (the database's trigger).
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllFields } from "./support/fields.ts";
 

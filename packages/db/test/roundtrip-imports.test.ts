@@ -1,6 +1,6 @@
 // Article imports round-trip every field through the Prisma client (as roundtrip.test.ts does for
 // the others): a finished job and a queued one with its upload, and an imported article's source URL.
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllFields } from "./support/fields.ts";
 

@@ -1,6 +1,6 @@
 // The inbox's working tools round-trip every field through the Prisma client (as roundtrip.test.ts
 // does for the others): internal notes, with and without an author, and saved replies.
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { expectAllFields } from "./support/fields.ts";
 

@@ -1,6 +1,6 @@
 // Article history, visitors' votes and unanswered questions round-trip every field through the
 // Prisma client (as roundtrip.test.ts does for the others).
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllFields } from "./support/fields.ts";
 

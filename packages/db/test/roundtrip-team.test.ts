@@ -2,7 +2,7 @@
 // for the others), on whichever database mode the run uses; a user created without a role is an
 // owner (people who existed before roles), and an invitation outlives its inviter.
 import { Role } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllFields } from "./support/fields.ts";
 

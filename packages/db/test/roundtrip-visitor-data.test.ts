@@ -1,6 +1,6 @@
 // The retention job's lease round-trips every field through the Prisma client (as
 // roundtrip.test.ts does for the others), held and free.
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { expectAllFields } from "./support/fields.ts";
 

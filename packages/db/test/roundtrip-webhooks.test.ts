@@ -1,7 +1,7 @@
 // The webhook models round-trip every field through the Prisma client (as roundtrip.test.ts does for
 // the others), on whichever database mode the run uses, and fill their defaults.
 import { WebhookDeliveryStatus } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllFields } from "./support/fields.ts";
 

@@ -4,7 +4,7 @@
 // last test checks every model of the schema was round-tripped (here or in roundtrip-webhooks.test.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import { AgentEngine, ConversationChannel, ConversationStatus, MessageRole, Prisma, Role } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllFields as expectWrittenFields } from "./support/fields.ts";
 

@@ -1,12 +1,13 @@
 // Real app processes for the reliability suite: the production build started as production starts
 // it (`node apps/web/server.mjs`), each on its own port, in its own process group, with an explicit
 // environment (nothing leaks in from the test process) and its log in the run folder. The process
-// helpers are the benchmark's (bench/processes.ts); every started group is recorded for the global
-// teardown's safety net.
+// helpers are the benchmark's too (@parley/testing/processes); every started group is recorded for
+// the global teardown's safety net.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { appServerEnv, freePort, type ServerProcess, startProcess, tail, waitForHttp } from "@parley/testing/processes";
 import { beforeEach, inject } from "vitest";
-import { freePort, productionAppEnv, type ServerProcess, startProcess, tail, waitForHttp } from "../../../../bench/processes.ts";
+import { appProcessEnv } from "../../../../scripts/app-process.mjs";
 import { REPO_ROOT, SERVER_ENTRY } from "./paths.ts";
 import { recordProcess } from "./registry.ts";
 
@@ -36,6 +37,19 @@ export interface AppOptions {
 
 const START_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 10_000;
+
+/**
+ * The environment of a production app process on 127.0.0.1:`port` (appServerEnv), with the process
+ * settings `npm start` gives it (scripts/app-process.mjs: the heap cap, the allocator); `extra`
+ * adds or overrides.
+ */
+export function productionAppEnv(
+  port: number,
+  authSecret: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return appServerEnv(port, authSecret, { ...appProcessEnv({ DATABASE_URL: extra.DATABASE_URL }), ...extra });
+}
 
 export function newAuthSecret(): string {
   return randomBytes(32).toString("hex");

@@ -1,11 +1,11 @@
-// Throwaway PostgreSQL databases for the reliability suite (packages/db/src/testing.ts: a fresh,
+// Throwaway PostgreSQL databases for the reliability suite (@parley/testing/database: a fresh,
 // migrated database on DATABASE_URL's server, dropped on close), seeded with the demo data, plus
 // agents of our own and a snapshot of every table to prove that a request stored nothing.
 import { randomBytes } from "node:crypto";
 import { generateAgentKey } from "@parley/core/agents";
 import { seed } from "@parley/core/demo";
 import type { Database } from "@parley/db";
-import { createTestDatabase } from "@parley/db/testing";
+import { createTestDatabase } from "@parley/testing/database";
 import { inject } from "vitest";
 import { recordDatabase } from "./registry.ts";
 

@@ -22,7 +22,8 @@ export {
   updateSavedReplyInput,
 } from "./saved-replies/saved-replies.ts";
 export { runTestTurn, testChatInput } from "./test-chat.ts";
-export { invalidRequest, messageRequestSchema } from "./turn/message-schema.ts";
-export { sendMessage } from "./turn/send-message.ts";
+export { acceptsEventStream, serverSentEvent } from "./turn/event-stream.ts";
+export { invalidRequest, type MessageRequest, messageRequestSchema } from "./turn/message-schema.ts";
+export { type SendMessageInput, sendMessage } from "./turn/send-message.ts";
 export { ESCALATED_REPLY, type MessageResponse, runTurn } from "./turn/turn.ts";
 export { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "./visitor-data.ts";

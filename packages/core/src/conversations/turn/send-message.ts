@@ -15,12 +15,6 @@ import { findStoredResponse, parseIdempotencyKey, requestHash } from "./idempote
 import { type MessageRequest, parseMessageRequest } from "./message-schema.ts";
 import { IdempotentRaceLost, runTurn } from "./turn.ts";
 
-export { authenticateAgent, type MessagingAgent } from "../../agents/keys/message-auth.ts";
-export { usageMonth } from "../../usage/quotas.ts";
-export { acceptsEventStream, serverSentEvent } from "./event-stream.ts";
-export { invalidRequest, type MessageRequest, messageRequestSchema } from "./message-schema.ts";
-export { ESCALATED_REPLY, type MessageResponse, runTurn } from "./turn.ts";
-
 export interface SendMessageInput {
   agentId: string;
   /** The bearer token presented; null without one. */

@@ -15,6 +15,7 @@ import { type Backend, memoryBackend, redisBackend, upstashBackend } from "./bac
 import { rateLimitHeaders, retryAfterSeconds } from "./headers.ts";
 import type { RateLimiter, RateLimiters, RateLimitPolicy } from "./types.ts";
 
+export type { SendCommand } from "./requester.ts";
 export type { RateLimiter, RateLimiters, RateLimitPolicy, RateLimitResult, SlotLimiter } from "./types.ts";
 
 /** Every Parley key starts with this (then the caller's prefix, then the limiter's name). */

@@ -2,8 +2,8 @@
 // Redis would: lets the requester tests and the in-process store's equivalence tests run
 // @upstash/ratelimit's own scripts without a Redis server.
 import { createHash, randomBytes } from "node:crypto";
+import type { SendCommand } from "@parley/core/ratelimit";
 import RedisMock from "ioredis-mock";
-import type { SendCommand } from "../../src/platform/ratelimit/requester.ts";
 
 export type MockClient = InstanceType<typeof RedisMock>;
 

@@ -1,5 +1,5 @@
-// The labelled questions: eval/questions/dev.json and test.json, arrays of Question. A question
-// with no answers is unanswerable (its type says which kind).
+// The labelled questions of the evaluation: dev.json and test.json (eval/questions), arrays of
+// Question. A question with no answers is unanswerable (its type says which kind).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Language } from "./corpus.ts";
@@ -36,9 +36,8 @@ export interface SplitQuestion extends Question {
   split: Split;
 }
 
-export const questionsDir = path.join(import.meta.dirname, "..", "questions");
-
-export function loadQuestions(splits: readonly Split[] = SPLITS, dir = questionsDir): SplitQuestion[] {
+/** `dir`: the questions folder (eval/questions). */
+export function loadQuestions(dir: string, splits: readonly Split[] = SPLITS): SplitQuestion[] {
   return splits.flatMap((split) =>
     (JSON.parse(readFileSync(path.join(dir, `${split}.json`), "utf8")) as Question[]).map((question) => ({ ...question, split })),
   );

@@ -1,15 +1,14 @@
 // One migrated database per test run, copied by every test file instead of migrating its own:
 // a dump of an in-memory PGlite (loaded with loadDataDir), or a template database on DATABASE_URL's
-// server (CREATE DATABASE ... TEMPLATE). testing-global-setup.ts makes it and names it in TEMPLATE_VARIABLE;
+// server (CREATE DATABASE ... TEMPLATE). global-setup.ts makes it and names it in TEMPLATE_VARIABLE;
 // createTestDatabase copies it only while it matches the migration files on disk.
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
+import { migrate, openDatabase, readMigrations, repoRoot } from "@parley/db";
 import pg from "pg";
-import { openDatabase, repoRoot } from "./client.ts";
-import { migrate, readMigrations } from "./migrate.ts";
 
 /** The dump's path (embedded) or the template database's name (server), set by the global setup. */
 export const TEMPLATE_VARIABLE = "PARLEY_TEST_DATABASE_TEMPLATE";

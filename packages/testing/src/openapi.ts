@@ -1,9 +1,10 @@
 // Validates bodies and headers against the OpenAPI document with ajv (JSON Schema 2020-12, the
 // dialect of OpenAPI 3.1), resolving the document's own $refs. Shared by the document's tests, the
 // conformance test of the routes and the typed client's tests.
+
+import type { OpenApiDocument } from "@parley/core/openapi";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??

@@ -1,7 +1,7 @@
-// createTestDatabase copies the run's migrated template (testing-global-setup.ts): the copy must be the
+// createTestDatabase copies the run's migrated template (global-setup.ts): the copy must be the
 // database that migrating from empty gives, and `migrate: false` must still give an empty one.
 import { migrate, readMigrations, type SqlSession } from "@parley/db";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterEach, describe, expect, it } from "vitest";
 
 const opened: TestDatabase[] = [];

@@ -1,6 +1,7 @@
-// The evaluation corpus: eval/corpus/collections.json and one Markdown file per article under
-// eval/corpus/<collection>/<id>.md, with a small front matter (id, title, language, and
-// translation_of for a translation of an English article).
+// The evaluation corpus (`npm run eval`'s, which the bench's eval scenario uses too):
+// collections.json and one Markdown file per article under <collection>/<id>.md, with a small
+// front matter (id, title, language, and translation_of for a translation of an English article).
+// The files are eval/corpus's; the callers name the folder.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -29,13 +30,13 @@ export interface Section {
   text: string;
 }
 
-export const corpusDir = path.join(import.meta.dirname, "..", "corpus");
-
-export function loadCollections(dir = corpusDir): Collection[] {
+/** `dir`: the corpus folder (eval/corpus). */
+export function loadCollections(dir: string): Collection[] {
   return JSON.parse(readFileSync(path.join(dir, "collections.json"), "utf8")) as Collection[];
 }
 
-export function loadArticles(dir = corpusDir): Article[] {
+/** `dir`: the corpus folder (eval/corpus). */
+export function loadArticles(dir: string): Article[] {
   return loadCollections(dir).flatMap((collection) =>
     readdirSync(path.join(dir, collection.id))
       .filter((file) => file.endsWith(".md"))

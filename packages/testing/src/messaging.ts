@@ -1,9 +1,10 @@
 // Fixtures for the messages API tests (core and web): a test context over the seeded demo data,
 // agents with keys, and a request builder for core's sendMessage.
-import { generateAgentKey } from "../../src/agents/keys/secrets.ts";
-import type { SendMessageInput } from "../../src/conversations/turn/send-message.ts";
-import { seed } from "../../src/demo/seed.ts";
-import { createTestContext, type TestContext } from "../../src/testing.ts";
+
+import { generateAgentKey } from "@parley/core/agents";
+import type { SendMessageInput } from "@parley/core/conversations";
+import { seed } from "@parley/core/demo";
+import { createTestContext, type TestContext } from "./context.ts";
 
 export async function createMessagingContext(options: Parameters<typeof createTestContext>[0] = {}): Promise<TestContext> {
   const ctx = await createTestContext(options);

@@ -1,8 +1,9 @@
 // The Redis-compatible stores the rate-limit tests run @upstash/ratelimit's scripts on: ioredis-mock
 // always, and the real Redis at REDIS_URL when it is set (one connection per test file, closed by
 // closeRealRedis in afterAll).
+
+import type { SendCommand } from "@parley/core/ratelimit";
 import IORedis from "ioredis";
-import type { SendCommand } from "../../src/platform/ratelimit/requester.ts";
 import { freshRedisMock, mockCommandSender } from "./ioredis-mock-sender.ts";
 
 export const redisUrl = process.env.REDIS_URL || undefined;

@@ -1,13 +1,12 @@
 // A complete AppContext over a throwaway, migrated database for integration tests
 // (in-memory PGlite, or a fresh database on DATABASE_URL's server; a real Redis with REDIS_URL).
 import { randomBytes } from "node:crypto";
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
-import type { MessagingAgent } from "./agents/keys/message-auth.ts";
-import type { AppContext } from "./app-context.ts";
-import { createEngineSelector, type LlmConfig } from "./engine/index.ts";
-import type { SemanticSearch } from "./knowledge/semantic/nearest.ts";
-import { createRateLimiters } from "./platform/ratelimit/index.ts";
-import type { TrustProxy } from "./platform/trust-proxy.ts";
+import type { AppContext, TrustProxy } from "@parley/core";
+import type { MessagingAgent } from "@parley/core/agents";
+import { createEngineSelector, type LlmConfig } from "@parley/core/engine";
+import type { SemanticSearch } from "@parley/core/knowledge";
+import { createRateLimiters } from "@parley/core/ratelimit";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 export interface TestContext extends AppContext {
   db: TestDatabase;

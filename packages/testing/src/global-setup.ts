@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { preparePgliteTemplate, preparePostgresTemplate, TEMPLATE_VARIABLE } from "./testing-template.ts";
+import { preparePgliteTemplate, preparePostgresTemplate, TEMPLATE_VARIABLE } from "./database-template.ts";
 
 export default async function setup(): Promise<() => void> {
   const serverUrl = process.env.DATABASE_URL || undefined;

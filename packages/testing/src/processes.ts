@@ -1,10 +1,9 @@
-// Child processes of the bench (the app and the baseline server): started in their own process
-// group so they and anything they spawn are stopped together, by id; logs go to a file; memory is
-// the resident set of the whole process tree, sampled from /proc.
+// Child processes of the bench and the reliability suite (the app, the bench's baseline server):
+// started in their own process group so they and anything they spawn are stopped together, by id;
+// logs go to a file; memory is the resident set of the whole process tree, sampled from /proc.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { appProcessEnv } from "../scripts/app-process.mjs";
 
 /** A TCP port that was free a moment ago (the OS picked it). */
 export function freePort(): Promise<number> {
@@ -233,9 +232,11 @@ export class RssSampler {
 
 /**
  * The environment of a production app process (apps/web/server.mjs) on 127.0.0.1:`port`, its own
- * URL as APP_URL, telemetry off; `extra` adds or overrides (database, Redis, limits...).
+ * URL as APP_URL, telemetry off; `extra` adds or overrides (database, Redis, limits...). The
+ * process settings `npm start` gives the server (scripts/app-process.mjs: the heap cap, the
+ * allocator) are the caller's to add in `extra`: a package imports nothing outside its folder.
  */
-export function productionAppEnv(
+export function appServerEnv(
   port: number,
   authSecret: string,
   extra: Record<string, string | undefined> = {},
@@ -252,8 +253,6 @@ export function productionAppEnv(
     NEXTAUTH_SECRET: authSecret,
     NEXT_TELEMETRY_DISABLED: "1",
     UPSTASH_DISABLE_TELEMETRY: "1",
-    // As `npm start` runs it (scripts/start.mjs): the heap capped, the allocator settings.
-    ...appProcessEnv({ DATABASE_URL: extra.DATABASE_URL }),
     ...extra,
   };
 }

@@ -1,10 +1,10 @@
 // A webhook worker in a process of its own (the crash test SIGKILLs it mid-delivery): connects to
 // the PostgreSQL database given as argv[2], prints "ready" once started, and runs until killed.
+
+import { configureLogging } from "@parley/core";
+import { Scheduler } from "@parley/core/scheduler";
+import { WebhookWorker, webhookDeliveryTask } from "@parley/core/webhooks";
 import { openDatabase } from "@parley/db";
-import { configureLogging } from "../../src/platform/logger.ts";
-import { Scheduler } from "../../src/platform/scheduler/scheduler.ts";
-import { webhookDeliveryTask } from "../../src/webhooks/task.ts";
-import { WebhookWorker } from "../../src/webhooks/worker.ts";
 
 configureLogging({ level: "silent" });
 const url = process.argv[2];

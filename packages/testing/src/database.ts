@@ -1,14 +1,13 @@
 // Test databases: a fresh, migrated database per test file. Embedded (in-memory PGlite) by
 // default; with DATABASE_URL set, a throwaway database on that server, dropped on close, so
 // parallel files and concurrent runs never collide. Under vitest each one is a copy of the run's
-// migrated template (testing-template.ts), which is quicker than migrating; elsewhere, or when the
+// migrated template (database-template.ts), which is quicker than migrating; elsewhere, or when the
 // migrations changed since the run started, each is migrated from empty.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { type Database, migrate, openDatabase } from "@parley/db";
 import pg from "pg";
-import { type Database, openDatabase } from "./client.ts";
-import { migrate } from "./migrate.ts";
-import { currentDump, currentTemplateDatabase } from "./testing-template.ts";
+import { currentDump, currentTemplateDatabase } from "./database-template.ts";
 
 export interface TestDatabase extends Database {
   /** The server URL of this throwaway database (server mode only). */
