@@ -106,19 +106,6 @@ export const revokedAgentKeyOutput = z.object({ revoked: z.boolean() });
 // ---------------------------------------------------------------------------------------------
 // Knowledge: sources and articles
 
-export const sourceOutput = z.object({
-  id,
-  name: z.string(),
-  active: z.boolean(),
-  createdAt: moment,
-  updatedAt: moment,
-  articleCount: count,
-  publishedCount: count,
-  agentIds: z.array(id),
-});
-
-export const sourceListOutput = z.array(sourceOutput);
-
 /** An article of a translation group, as the editor names it. */
 const translatedArticle = z.object({ id, title: z.string(), language: z.string().nullable() });
 
@@ -497,5 +484,4 @@ export const auditActorsOutput = z.array(z.object({ userId: id, email: z.string(
 // The visitor's data and deletions
 
 export const erasedVisitorOutput = z.object({ conversations: count });
-export const deletedSourceOutput = z.object({ articles: count });
 export const deletedAgentOutput = z.object({ conversations: count });

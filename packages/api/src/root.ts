@@ -1,4 +1,6 @@
 // The control panel's API: one router per screen, each procedure one call into packages/core.
+import { sourceOperations } from "@parley/core/knowledge";
+import { routerFrom } from "./router-from.ts";
 import { accountRouter } from "./routers/account.ts";
 import { agentsRouter } from "./routers/agents.ts";
 import { articlesRouter } from "./routers/articles.ts";
@@ -9,7 +11,6 @@ import { importsRouter } from "./routers/imports.ts";
 import { keysRouter } from "./routers/keys.ts";
 import { peopleRouter } from "./routers/people.ts";
 import { savedRepliesRouter } from "./routers/saved-replies.ts";
-import { sourcesRouter } from "./routers/sources.ts";
 import { teamRouter } from "./routers/team.ts";
 import { usageRouter } from "./routers/usage.ts";
 import { visitorDataRouter } from "./routers/visitor-data.ts";
@@ -20,7 +21,7 @@ export const appRouter = createTRPCRouter({
   home: homeRouter,
   agents: agentsRouter,
   keys: keysRouter,
-  sources: sourcesRouter,
+  sources: routerFrom(sourceOperations),
   articles: articlesRouter,
   imports: importsRouter,
   conversations: conversationsRouter,

@@ -3,8 +3,8 @@
 
 import type { AppContext } from "@parley/core";
 import { ERRORS, fieldMessage, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
-import { type AdminScope, NO_CLIENT, type RequestClient, roleMayCall } from "@parley/core/people";
-import { initTRPC, TRPCError } from "@trpc/server";
+import { type AdminScope, NO_CLIENT, type Permission, permissionOf, type RequestClient, roleMay } from "@parley/core/people";
+import { type inferRouterError, initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 
 export interface TRPCContext {
@@ -21,6 +21,11 @@ export interface TRPCContext {
 }
 
 export type PanelSession = AdminScope & { sessionId?: string };
+
+/** What a procedure declares beside its input and output: the permission a role must hold to call it. */
+export interface PanelMeta {
+  permission?: Permission;
+}
 
 export function createTRPCContext(options: {
   ctx: AppContext;
@@ -45,31 +50,34 @@ function messageOf(error: TRPCError, message: string): string {
   return message;
 }
 
-const t = initTRPC.context<TRPCContext>().create({
-  errorFormatter({ shape, error }) {
-    // No stack trace in any response, development included (the server log has what is needed).
-    const { stack: _stack, ...data } = shape.data;
-    const zodError = error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? error.cause : null;
-    return {
-      ...shape,
-      message: messageOf(error, shape.message),
-      data: {
-        ...data,
-        // Field errors of bad input, for inline messages in the panel's forms, written for people:
-        // every issue with its full path (list items too), and the same flattened by field.
-        issues: zodError
-          ? zodError.issues.map((issue) => ({
-              path: issue.path.map((part) => (typeof part === "number" ? part : String(part))),
-              message: fieldMessage(issue),
-            }))
-          : null,
-        zodError: zodError ? z.flattenError(zodError, fieldMessage) : null,
-        // What exactly was wrong, as the REST error body's `details` says it (a refused webhook URL's reason).
-        details: isAppError(error.cause) ? (error.cause.details ?? null) : null,
-      },
-    };
-  },
-});
+const t = initTRPC
+  .context<TRPCContext>()
+  .meta<PanelMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      // No stack trace in any response, development included (the server log has what is needed).
+      const { stack: _stack, ...data } = shape.data;
+      const zodError = error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? error.cause : null;
+      return {
+        ...shape,
+        message: messageOf(error, shape.message),
+        data: {
+          ...data,
+          // Field errors of bad input, for inline messages in the panel's forms, written for people:
+          // every issue with its full path (list items too), and the same flattened by field.
+          issues: zodError
+            ? zodError.issues.map((issue) => ({
+                path: issue.path.map((part) => (typeof part === "number" ? part : String(part))),
+                message: fieldMessage(issue),
+              }))
+            : null,
+          zodError: zodError ? z.flattenError(zodError, fieldMessage) : null,
+          // What exactly was wrong, as the REST error body's `details` says it (a refused webhook URL's reason).
+          details: isAppError(error.cause) ? (error.cause.details ?? null) : null,
+        },
+      };
+    },
+  });
 
 /** Core throws AppError; the panel gets the tRPC code of the one error table, with its text. */
 const mapAppErrors = t.middleware(async ({ next }) => {
@@ -87,16 +95,20 @@ export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
 /**
- * Needs a session whose role may call the procedure (core's table of operations, by the
- * procedure's path: one without an entry is refused for everyone); writes (mutations) must also
- * come from the app's own origin. Input holding text the database cannot store is refused next
- * (400 naming the field), before any procedure could fail with it in the database.
+ * Needs a session whose role holds the permission in the procedure's meta (one without a
+ * permission is refused for everyone); writes (mutations) must also come from the app's own
+ * origin. Input holding text the database cannot store is refused next (400 naming the field),
+ * before any procedure could fail with it in the database.
  */
-export const protectedProcedure = publicProcedure.use(async ({ ctx, path, type, getRawInput, next }) => {
+export const protectedProcedure = publicProcedure.use(async ({ ctx, meta, path, type, getRawInput, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: ERRORS.UNAUTHORIZED.message });
-  if (!roleMayCall(ctx.session.role, path)) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
+  const permission = meta?.permission ?? permissionOf(path);
+  if (!permission || !roleMay(ctx.session.role, permission)) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
   if (type === "mutation" && !ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
   const unstorable = pathOfUnstorableText(await getRawInput(), "input");
   if (unstorable !== null) throw new TRPCError({ code: "BAD_REQUEST", message: `${unstorable}: ${UNSTORABLE_TEXT_RULE}` });
   return next({ ctx: { ...ctx, session: { ...ctx.session, client: ctx.client } } });
 });
+
+/** The error shape of every procedure (errorFormatter's), as the panel's client infers it. */
+export type PanelErrorShape = inferRouterError<ReturnType<typeof createTRPCRouter<Record<string, never>>>>;

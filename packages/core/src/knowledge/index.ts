@@ -46,6 +46,7 @@ export {
   createSource,
   createSourceInput,
   listSources,
+export { deletedSourceOutput, sourceListOutput, sourceOperations, sourceOutput } from "./source-operations.ts";
   setSourceAgents,
   setSourceAgentsInput,
   updateSource,

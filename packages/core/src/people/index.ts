@@ -11,6 +11,14 @@ export {
   sessionIdInput,
 } from "./account.ts";
 export { listAudit, listAuditActors, listAuditInput, NO_CLIENT, recordAudit } from "./audit.ts";
+export {
+  type PanelCall,
+  type PanelInput,
+  type PanelOperation,
+  type PanelOperationType,
+  type PanelScope,
+  panelOperationsOver,
+} from "./panel-operation.ts";
 export { hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 export {
   acceptInvitation,
@@ -32,7 +40,9 @@ export {
   OPERATION_PERMISSIONS,
   PANEL_SECTIONS,
   PERMISSIONS,
+  type Permission,
   panelSectionsFor,
+  permissionOf,
   ROLES,
   type Role,
   roleMay,
