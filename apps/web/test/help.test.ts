@@ -3,7 +3,7 @@
 // Redis with REDIS_URL).
 
 import { seed } from "@parley/core/demo";
-import { searchHelpArticles } from "@parley/core/help";
+import { searchHelpArticles } from "@parley/core/knowledge";
 import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "./support/routes.ts";

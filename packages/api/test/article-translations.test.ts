@@ -4,8 +4,8 @@
 // makes of it: each visible language version of an article, never a hidden one, and the lists'
 // language filter.
 import { AppError } from "@parley/core";
-import { helpLanguageFilter, listCollections, listHelpLanguages, listVisibleTranslations, searchHelpArticles } from "@parley/core/help";
-import { detectMissingLanguages } from "@parley/core/knowledge";
+import { helpLanguageFilter, listCollections, listHelpLanguages, listVisibleTranslations } from "@parley/core/help";
+import { detectMissingLanguages, searchHelpArticles } from "@parley/core/knowledge";
 import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, setup, type Workspace } from "./support.ts";

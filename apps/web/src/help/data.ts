@@ -10,8 +10,8 @@ import {
   listVisibleTranslations,
   recordEmptySearch,
   resolveHelpArticlePage,
-  searchHelpArticles,
 } from "@parley/core/help";
+import { searchHelpArticles } from "@parley/core/knowledge";
 import { headers } from "next/headers";
 import { notFound, permanentRedirect } from "next/navigation";
 import { cache } from "react";

@@ -9,7 +9,7 @@
 // code and source text, about 25 MB of heap). Importing them has no effect of its own; the calls
 // below run in the order the start needs.
 import { configureLogging } from "@parley/core";
-import { warmAgentIndexes } from "@parley/core/engine";
+import { warmAgentIndexes } from "@parley/core/knowledge";
 import { getDb } from "@parley/db";
 import { appEnv, publishNextAuthUrl } from "../env.ts";
 import { publicUrl } from "../site.ts";

@@ -27,3 +27,4 @@ export { invalidRequest, type MessageRequest, messageRequestSchema } from "./tur
 export { type SendMessageInput, sendMessage } from "./turn/send-message.ts";
 export { ESCALATED_REPLY, type MessageResponse, runTurn } from "./turn/turn.ts";
 export { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "./visitor-data.ts";
+export { toWireMessage, type WireMessage } from "./wire-message.ts";

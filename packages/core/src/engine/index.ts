@@ -7,8 +7,6 @@ import { z } from "zod";
 import { createKnowledgeEngine } from "./knowledge.ts";
 import type { Engine, EngineAgent, EngineDeps, LlmConfig } from "./types.ts";
 
-export { warmAgentIndexes } from "../knowledge/search/agent-index.ts";
-export { fuse, type RankedPassage } from "../knowledge/search/rank.ts";
 export { createKnowledgeEngine, KNOWLEDGE_MIN_COVERAGE, searchKnowledge } from "./knowledge.ts";
 export type * from "./types.ts";
 

@@ -3,7 +3,6 @@
 // and search, an article's translations and the lists' language filter, excerpts, and the pages'
 // addresses (also in @parley/core/browser).
 
-export { markdownToPlainText } from "../knowledge/articles/plain-text.ts";
 export {
   type HelpAlternate,
   type HelpLanguageFilter,
@@ -13,8 +12,6 @@ export {
   listSitemapAlternates,
   listVisibleTranslations,
 } from "../knowledge/languages/translations.ts";
-export { type ArticleHit, listVisibleArticleDates, searchHelpArticles } from "../knowledge/search/database-search.ts";
-export { findHelpAgent } from "../knowledge/visibility.ts";
 export { HELP_CACHE_HEADERS, type HelpRequest, helpArticle, helpArticles, helpCollections, helpErrorResult } from "./api.ts";
 export {
   type ArticleSummary,

@@ -24,6 +24,7 @@ export {
   listArticleRevisions,
   restoreArticleRevision,
 } from "./articles/history.ts";
+export { markdownToPlainText } from "./articles/plain-text.ts";
 export { ScheduledPublisher, scheduleArticle, scheduleArticleInput } from "./articles/schedule.ts";
 export { scheduledPublicationsTask } from "./articles/schedule-task.ts";
 export { slugFromTitle } from "./articles/slugs.ts";
@@ -35,20 +36,24 @@ export { ImportRunner } from "./imports/runner.ts";
 export { importsTask } from "./imports/task.ts";
 export { detectMissingLanguages, LanguageDetectionTask } from "./languages/detected.ts";
 export { languageDetectionTask } from "./languages/detection-task.ts";
+export { warmAgentIndexes } from "./search/agent-index.ts";
 export { getAgentKnowledgeSearch } from "./search/agent-status.ts";
+export { type ArticleHit, listVisibleArticleDates, searchHelpArticles } from "./search/database-search.ts";
+export { fuse, type RankedPassage } from "./search/rank.ts";
 export { EmbeddingIndexer } from "./semantic/indexer.ts";
 export { createSemanticSearch, type SemanticSearch } from "./semantic/nearest.ts";
 export { PGVECTOR_MISSING } from "./semantic/passage-search.ts";
 export { pgvectorUsable } from "./semantic/pgvector.ts";
 export { type EmbeddingsConfig, embeddingsConfigFrom, embeddingsSettingsSchema } from "./semantic/settings.ts";
 export { embeddingsTask } from "./semantic/task.ts";
+export { deletedSourceOutput, sourceListOutput, sourceOperations, sourceOutput } from "./source-operations.ts";
 export {
   createSource,
   createSourceInput,
   listSources,
-export { deletedSourceOutput, sourceListOutput, sourceOperations, sourceOutput } from "./source-operations.ts";
   setSourceAgents,
   setSourceAgentsInput,
   updateSource,
   updateSourceInput,
 } from "./sources.ts";
+export { findHelpAgent } from "./visibility.ts";

@@ -15,3 +15,15 @@ export { errorResult, type HttpResult, jsonResult, methodNotAllowedResult } from
 export { safeLinkUrl } from "./safe-url.ts";
 export { isUnstorableText, pathOfUnstorableText, storableString, UNSTORABLE_TEXT_RULE } from "./text.ts";
 export { parseTrustProxy, TRUST_PROXY_MAX_HOPS, type TrustProxy } from "./trust-proxy.ts";
+export {
+  BlockedUrlError,
+  checkWebhookUrl,
+  isBlockedAddress,
+  parseWebhookUrl,
+  type Resolver,
+  resolveWebhookTarget,
+  systemResolver,
+  UnresolvedHostError,
+  type UrlPolicy,
+  webhookUrlHint,
+} from "./url-guard.ts";

@@ -1,7 +1,6 @@
 // Webhooks: events recorded with their change (outbox), delivered by an in-process worker, signed
 // per Standard Webhooks. See the README's "Webhooks" section for the contract.
 
-export * from "../platform/url-guard.ts";
 export {
   createEndpoint,
   createEndpointInput,

@@ -10,7 +10,6 @@ export {
   publishInbox,
   publishLive,
 } from "../conversations/live.ts";
-export { toWireMessage } from "../conversations/wire-message.ts";
 export { type WidgetConfig, type WidgetSuggestion, widgetConfig } from "./config.ts";
 export {
   CLOSE_CODES,

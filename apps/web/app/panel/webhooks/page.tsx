@@ -1,4 +1,4 @@
-import { webhookUrlHint } from "@parley/core/webhooks";
+import { webhookUrlHint } from "@parley/core";
 import type { Metadata } from "next";
 import { WebhooksScreen } from "~/panel/webhooks/WebhooksScreen.tsx";
 import { getAppContext } from "~/server/context.ts";

@@ -1,4 +1,4 @@
-import { webhookUrlHint } from "@parley/core/webhooks";
+import { webhookUrlHint } from "@parley/core";
 import type { Metadata } from "next";
 import { segmentId } from "~/panel/params.ts";
 import { EndpointScreen } from "~/panel/webhooks/EndpointScreen.tsx";

@@ -1,7 +1,8 @@
 // One article: breadcrumbs, title, updated date, its other languages (hreflang links and "Also
 // in"), the Markdown rendered and sanitised, and more articles from the same collection, and "Was
 // this helpful?".
-import { excerpt, helpPaths, markdownToPlainText } from "@parley/core/help";
+import { excerpt, helpPaths } from "@parley/core/help";
+import { markdownToPlainText } from "@parley/core/knowledge";
 import { renderArticleHtml } from "@parley/core/markdown";
 import type { Metadata } from "next";
 import { ArticleFeedback } from "~/help/ArticleFeedback.tsx";
