@@ -8,19 +8,13 @@
 // prints "listening <port>" when ready.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import {
-  MESSAGE_BODY_MAX_BYTES as BODY_MAX_BYTES,
-  HELP_EXCERPT_CHARS as EXCERPT_CHARS,
-  HELP_CACHE_CONTROL,
-  KNOWLEDGE_SEARCH_RESULTS as KNOWLEDGE_RESULTS,
-  HELP_ARTICLES_PER_LIST as LIST_LIMIT,
-  MESSAGE_MAX_CHARS,
-  HELP_QUERY_MAX_CHARS as QUERY_MAX_CHARS,
-  HELP_RANK_CANDIDATES as RANK_CANDIDATES,
-} from "@parley/core/limits";
+import { MESSAGE_BODY_MAX_BYTES as BODY_MAX_BYTES, MESSAGE_MAX_CHARS } from "@parley/core/conversations/limits";
+import { KNOWLEDGE_SEARCH_RESULTS as KNOWLEDGE_RESULTS } from "@parley/core/engine/limits";
+import { HELP_EXCERPT_CHARS as EXCERPT_CHARS, HELP_CACHE_CONTROL, HELP_ARTICLES_PER_LIST as LIST_LIMIT } from "@parley/core/help/limits";
+import { HELP_QUERY_MAX_CHARS as QUERY_MAX_CHARS, HELP_RANK_CANDIDATES as RANK_CANDIDATES } from "@parley/core/knowledge/limits";
 import pg from "pg";
 
-// The same limits as the app (packages/core/src/platform/limits.ts), so both do the same amount of work.
+// The same limits as the app (the limits.ts of packages/core/src's modules), so both do the same amount of work.
 const HELP_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": HELP_CACHE_CONTROL };
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 

@@ -1,4 +1,4 @@
-import { HELP_CACHE_CONTROL } from "@parley/core/limits";
+import { HELP_CACHE_CONTROL } from "@parley/core/help/limits";
 import type { NextConfig } from "next";
 
 const config: NextConfig = {

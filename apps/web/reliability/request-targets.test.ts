@@ -4,7 +4,7 @@
 // unread; next-auth never sees a JSON body that does not parse; a page's form posted from another
 // site gets 403; a panel query holding a NUL is a 400 naming it, before any hourly count.
 // RELIABILITY_PORT sets the app's port (a free one otherwise), for machines that share port ranges.
-import { INBOX_EXPORTS_PER_HOUR } from "@parley/core/limits";
+import { INBOX_EXPORTS_PER_HOUR } from "@parley/core/conversations/limits";
 import { PATH_SEGMENTS_RULE } from "@parley/core/request-path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest } from "../test/support/raw-request.ts";

@@ -4,7 +4,7 @@
 // stopped by the widget's own per-connection limit; with the agent's widget limits raised all 40
 // turns run. Either way the key's next request is 200 with its full minute left.
 import { randomUUID } from "node:crypto";
-import { WIDGET_MESSAGES_PER_CONNECTION_PER_MINUTE } from "@parley/core/limits";
+import { WIDGET_MESSAGES_PER_CONNECTION_PER_MINUTE } from "@parley/core/agents/limits";
 import { expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { setUpTwoAppCluster } from "./support/cluster.ts";

@@ -5,8 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW, PASSWORD_CHECKS_AT_ONCE } from "@parley/core/limits";
+import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
 import { hashPassword, passwordWork, startSession, verifyPassword } from "@parley/core/people";
+import { PASSWORD_CHECKS_AT_ONCE } from "@parley/core/people/limits";
 import { createTestContext, type TestContext } from "@parley/testing/context";
 import bcrypt from "bcryptjs";
 import type { Session, User } from "next-auth";

@@ -4,13 +4,8 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  AUTH_BODY_MAX_BYTES,
-  bodyLimitForPath,
-  DEFAULT_BODY_MAX_BYTES,
-  MESSAGE_BODY_MAX_BYTES,
-  TRPC_BODY_MAX_BYTES,
-} from "@parley/core/limits";
+import { MESSAGE_BODY_MAX_BYTES } from "@parley/core/conversations/limits";
+import { AUTH_BODY_MAX_BYTES, bodyLimitForPath, DEFAULT_BODY_MAX_BYTES, TRPC_BODY_MAX_BYTES } from "@parley/core/limits";
 import type { TestContext } from "@parley/testing/context";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

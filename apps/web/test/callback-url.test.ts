@@ -1,6 +1,6 @@
 // Where an admin goes after signing in: the one rule (safeCallbackUrl) with a table of hostile
 // values, and next-auth's redirect callback, which applies the same rule.
-import { CALLBACK_URL_MAX_CHARS } from "@parley/core/limits";
+import { CALLBACK_URL_MAX_CHARS } from "@parley/core/people/limits";
 import { describe, expect, it } from "vitest";
 import { safeCallbackUrl } from "~/panel/auth/callback-url.ts";
 import { authOptions } from "~/server/auth.ts";

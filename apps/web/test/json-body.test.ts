@@ -1,7 +1,7 @@
 // The send-message body reader of the HTTP transport (src/server/http/json-body.ts): JSON content
 // type, 64 KiB before parsing, UTF-8, text the database can store. No database.
 import { AppError } from "@parley/core";
-import { MESSAGE_BODY_MAX_BYTES } from "@parley/core/limits";
+import { MESSAGE_BODY_MAX_BYTES } from "@parley/core/conversations/limits";
 import { describe, expect, it } from "vitest";
 import { readJsonBody } from "~/server/http/json-body.ts";
 

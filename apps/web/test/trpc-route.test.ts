@@ -2,7 +2,8 @@
 // for a signed-out request, a cross-site write, bad input (zod field errors), a foreign row, and
 // a successful call; nothing is cacheable.
 
-import { ARTICLE_CONTENT_MAX_CHARS, INBOX_SEARCHES_PER_MINUTE, PANEL_BATCH_CALLS_MAX } from "@parley/core/limits";
+import { INBOX_SEARCHES_PER_MINUTE } from "@parley/core/conversations/limits";
+import { ARTICLE_CONTENT_MAX_CHARS, PANEL_BATCH_CALLS_MAX } from "@parley/core/limits";
 import type { AdminScope } from "@parley/core/people";
 import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
 // check of writes, workspace isolation, validation, and the key lifecycle (hash stored, rotation
 // invalidates the previous key at once, revocation clears it).
 import { authenticateAgent, hashAgentKey } from "@parley/core/agents";
-import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "@parley/core/limits";
+import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "@parley/core/knowledge/limits";
 import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, NOW, setup, type Workspace } from "./support.ts";

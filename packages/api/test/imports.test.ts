@@ -2,7 +2,7 @@
 // may, what is refused before anything is stored, the hourly limit, and another workspace's
 // imports being not found.
 import { parseStartImportQuery, startImport } from "@parley/core/knowledge";
-import { IMPORTS_PER_HOUR } from "@parley/core/limits";
+import { IMPORTS_PER_HOUR } from "@parley/core/knowledge/limits";
 import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";

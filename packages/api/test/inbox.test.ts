@@ -5,7 +5,7 @@
 
 import type { MessagingAgent } from "@parley/core/agents";
 import { ESCALATED_REPLY, planTransition, runTurn } from "@parley/core/conversations";
-import { INBOX_SEARCH_WINDOW } from "@parley/core/limits";
+import { INBOX_SEARCH_WINDOW } from "@parley/core/conversations/limits";
 import { PERMISSIONS, roleOf } from "@parley/core/people";
 import { createMemoryLiveBus, inboxChannel, type LiveEvent } from "@parley/core/widget";
 import { messagingAgent, type TestContext } from "@parley/testing/context";

@@ -82,22 +82,30 @@ describe("the lint's import rules fail on", () => {
     ]);
   });
 
-  it("db importing @parley/core/messages (db imports no other workspace package)", async () => {
+  it("db importing @parley/core/conversations (db imports no other workspace package)", async () => {
     const violations = await violationsOf({
       "packages/db/src/PROBE.ts": 'import { runTurn } from "@parley/core/conversations";\nexport const turn = runTurn;\n',
     });
     expect(violations).toEqual([
-      { rule: "db-imports-no-package", from: expect.stringMatching(/^packages\/db\/src\//), to: "packages/core/src/messages/index.ts" },
+      {
+        rule: "db-imports-no-package",
+        from: expect.stringMatching(/^packages\/db\/src\//),
+        to: "packages/core/src/conversations/index.ts",
+      },
     ]);
   });
 
   it("packages/api importing core by a relative path into its folder (entry points only)", async () => {
     const violations = await violationsOf({
       "packages/api/src/routers/PROBE.ts":
-        'import type { AppContext } from "../../../core/src/context.ts";\nexport type Context = AppContext;\n',
+        'import type { PlatformContext } from "../../../core/src/platform/context.ts";\nexport type Context = PlatformContext;\n',
     });
     expect(violations).toEqual([
-      { rule: "entry-points-only", from: expect.stringMatching(/^packages\/api\/src\/routers\//), to: "packages/core/src/context.ts" },
+      {
+        rule: "entry-points-only",
+        from: expect.stringMatching(/^packages\/api\/src\/routers\//),
+        to: "packages/core/src/platform/context.ts",
+      },
     ]);
   });
 
@@ -173,14 +181,37 @@ describe("the panel's client components", () => {
       .filter((file) => !/(^|\/)(node_modules|\.next|generated)\//.test(file));
   }
 
+  /** Core's limits entries (@parley/core/limits, @parley/core/<module>/limits ...) and their files. */
+  function limitsEntries(): Array<{ specifier: string; file: string }> {
+    const exports: Record<string, string> = JSON.parse(readFileSync(path.join(repo, "packages/core/package.json"), "utf8")).exports;
+    return Object.entries(exports)
+      .filter(([name]) => /(^\.\/|\/|-)limits$/.test(name))
+      .map(([name, file]) => ({ specifier: `@parley/core${name.slice(1)}`, file: path.join("packages/core", file) }));
+  }
+
   it("import core only through its browser-safe entries", () => {
+    const browserSafe = new Set(["@parley/core/browser", ...limitsEntries().map((entry) => entry.specifier)]);
     const offenders: string[] = [];
     for (const file of sources("apps/web")) {
       const text = readFileSync(path.join(repo, file), "utf8");
       if (!/^\s*["']use client["']/m.test(text)) continue;
       for (const [, specifier] of text.matchAll(/from\s+"(@parley\/core[^"]*)"/g))
-        if (specifier !== "@parley/core/browser" && specifier !== "@parley/core/limits") offenders.push(`${file}: ${specifier}`);
+        if (!browserSafe.has(specifier!)) offenders.push(`${file}: ${specifier}`);
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("may import the limits entries, which import nothing but other limits files", () => {
+    const entries = limitsEntries();
+    expect(entries.map((entry) => entry.specifier)).toContain("@parley/core/limits");
+    const imports: string[] = [];
+    for (const { file } of entries) {
+      const text = readFileSync(path.join(repo, file), "utf8");
+      for (const [, specifier] of text.matchAll(/(?:from|import)\s+"([^"]+)"/g)) imports.push(`${file}: ${specifier}`);
+    }
+    // The platform's body limits read paths as routing does: request-path.mjs is plain JavaScript with no import.
+    const allowed = (line: string) =>
+      /(^|[/-])limits\.ts$/.test(line) || line === "packages/core/src/platform/limits.ts: ./request-path.mjs";
+    expect(imports.filter((line) => !allowed(line))).toEqual([]);
   });
 });

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../src/demo/seed.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "../src/help/articles.ts";
 import { getCollection, listCollections } from "../src/help/collections.ts";
+import { HELP_ARTICLES_PER_LIST } from "../src/help/limits.ts";
 import { listVisibleArticleDates, searchVisibleArticles } from "../src/knowledge/search/database-search.ts";
 import { findHelpAgent } from "../src/knowledge/visibility.ts";
 import { AppError } from "../src/platform/errors.ts";
-import { HELP_ARTICLES_PER_LIST } from "../src/platform/limits.ts";
 
 let db: TestDatabase;
 

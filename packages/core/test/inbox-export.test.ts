@@ -1,7 +1,7 @@
 // The inbox export on a real database: CSV (one row per message, quoted, safe to open in a
 // spreadsheet) and JSON transcripts, with the inbox's filters, every matching conversation once
 // across pages, only the person's workspace, no internal notes, and the hourly limit.
-import { INBOX_EXPORT_PAGE, INBOX_EXPORTS_PER_HOUR } from "@parley/core/limits";
+import { INBOX_EXPORT_PAGE, INBOX_EXPORTS_PER_HOUR } from "@parley/core/conversations/limits";
 import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportConversations, parseExportQuery, spreadsheetSafe } from "../src/conversations/inbox/export.ts";

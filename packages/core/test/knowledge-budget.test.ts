@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../src/demo/seed.ts";
 import { createKnowledgeEngine } from "../src/engine/knowledge.ts";
 import type { Engine, EngineInput } from "../src/engine/types.ts";
+import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "../src/knowledge/limits.ts";
 import { agentIndex, heldKnowledgeIndexes, knowledgeIndexStatus } from "../src/knowledge/search/agent-index.ts";
-import { KNOWLEDGE_INDEX_MAX_TEXT_BYTES } from "../src/platform/limits.ts";
 
 let db: TestDatabase;
 let engine: Engine;

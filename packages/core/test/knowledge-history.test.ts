@@ -9,15 +9,16 @@ import { runTurn } from "../src/conversations/turn/turn.ts";
 import { helpArticles } from "../src/help/api.ts";
 import { getVisibleArticle } from "../src/help/articles.ts";
 import { recordEmptySearch, voteOnAnswer, voteOnArticle } from "../src/help/feedback.ts";
+import { ARTICLE_FEEDBACK_PER_MINUTE } from "../src/help/limits.ts";
 import { createArticle, getArticle, listArticles, setArticlePublished, updateArticle } from "../src/knowledge/articles/articles.ts";
 import { articleRevisionDiff, listArticleRevisions, restoreArticleRevision } from "../src/knowledge/articles/history.ts";
 import { publishDueArticles, scheduleArticle } from "../src/knowledge/articles/schedule.ts";
 import { gapKey, gapQuestion } from "../src/knowledge/gaps/gap-rows.ts";
 import { listKnowledgeGaps } from "../src/knowledge/gaps/gaps-page.ts";
 import { loadLanguageDetector } from "../src/knowledge/languages/detection.ts";
+import { KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../src/knowledge/limits.ts";
 import type { AdminScope } from "../src/people/scope.ts";
 import { isAppError } from "../src/platform/errors.ts";
-import { ARTICLE_FEEDBACK_PER_MINUTE, KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../src/platform/limits.ts";
 
 const WORKSPACE = "ws-demo";
 const ADMIN = "user-admin";

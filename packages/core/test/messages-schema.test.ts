@@ -1,15 +1,15 @@
 // The send-message body rules (spec 2.1, 8) with their exact boundaries (the body reader is the
 // transport's: apps/web/test/json-body.test.ts). No database.
 import { describe, expect, it } from "vitest";
-import { parseIdempotencyKey, requestHash } from "../src/conversations/turn/idempotency.ts";
-import { parseMessageRequest } from "../src/conversations/turn/message-schema.ts";
-import { AppError } from "../src/platform/errors.ts";
 import {
   CLIENT_VARIABLE_VALUE_MAX_CHARS,
   CLIENT_VARIABLES_MAX_KEYS,
   MESSAGE_MAX_CHARS,
   VISITOR_NAME_MAX_CHARS,
-} from "../src/platform/limits.ts";
+} from "../src/conversations/limits.ts";
+import { parseIdempotencyKey, requestHash } from "../src/conversations/turn/idempotency.ts";
+import { parseMessageRequest } from "../src/conversations/turn/message-schema.ts";
+import { AppError } from "../src/platform/errors.ts";
 
 /** The `details` of the 400 a body gets, or "ok". */
 function details(body: unknown): string {

@@ -12,30 +12,29 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import type { z } from "zod";
 import type { IssuedAgentKey } from "../src/agents/keys/operations.ts";
 import { changeConversation, replyToConversation } from "../src/conversations/inbox/inbox.ts";
+import {
+  CLIENT_VARIABLE_VALUE_MAX_CHARS,
+  CLIENT_VARIABLES_MAX_KEYS,
+  IDEMPOTENCY_KEY_MAX_CHARS,
+  MESSAGE_MAX_CHARS,
+  VISITOR_NAME_MAX_CHARS,
+} from "../src/conversations/limits.ts";
 import { type MessageRequest, messageRequestSchema } from "../src/conversations/turn/message-schema.ts";
 import type { messageResponseSchema } from "../src/conversations/turn/response-schema.ts";
 import { type MessageResponse, runTurn } from "../src/conversations/turn/turn.ts";
 import type { RichContentItem, ToolCall } from "../src/engine/types.ts";
 import type { ArticleSummary, HelpArticle } from "../src/help/articles.ts";
 import type { HelpCollection } from "../src/help/collections.ts";
+import { HELP_CACHE_CONTROL } from "../src/help/limits.ts";
 import type { articleSummarySchema, helpArticleSchema, helpCollectionSchema } from "../src/help/schemas.ts";
 import { setArticlePublished } from "../src/knowledge/articles/articles.ts";
+import { HELP_QUERY_MAX_CHARS } from "../src/knowledge/limits.ts";
 import { API_VERSION, buildOpenApiDocument, documentServerUrl, type issuedKeyResponseSchema } from "../src/openapi/document.ts";
 import { errorDocsLink } from "../src/platform/error-docs.ts";
 import { ERRORS, type ErrorCode } from "../src/platform/errors.ts";
-import {
-  CLIENT_VARIABLE_VALUE_MAX_CHARS,
-  CLIENT_VARIABLES_MAX_KEYS,
-  HELP_CACHE_CONTROL,
-  HELP_QUERY_MAX_CHARS,
-  IDEMPOTENCY_KEY_MAX_CHARS,
-  MESSAGE_MAX_CHARS,
-  VISITOR_NAME_MAX_CHARS,
-  WEBHOOK_FAILING_DISABLE_MS,
-  WEBHOOK_RETRY_DELAYS_MS,
-} from "../src/platform/limits.ts";
 import type { richContentItemSchema, toolCallSchema } from "../src/platform/reply-content.ts";
 import { createEndpoint, sendTestEvent } from "../src/webhooks/endpoints.ts";
+import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETRY_DELAYS_MS } from "../src/webhooks/limits.ts";
 import { WEBHOOK_HEADERS } from "../src/webhooks/schemas.ts";
 import { webhookHeaders } from "../src/webhooks/signing.ts";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "../src/webhooks/types.ts";

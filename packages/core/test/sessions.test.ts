@@ -2,8 +2,8 @@
 // once a minute, ended one at a time (sign-out, or one of one's own) or all of a user's at once.
 import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_IDLE_SECONDS, SESSION_USER_AGENT_MAX_CHARS } from "../src/people/limits.ts";
 import { checkSession, endAllSessions, endOwnSession, endSession, listSessions, startSession } from "../src/people/sessions.ts";
-import { SESSION_IDLE_SECONDS, SESSION_USER_AGENT_MAX_CHARS } from "../src/platform/limits.ts";
 
 let db: TestDatabase;
 const T0 = new Date("2030-01-01T00:00:00.000Z");

@@ -5,9 +5,10 @@
 
 import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { IDEMPOTENCY_TTL_HOURS, WEBHOOK_RETENTION_DAYS } from "../src/platform/limits.ts";
+import { IDEMPOTENCY_TTL_HOURS } from "../src/platform/limits.ts";
 import { configureLogging } from "../src/platform/logger.ts";
 import { Scheduler } from "../src/platform/scheduler/scheduler.ts";
+import { WEBHOOK_RETENTION_DAYS } from "../src/webhooks/limits.ts";
 import { webhookDeliveryTask } from "../src/webhooks/task.ts";
 import { WebhookWorker } from "../src/webhooks/worker.ts";
 

@@ -3,7 +3,7 @@
 
 import type { ArticleHit } from "@parley/core/help";
 import { excerpt, helpPaths, highlight, markdownToPlainText } from "@parley/core/help";
-import { HELP_EXCERPT_CHARS } from "@parley/core/limits";
+import { HELP_EXCERPT_CHARS } from "@parley/core/help/limits";
 import Link from "next/link";
 import { Fragment } from "react";
 import { formatDate } from "./format.ts";

@@ -2,7 +2,7 @@
 // <search> is the search landmark.
 
 import { helpPaths } from "@parley/core/browser";
-import { HELP_QUERY_MAX_CHARS } from "@parley/core/limits";
+import { HELP_QUERY_MAX_CHARS } from "@parley/core/knowledge/limits";
 
 export function SearchForm(props: { agentId: string; id: string; query?: string; compact?: boolean }) {
   return (

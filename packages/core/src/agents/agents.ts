@@ -6,6 +6,7 @@ import { z } from "zod";
 import { recordAudit } from "../people/audit.ts";
 import { type AdminScope, rowId } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
+import { brandingInput, helpCentreName, readBranding } from "./branding.ts";
 import {
   AGENT_ALLOWED_ORIGINS_MAX,
   AGENT_INSTRUCTIONS_MAX_CHARS,
@@ -15,8 +16,7 @@ import {
   RETENTION_DAYS_MAX,
   RETENTION_DAYS_MIN,
   WIDGET_LIMIT_SETTINGS,
-} from "../platform/limits.ts";
-import { brandingInput, helpCentreName, readBranding } from "./branding.ts";
+} from "./limits.ts";
 import { VOICE_LANGUAGE_MAX_CHARS, VOICE_LIMIT_SETTINGS, VOICE_MINUTES_PER_MONTH_MAX, VOICE_NAME_MAX_CHARS } from "./voice-settings.ts";
 
 /** Agent ids chosen by an admin appear in URLs: lower-case letters, digits and dashes. */
@@ -24,7 +24,7 @@ const AGENT_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 /** Limits are Postgres integers; null means unlimited. */
 const monthlyLimit = z.number().int().min(0).max(2_147_483_647).nullable();
 
-/** A widget limit within its bounds (platform/limits.ts); null means the default. */
+/** A widget limit within its bounds (limits.ts); null means the default. */
 function widgetLimit(name: keyof typeof WIDGET_LIMIT_SETTINGS) {
   const { min, max, default: fallback } = WIDGET_LIMIT_SETTINGS[name];
   const message = `Enter a whole number from ${min} to ${max}, or leave empty for the default (${fallback})`;

@@ -4,6 +4,7 @@
 // key this version does not know or a value that no longer passes falls back to its default.
 // Pure (zod only): the panel's browser code imports it through @parley/core/browser.
 import { z } from "zod";
+import { safeHttpsUrl } from "../platform/safe-url.ts";
 import {
   BRANDING_FOOTER_LABEL_MAX_CHARS,
   BRANDING_NAME_MAX_CHARS,
@@ -11,8 +12,7 @@ import {
   WIDGET_GREETING_MAX_CHARS,
   WIDGET_SUGGESTION_MAX_CHARS,
   WIDGET_SUGGESTIONS_MAX,
-} from "../platform/limits.ts";
-import { safeHttpsUrl } from "../platform/safe-url.ts";
+} from "./limits.ts";
 
 export const DEFAULT_ACCENT_COLOR = "#0b57d0";
 export const DEFAULT_WIDGET_TITLE = "Chat with us";

@@ -1,8 +1,9 @@
 // Retention as a task of the scheduler: once an hour across the cluster. Every instance asks for
 // the "retention" lease once a minute; the one that takes it runs the pass and gives it back (a
 // crashed holder's lease expires after the interval).
-import { RETENTION_INTERVAL_MS } from "../platform/limits.ts";
+
 import { type ScheduledTask, scheduleTask } from "../platform/scheduler/task.ts";
+import { RETENTION_INTERVAL_MS } from "./limits.ts";
 import type { RetentionTask } from "./retention.ts";
 
 export function retentionTask(work: RetentionTask, intervalMs = RETENTION_INTERVAL_MS): ScheduledTask {

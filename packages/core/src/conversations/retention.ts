@@ -2,9 +2,9 @@
 // they have been inactive longer than its days. The pass is a task of the scheduler on every
 // instance, but a cluster-wide lease (retention-task.ts) lets one instance run it per interval.
 import type { Database } from "@parley/db";
-import { RETENTION_MAX_PER_PASS, VISITOR_DATA_PAGE } from "../platform/limits.ts";
 import { logger } from "../platform/logger.ts";
 import type { BackgroundTask } from "../platform/scheduler/task.ts";
+import { RETENTION_MAX_PER_PASS, VISITOR_DATA_PAGE } from "./limits.ts";
 import { eraseConversations } from "./visitor-data.ts";
 
 const DAY_MS = 86_400_000;

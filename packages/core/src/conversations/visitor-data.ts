@@ -11,11 +11,11 @@ import { recordAudit } from "../people/audit.ts";
 import { assertMayCall } from "../people/permissions.ts";
 import { type AdminScope, rowId } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
-import { VISITOR_DATA_EXPORTS_PER_HOUR, VISITOR_DATA_PAGE, VISITOR_ERASURES_PER_HOUR } from "../platform/limits.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { HttpResult } from "../platform/results.ts";
 import { storableQuery } from "../platform/text.ts";
 import type { ConversationContext } from "./context.ts";
+import { VISITOR_DATA_EXPORTS_PER_HOUR, VISITOR_DATA_PAGE, VISITOR_ERASURES_PER_HOUR } from "./limits.ts";
 
 const visitorEmail = z.string().trim().toLowerCase().max(320).pipe(z.email("Enter an email address"));
 

@@ -16,8 +16,8 @@ import { type AgentIndex, agentIndex, overBudgetIndex, type StoredArticle } from
 import { termsOf } from "../knowledge/search/analyze.ts";
 import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "../knowledge/search/rank.ts";
 import { nearestPassages } from "../knowledge/semantic/nearest.ts";
-import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "../platform/limits.ts";
 import { asksForHuman, isGreeting, isThanks } from "./intent.ts";
+import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "./limits.ts";
 import { quoteSection } from "./passage.ts";
 import { PHRASES, type Phrases } from "./phrases.ts";
 import { countTokens } from "./tokens.ts";

@@ -2,7 +2,7 @@
 // rule the agent's setting chooses, the visitor, the integrator's variables and the numbered
 // passages retrieved for the message) and the conversation as chat messages.
 import type { ModelMessage } from "ai";
-import { TURN_HISTORY_MESSAGES } from "../platform/limits.ts";
+import { TURN_HISTORY_MESSAGES } from "./limits.ts";
 import type { EngineInput } from "./types.ts";
 
 /** A passage the model may answer from, numbered as it is cited ("[1]"). */

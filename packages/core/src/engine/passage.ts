@@ -6,7 +6,7 @@
 import type { Section } from "../knowledge/articles/sections.ts";
 import type { Language } from "../knowledge/languages/detection.ts";
 import { termsOf } from "../knowledge/search/analyze.ts";
-import { KNOWLEDGE_ANSWER_MAX_CHARS } from "../platform/limits.ts";
+import { KNOWLEDGE_ANSWER_MAX_CHARS } from "./limits.ts";
 
 /** The sentences of `section` to quote for a question whose subject stems are `terms`. */
 export function quoteSection(section: Section, terms: ReadonlySet<string>, language: Language, max = KNOWLEDGE_ANSWER_MAX_CHARS): string {

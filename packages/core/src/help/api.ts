@@ -7,11 +7,11 @@
 import { findHelpAgent } from "../knowledge/visibility.ts";
 import type { PlatformContext } from "../platform/context.ts";
 import { AppError, isAppError } from "../platform/errors.ts";
-import { HELP_CACHE_CONTROL } from "../platform/limits.ts";
 import { LimitedWorkError, limitAlongside } from "../platform/ratelimit/index.ts";
 import { errorResult, type HttpResult, jsonResult } from "../platform/results.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
 import { listCollections } from "./collections.ts";
+import { HELP_CACHE_CONTROL } from "./limits.ts";
 
 export const HELP_CACHE_HEADERS = { "cache-control": HELP_CACHE_CONTROL };
 const NO_STORE_HEADERS = { "cache-control": "no-store" };

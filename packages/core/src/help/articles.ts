@@ -4,12 +4,13 @@ import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { markdownToPlainText } from "../knowledge/articles/plain-text.ts";
 import { articleLanguageOf, articleLanguageSql, type Language, loadLanguageDetector } from "../knowledge/languages/detection.ts";
+import { HELP_QUERY_MAX_CHARS } from "../knowledge/limits.ts";
 import { searchHelpArticles } from "../knowledge/search/database-search.ts";
 import { articleIsVisibleSql } from "../knowledge/visibility.ts";
 import { AppError } from "../platform/errors.ts";
-import { HELP_ARTICLES_PER_LIST, HELP_EXCERPT_CHARS, HELP_QUERY_MAX_CHARS } from "../platform/limits.ts";
 import { charCount, storableString } from "../platform/text.ts";
 import { excerpt } from "./excerpt.ts";
+import { HELP_ARTICLES_PER_LIST, HELP_EXCERPT_CHARS } from "./limits.ts";
 import { helpPaths } from "./urls.ts";
 
 export interface HelpArticle {

@@ -9,8 +9,8 @@ import { loadLanguageDetector } from "../knowledge/languages/detection.ts";
 import { articleIsVisibleSql } from "../knowledge/visibility.ts";
 import type { PlatformContext } from "../platform/context.ts";
 import { AppError } from "../platform/errors.ts";
-import { ARTICLE_FEEDBACK_PER_MINUTE } from "../platform/limits.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
+import { ARTICLE_FEEDBACK_PER_MINUTE } from "./limits.ts";
 
 const FEEDBACK_POLICY = { name: "article-feedback", limit: ARTICLE_FEEDBACK_PER_MINUTE, windowSeconds: 60 };
 

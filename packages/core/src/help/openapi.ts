@@ -1,15 +1,11 @@
 // The OpenAPI document's Help centre family: the three public, read-only help routes.
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
-import {
-  HELP_ARTICLES_PER_LIST,
-  HELP_CACHE_CONTROL,
-  HELP_CACHE_SECONDS,
-  HELP_QUERY_MAX_CHARS,
-  HELP_REQUESTS_PER_MINUTE,
-} from "../platform/limits.ts";
+import { HELP_QUERY_MAX_CHARS } from "../knowledge/limits.ts";
+import { HELP_REQUESTS_PER_MINUTE } from "../platform/limits.ts";
 import { agentIdParam, errorResponse, type HeaderSet, methodNotAllowedResponse, responseHeaders } from "../platform/openapi-shared.ts";
 import { articleListQuerySchema } from "./articles.ts";
+import { HELP_ARTICLES_PER_LIST, HELP_CACHE_CONTROL, HELP_CACHE_SECONDS } from "./limits.ts";
 import { helpArticleResponseSchema, helpArticlesResponseSchema, helpCollectionsResponseSchema } from "./schemas.ts";
 
 const helpCacheControlHeader = z.literal(HELP_CACHE_CONTROL).meta({

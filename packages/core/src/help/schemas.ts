@@ -3,7 +3,7 @@
 // ./articles.ts; test/openapi.test.ts asserts that these schemas infer exactly those types (with
 // `updatedAt` as the ISO 8601 string the route sends).
 import { z } from "zod";
-import { HELP_ARTICLES_PER_LIST } from "../platform/limits.ts";
+import { HELP_ARTICLES_PER_LIST } from "./limits.ts";
 
 export const helpCollectionSchema = z
   .object({

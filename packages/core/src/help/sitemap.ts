@@ -8,10 +8,10 @@ import { listVisibleArticleDates } from "../knowledge/search/database-search.ts"
 import { findHelpAgent } from "../knowledge/visibility.ts";
 import type { PlatformContext } from "../platform/context.ts";
 import { AppError } from "../platform/errors.ts";
-import { HELP_SITEMAP_MAX_URLS } from "../platform/limits.ts";
 import type { HttpResult } from "../platform/results.ts";
 import { HELP_CACHE_HEADERS, helpErrorResult } from "./api.ts";
 import { listCollections } from "./collections.ts";
+import { HELP_SITEMAP_MAX_URLS } from "./limits.ts";
 import { helpPaths } from "./urls.ts";
 
 export async function helpSitemap(ctx: PlatformContext, request: { agentId: string }): Promise<HttpResult> {

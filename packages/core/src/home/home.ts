@@ -7,9 +7,9 @@ import type { Database } from "@parley/db";
 import { SEARCH_TOOL } from "../engine/tools.ts";
 import { assertCan } from "../people/permissions.ts";
 import type { AdminScope } from "../people/scope.ts";
-import { HOME_NEAR_QUOTA_SHARE, HOME_WAITING_SHOWN } from "../platform/limits.ts";
 import { usageMonth } from "../usage/quotas.ts";
 import { usageSummary } from "../usage/usage.ts";
+import { HOME_NEAR_QUOTA_SHARE, HOME_WAITING_SHOWN } from "./limits.ts";
 
 const DAY_MS = 86_400_000;
 /** "This week": today and the six UTC days before it. */

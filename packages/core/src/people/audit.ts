@@ -4,7 +4,6 @@
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../platform/errors.ts";
-import { AUDIT_PAGE_MAX, AUDIT_PAGE_SIZE } from "../platform/limits.ts";
 import {
   AUDIT_ACTION_NAMES,
   AUDIT_ACTIONS,
@@ -15,6 +14,7 @@ import {
   auditActionsOf,
   describeAuditEvent,
 } from "./audit-actions.ts";
+import { AUDIT_PAGE_MAX, AUDIT_PAGE_SIZE } from "./limits.ts";
 import { assertCan } from "./permissions.ts";
 import { type AdminScope, type RequestClient, rowId } from "./scope.ts";
 

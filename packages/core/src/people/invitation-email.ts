@@ -1,8 +1,8 @@
 // The invitation as an email (SMTP_URL): sent after the invitation is stored, never undoing it.
 import type { Database } from "@parley/db";
-import { INVITATION_TTL_SECONDS } from "../platform/limits.ts";
 import { describeError, logger } from "../platform/logger.ts";
 import type { Mailer, MailMessage } from "../platform/mail.ts";
+import { INVITATION_TTL_SECONDS } from "./limits.ts";
 import type { Role } from "./permissions.ts";
 import type { AdminScope } from "./scope.ts";
 

@@ -4,7 +4,7 @@
 // at sign-out, when ended with all of its user's (password change, deactivation), or after
 // SESSION_IDLE_SECONDS without a request.
 import type { Database, Prisma } from "@parley/db";
-import { SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, SESSION_USER_AGENT_MAX_CHARS } from "../platform/limits.ts";
+import { SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, SESSION_USER_AGENT_MAX_CHARS } from "./limits.ts";
 import type { AdminScope } from "./scope.ts";
 
 /** The admin of a live session: their scope as the database has it now. */

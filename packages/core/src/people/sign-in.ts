@@ -7,8 +7,8 @@ import type { Database } from "@parley/db";
 import pLimit from "p-limit";
 import { z } from "zod";
 import { AppError } from "../platform/errors.ts";
-import { PASSWORD_CHECKS_AT_ONCE } from "../platform/limits.ts";
 import type { RateLimiter } from "../platform/ratelimit/types.ts";
+import { PASSWORD_CHECKS_AT_ONCE } from "./limits.ts";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 import type { AdminScope } from "./scope.ts";
 

@@ -3,7 +3,7 @@
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { rowId } from "../people/scope.ts";
-import { USAGE_DAILY_MAX_DAYS } from "../platform/limits.ts";
+import { USAGE_DAILY_MAX_DAYS } from "./limits.ts";
 import { usageMonth } from "./quotas.ts";
 
 export const dailyUsageInput = z

@@ -7,15 +7,10 @@ import { type AuditEntry, recordAudit } from "../people/audit.ts";
 import { type AdminScope, assertAgentsInWorkspace, rowId } from "../people/scope.ts";
 import type { PlatformContext } from "../platform/context.ts";
 import { AppError } from "../platform/errors.ts";
-import {
-  WEBHOOK_DELIVERIES_PER_PAGE,
-  WEBHOOK_DESCRIPTION_MAX_CHARS,
-  WEBHOOK_ENDPOINTS_MAX,
-  WEBHOOK_SECRET_ROLL_HOURS,
-  WEBHOOK_URL_MAX_CHARS,
-} from "../platform/limits.ts";
+import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_URL_MAX_CHARS } from "../platform/limits.ts";
 import { BlockedUrlError, checkWebhookUrl, systemResolver, type UrlPolicy } from "../platform/url-guard.ts";
 import { eventBody, newDeliveryId, newEventId } from "./events.ts";
+import { WEBHOOK_DELIVERIES_PER_PAGE, WEBHOOK_DESCRIPTION_MAX_CHARS, WEBHOOK_SECRET_ROLL_HOURS } from "./limits.ts";
 import { generateWebhookSecret } from "./signing.ts";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "./types.ts";
 

@@ -5,7 +5,7 @@ import type { LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
-import { WEBHOOK_RESPONSE_EXCERPT_CHARS } from "../platform/limits.ts";
+import { WEBHOOK_RESPONSE_EXCERPT_CHARS } from "./limits.ts";
 
 export interface PostResult {
   status: number;

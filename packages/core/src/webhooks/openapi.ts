@@ -8,7 +8,7 @@ import {
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_RETRY_JITTER,
   WEBHOOK_TIMEOUT_MS,
-} from "../platform/limits.ts";
+} from "./limits.ts";
 import { WEBHOOK_HEADERS, WEBHOOK_PAYLOAD_SCHEMAS, webhookTestPayloadSchema } from "./schemas.ts";
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from "./types.ts";
 

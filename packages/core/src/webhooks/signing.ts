@@ -2,7 +2,7 @@
 // HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`, keyed with the base64-decoded part
 // of the secret after "whsec_". During a secret roll both secrets sign, space-separated.
 import { createHmac, randomBytes } from "node:crypto";
-import { WEBHOOK_SECRET_BYTES } from "../platform/limits.ts";
+import { WEBHOOK_SECRET_BYTES } from "./limits.ts";
 
 export const SECRET_PREFIX = "whsec_";
 

@@ -13,6 +13,9 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "@parley/db";
 import { pruneIdempotencyRecords } from "../platform/idempotency-records.ts";
+import { describeError, logger } from "../platform/logger.ts";
+import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, systemResolver } from "../platform/url-guard.ts";
+import { AttemptError, type PostResult, postWebhook } from "./http.ts";
 import {
   WEBHOOK_FAILING_DISABLE_MS,
   WEBHOOK_RETENTION_DAYS,
@@ -20,10 +23,7 @@ import {
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_RETRY_JITTER,
   WEBHOOK_TIMEOUT_MS,
-} from "../platform/limits.ts";
-import { describeError, logger } from "../platform/logger.ts";
-import { BlockedUrlError, parseWebhookUrl, type Resolver, resolveWebhookTarget, systemResolver } from "../platform/url-guard.ts";
-import { AttemptError, type PostResult, postWebhook } from "./http.ts";
+} from "./limits.ts";
 import { signingSecrets, webhookHeaders } from "./signing.ts";
 
 export interface WebhookWorkerOptions {

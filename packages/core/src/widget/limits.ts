@@ -1,12 +1,12 @@
 // The widget's own limits, counted in the shared rate-limit store (Redis when configured) so that
 // every instance sees the same counts: concurrent connections per client IP, messages per
 // connection and per IP a minute, new conversations per IP an hour. All are per agent: the agent's
-// setting, or the default of platform/limits.ts. The HTTP API's limit of 30 a minute per agent is the HTTP
+// setting, or the default of agents/limits.ts. The HTTP API's limit of 30 a minute per agent is the HTTP
 // API's alone (spec 8); widget turns never spend it.
 
+import { WIDGET_LIMIT_SETTINGS } from "../agents/limits.ts";
 import { effectiveVoiceLimit, type VoiceLimitSettings } from "../agents/voice-settings.ts";
 import { AppError, isAppError } from "../platform/errors.ts";
-import { WIDGET_LIMIT_SETTINGS } from "../platform/limits.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { RateLimiters } from "../platform/ratelimit/types.ts";
 

@@ -4,6 +4,8 @@
 import { z } from "zod";
 import { messageRequestSchema } from "../conversations/turn/message-schema.ts";
 import type { WireMessage } from "../conversations/wire-message.ts";
+import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../platform/text.ts";
+import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protocol.ts";
 import {
   TRACK_EVENT_MAX_CHARS,
   TRACK_PROPERTIES_MAX_BYTES,
@@ -13,9 +15,7 @@ import {
   WIDGET_TOOL_RESULT_MAX_BYTES,
   WIDGET_TOOL_SCHEMA_MAX_BYTES,
   WIDGET_TOOLS_MAX,
-} from "../platform/limits.ts";
-import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../platform/text.ts";
-import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protocol.ts";
+} from "./widget-limits.ts";
 
 export const WIDGET_SUBPROTOCOL = "parley.v1";
 

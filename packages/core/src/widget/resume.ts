@@ -4,7 +4,7 @@
 // A token grants nothing but resuming that one conversation of that one agent (over the widget
 // channel, from an allowed origin); it is not an API key and opens no other route.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { WIDGET_RESUME_TOKEN_TTL_SECONDS } from "../platform/limits.ts";
+import { WIDGET_RESUME_TOKEN_TTL_SECONDS } from "./widget-limits.ts";
 
 export interface ResumeClaims {
   agentId: string;

@@ -2,10 +2,11 @@
 // adapter hands over text frames and the close, and gets frames to send and a close to perform.
 // Authorised by agentId + allowed origin, never by a key. Messages go through the same turn as
 // the HTTP API (runTurn, channel "widget": quotas, persistence, webhooks), after the widget's own
-// limits (platform/limits.ts here): never the HTTP API's per-agent rate limit.
+// limits (limits.ts and widget-limits.ts here): never the HTTP API's per-agent rate limit.
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@parley/db";
 import { type MessagingAgent, messagingAgentSelect } from "../agents/keys/message-auth.ts";
+import { CLIENT_VARIABLES_MAX_KEYS } from "../conversations/limits.ts";
 import type { LiveEvent } from "../conversations/live.ts";
 import type { Visitor } from "../conversations/turn/message-schema.ts";
 import { runTurn } from "../conversations/turn/turn.ts";
@@ -14,14 +15,6 @@ import type { ClientTool } from "../engine/types.ts";
 import { voteOnAnswer } from "../help/feedback.ts";
 import { publicName } from "../people/team.ts";
 import { AppError, isAppError } from "../platform/errors.ts";
-import {
-  CLIENT_VARIABLES_MAX_KEYS,
-  TRACK_EVENTS_PER_MINUTE,
-  WIDGET_CONNECTION_SLOT_RENEW_MS,
-  WIDGET_HELLO_TIMEOUT_MS,
-  WIDGET_RESUME_MESSAGES,
-  WIDGET_TOOL_TIMEOUT_MS,
-} from "../platform/limits.ts";
 import { describeError, logger } from "../platform/logger.ts";
 import { renderMessageHtml } from "../platform/markdown.ts";
 import { type WireStatus, wireStatus } from "../platform/wire-status.ts";
@@ -52,6 +45,13 @@ import {
   type WireMessage,
 } from "./protocol.ts";
 import type { ResumeTokens } from "./resume.ts";
+import {
+  TRACK_EVENTS_PER_MINUTE,
+  WIDGET_CONNECTION_SLOT_RENEW_MS,
+  WIDGET_HELLO_TIMEOUT_MS,
+  WIDGET_RESUME_MESSAGES,
+  WIDGET_TOOL_TIMEOUT_MS,
+} from "./widget-limits.ts";
 
 /** What the session needs from the socket. */
 export interface WidgetTransport {

@@ -1,7 +1,7 @@
 "use client";
 
+import { WIDGET_LIMIT_SETTINGS } from "@parley/core/agents/limits";
 import { VOICE_LIMIT_SETTINGS } from "@parley/core/browser";
-import { WIDGET_LIMIT_SETTINGS } from "@parley/core/limits";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { fieldErrors } from "../errors.ts";
@@ -67,7 +67,7 @@ const voiceLimitFields: Array<{ field: VoiceLimitField; label: string; what: str
   { field: "voiceMinutesPerSession", label: "Minutes per voice session", what: "Then voice stops and text chat goes on" },
 ];
 
-/** A limit's hint with its bounds and default (platform/limits.ts, voice/limits.ts). */
+/** A limit's hint with its bounds and default (agents/limits.ts, agents/voice-settings.ts). */
 function limitHint(bounds: { min: number; max: number; default: number }, what: string): string {
   return `${what}. ${bounds.min} to ${bounds.max}; empty = default (${bounds.default}).`;
 }

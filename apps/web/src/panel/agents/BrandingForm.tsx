@@ -1,9 +1,10 @@
 "use client";
+
 // "Help centre & widget": the agent's public look (core's branding rules), with a live preview of
 // the help centre's header and the widget as the settings are typed.
 
+import { WIDGET_SUGGESTIONS_MAX } from "@parley/core/agents/limits";
 import { type Branding, DEFAULT_WIDGET_GREETING, DEFAULT_WIDGET_TITLE, textColorOn } from "@parley/core/browser";
-import { WIDGET_SUGGESTIONS_MAX } from "@parley/core/limits";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { nestedFieldErrors } from "../errors.ts";

@@ -1,7 +1,7 @@
 // Where an admin goes after signing in: the one rule for the sign-in page and next-auth's redirect
 // callback. Only a path of this site is followed; anything else (another host however spelled, a
 // script URL, a value browsers would read differently than it looks) goes to the panel.
-import { CALLBACK_URL_MAX_CHARS } from "@parley/core/limits";
+import { CALLBACK_URL_MAX_CHARS } from "@parley/core/people/limits";
 
 export const DEFAULT_CALLBACK_PATH = "/panel";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { INBOX_LIVE_REFRESH_MS } from "@parley/core/limits";
+import { INBOX_LIVE_REFRESH_MS } from "@parley/core/conversations/limits";
 // The panel's live inbox: one EventSource per tab on /api/panel/events. Each event names a
 // conversation that changed; the list, that conversation and the waiting count are refetched.
 // A new escalation also plays the alerts the person turned on.

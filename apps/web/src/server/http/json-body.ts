@@ -4,7 +4,7 @@
 // after the answer).
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
 import { invalidRequest } from "@parley/core/conversations";
-import { MESSAGE_BODY_MAX_BYTES } from "@parley/core/limits";
+import { MESSAGE_BODY_MAX_BYTES } from "@parley/core/conversations/limits";
 
 export interface RawBody {
   contentType: string | null;

@@ -6,14 +6,14 @@ import { assertCan } from "../../people/permissions.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import { teamMemberName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
+import { enforceRateLimit } from "../../platform/ratelimit/index.ts";
+import type { RateLimiters } from "../../platform/ratelimit/types.ts";
 import {
   INBOX_SEARCH_MAX_CHARS,
   INBOX_SEARCHES_PER_MINUTE,
   PANEL_CONVERSATIONS_MAX_PER_PAGE,
   PANEL_CONVERSATIONS_PER_PAGE,
-} from "../../platform/limits.ts";
-import { enforceRateLimit } from "../../platform/ratelimit/index.ts";
-import type { RateLimiters } from "../../platform/ratelimit/types.ts";
+} from "../limits.ts";
 import { type ConversationRow, conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";
 import { noteSelect, toNote } from "./notes.ts";
 import { searchConversationIds } from "./search.ts";

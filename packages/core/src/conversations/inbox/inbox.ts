@@ -9,7 +9,6 @@ import { assertCan, type InboxPermission } from "../../people/permissions.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import { publicName, teamMemberName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
-import { MESSAGE_MAX_CHARS } from "../../platform/limits.ts";
 import { type ConversationState, wireStatus } from "../../platform/wire-status.ts";
 import {
   type ConversationRef,
@@ -21,6 +20,7 @@ import {
   type TeamMemberRef,
   type WebhookEventInput,
 } from "../../webhooks/events.ts";
+import { MESSAGE_MAX_CHARS } from "../limits.ts";
 import { type LiveBus, publishInbox, publishLive } from "../live.ts";
 import { toWireMessage } from "../wire-message.ts";
 import { conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";

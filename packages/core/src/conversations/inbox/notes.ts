@@ -7,7 +7,7 @@ import { assertCan } from "../../people/permissions.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import { teamMemberName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
-import { NOTE_MAX_CHARS } from "../../platform/limits.ts";
+import { NOTE_MAX_CHARS } from "../limits.ts";
 import { type LiveBus, publishInbox } from "../live.ts";
 
 export const addNoteInput = z.object({

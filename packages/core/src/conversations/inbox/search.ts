@@ -9,7 +9,7 @@
 // the word index in full, which is then cheap because the words are rare.
 import type { Database } from "@parley/db";
 import { Prisma } from "@parley/db";
-import { INBOX_SEARCH_WINDOW } from "../../platform/limits.ts";
+import { INBOX_SEARCH_WINDOW } from "../limits.ts";
 
 export interface SearchFilters {
   workspaceId: string;

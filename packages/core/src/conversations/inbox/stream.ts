@@ -5,7 +5,7 @@
 
 import { assertMayCall } from "../../people/permissions.ts";
 import type { AdminScope } from "../../people/scope.ts";
-import { INBOX_STREAM_HEARTBEAT_MS } from "../../platform/limits.ts";
+import { INBOX_STREAM_HEARTBEAT_MS } from "../limits.ts";
 import { inboxChannel, type LiveBus } from "../live.ts";
 
 export const INBOX_STREAM_HEADERS = {

@@ -7,7 +7,8 @@ import { assertCan } from "../../people/permissions.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import { publicName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
-import { MESSAGE_MAX_CHARS, SAVED_REPLIES_MAX, SAVED_REPLY_TITLE_MAX_CHARS } from "../../platform/limits.ts";
+import { SAVED_REPLIES_MAX } from "../../platform/limits.ts";
+import { MESSAGE_MAX_CHARS, SAVED_REPLY_TITLE_MAX_CHARS } from "../limits.ts";
 import { fillPlaceholders, type Placeholder, SAVED_REPLY_PLACEHOLDERS, unknownPlaceholders } from "./placeholders.ts";
 
 const placeholderList = SAVED_REPLY_PLACEHOLDERS.map((name) => `{{${name}}}`).join(", ");

@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { type Database, Prisma } from "@parley/db";
 import { AppError } from "../../platform/errors.ts";
 import { idempotencyCutoff } from "../../platform/idempotency-records.ts";
-import { IDEMPOTENCY_KEY_MAX_CHARS } from "../../platform/limits.ts";
 import { charCount } from "../../platform/text.ts";
+import { IDEMPOTENCY_KEY_MAX_CHARS } from "../limits.ts";
 import { invalidRequest } from "./message-schema.ts";
 
 type Sql = Pick<Database["prisma"], "$queryRaw">;

@@ -2,14 +2,14 @@
 // `Invalid request` whose `details` names the field and the rule, e.g. "message: must not be empty".
 import { z } from "zod";
 import { AppError } from "../../platform/errors.ts";
+import { charCount } from "../../platform/text.ts";
 import {
   CLIENT_VARIABLE_VALUE_MAX_CHARS,
   CLIENT_VARIABLES_MAX_KEYS,
   MESSAGE_MAX_CHARS,
   VISITOR_EMAIL_MAX_CHARS,
   VISITOR_NAME_MAX_CHARS,
-} from "../../platform/limits.ts";
-import { charCount } from "../../platform/text.ts";
+} from "../limits.ts";
 
 /** International (E.164) phone number: a leading plus, then 7 to 15 digits, the first not 0. */
 const PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;

@@ -4,17 +4,15 @@ import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiSecuritySchemeObject } from "zod-openapi";
 import { AGENT_KEY_PREFIX } from "../../agents/keys/secrets.ts";
 import { helpArticleUrl } from "../../help/urls.ts";
+import { FAILED_KEY_ATTEMPTS_PER_MINUTE, IDEMPOTENCY_TTL_HOURS, MESSAGES_PER_MINUTE } from "../../platform/limits.ts";
+import { agentIdParam, errorResponse, type HeaderSet, methodNotAllowedResponse, responseHeaders } from "../../platform/openapi-shared.ts";
 import {
   CLIENT_VARIABLE_VALUE_MAX_CHARS,
   CLIENT_VARIABLES_MAX_KEYS,
-  FAILED_KEY_ATTEMPTS_PER_MINUTE,
   IDEMPOTENCY_KEY_MAX_CHARS,
-  IDEMPOTENCY_TTL_HOURS,
   MESSAGE_BODY_MAX_BYTES,
   MESSAGE_MAX_CHARS,
-  MESSAGES_PER_MINUTE,
-} from "../../platform/limits.ts";
-import { agentIdParam, errorResponse, type HeaderSet, methodNotAllowedResponse, responseHeaders } from "../../platform/openapi-shared.ts";
+} from "../limits.ts";
 import { messageRequestSchema } from "./message-schema.ts";
 import { messageResponseSchema } from "./response-schema.ts";
 

@@ -3,10 +3,10 @@
 // Engines do no writes, so a failure here leaves nothing behind.
 
 import type { MessagingAgent } from "../../agents/keys/message-auth.ts";
+import { TURN_HISTORY_MESSAGES } from "../../engine/limits.ts";
 import { countTokens } from "../../engine/tokens.ts";
 import type { ClientTool, EngineHistoryMessage, EngineResult, EngineVisitor, ToolCall } from "../../engine/types.ts";
 import { AppError, isAppError } from "../../platform/errors.ts";
-import { TURN_HISTORY_MESSAGES } from "../../platform/limits.ts";
 import { logger } from "../../platform/logger.ts";
 import type { ConversationState } from "../../platform/wire-status.ts";
 import type { ConversationContext } from "../context.ts";

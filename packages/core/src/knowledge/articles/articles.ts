@@ -5,18 +5,13 @@ import { z } from "zod";
 import { type AuditEntry, recordAudit } from "../../people/audit.ts";
 import { type AdminScope, assertSourceInWorkspace, rowId } from "../../people/scope.ts";
 import { AppError } from "../../platform/errors.ts";
-import {
-  ARTICLE_CONTENT_MAX_CHARS,
-  ARTICLE_TITLE_MAX_CHARS,
-  ARTICLES_PER_SOURCE_MAX,
-  HELP_QUERY_MAX_CHARS,
-  PANEL_ARTICLES_MAX_PER_LIST,
-} from "../../platform/limits.ts";
+import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "../../platform/limits.ts";
 import { renderArticleHtml } from "../../platform/markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../../webhooks/events.ts";
 import { articleScores } from "../gaps/gaps-page.ts";
 import { LANGUAGE_CODES } from "../languages/codes.ts";
 import { detectArticleLanguage, recordDetectedLanguage } from "../languages/detected.ts";
+import { HELP_QUERY_MAX_CHARS, PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
 import { recordRevision } from "./history.ts";
 import { articleSlugInput, freeArticleSlug, isSlugConflict, slugFromTitle } from "./slugs.ts";
 import { assertTranslationLink, translationOfInput } from "./translations.ts";

@@ -8,8 +8,9 @@ import { recordAudit } from "../../people/audit.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import { publicName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
-import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_REVISIONS_PER_LIST, ARTICLE_TITLE_MAX_CHARS } from "../../platform/limits.ts";
+import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS } from "../../platform/limits.ts";
 import { detectArticleLanguage } from "../languages/detected.ts";
+import { ARTICLE_REVISIONS_PER_LIST } from "../limits.ts";
 
 export const articleRevisionsInput = z.object({ articleId: rowId });
 export const articleRevisionInput = z.object({ revisionId: rowId });

@@ -7,9 +7,9 @@ import { z } from "zod";
 import { recordAudit } from "../../people/audit.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import { AppError } from "../../platform/errors.ts";
-import { ARTICLE_SCHEDULE_MAX_DAYS, SCHEDULED_PUBLICATIONS_PER_PASS } from "../../platform/limits.ts";
 import { logger } from "../../platform/logger.ts";
 import type { BackgroundTask } from "../../platform/scheduler/task.ts";
+import { ARTICLE_SCHEDULE_MAX_DAYS, SCHEDULED_PUBLICATIONS_PER_PASS } from "../limits.ts";
 import { recordArticlePublication } from "./articles.ts";
 import { recordRevision } from "./history.ts";
 

@@ -3,7 +3,7 @@
 import type { Prisma } from "@parley/db";
 import slugify from "@sindresorhus/slugify";
 import { z } from "zod";
-import { ARTICLE_SLUG_GENERATED_MAX_CHARS, ARTICLE_SLUG_MAX_CHARS } from "../../platform/limits.ts";
+import { ARTICLE_SLUG_GENERATED_MAX_CHARS, ARTICLE_SLUG_MAX_CHARS } from "../limits.ts";
 
 export const ARTICLE_SLUG_PATTERN = /^[a-z0-9-]+$/;
 

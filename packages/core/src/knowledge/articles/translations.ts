@@ -6,7 +6,7 @@ import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { rowId } from "../../people/scope.ts";
 import { AppError } from "../../platform/errors.ts";
-import { PANEL_ARTICLES_MAX_PER_LIST } from "../../platform/limits.ts";
+import { PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
 
 /** The editor's "Translation of" choice: an article id, or null for an original. */
 export const translationOfInput = rowId.nullable();

@@ -2,8 +2,8 @@
 // the others that ask the same thing (the knowledge search's own analysis: folded,
 // stop words dropped, stemmed, so "Refunds for PayPal?" and "paypal refund" meet).
 import type { Prisma } from "@parley/db";
-import { KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../../platform/limits.ts";
 import { detectLanguage } from "../languages/detection.ts";
+import { KNOWLEDGE_GAP_QUESTION_MAX_CHARS } from "../limits.ts";
 import { fold, termsOf } from "../search/analyze.ts";
 
 export type KnowledgeGapKind = "unanswered" | "handoff" | "not_helpful" | "no_search_result";

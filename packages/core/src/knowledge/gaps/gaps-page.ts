@@ -3,7 +3,7 @@
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { rowId } from "../../people/scope.ts";
-import { KNOWLEDGE_GAP_GROUPS_SHOWN } from "../../platform/limits.ts";
+import { KNOWLEDGE_GAP_GROUPS_SHOWN } from "../limits.ts";
 import type { KnowledgeGapKind } from "./gap-rows.ts";
 
 const DAY_MS = 86_400_000;

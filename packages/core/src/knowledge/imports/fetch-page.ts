@@ -7,8 +7,8 @@ import type { LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
-import { IMPORT_FETCH_MAX_REDIRECTS, IMPORT_FETCH_TIMEOUT_MS, IMPORT_PAGE_MAX_BYTES } from "../../platform/limits.ts";
 import { parseWebhookUrl, resolveWebhookTarget, type UrlPolicy } from "../../platform/url-guard.ts";
+import { IMPORT_FETCH_MAX_REDIRECTS, IMPORT_FETCH_TIMEOUT_MS, IMPORT_PAGE_MAX_BYTES } from "../limits.ts";
 
 export interface FetchedPage {
   /** The final URL (after redirects). */

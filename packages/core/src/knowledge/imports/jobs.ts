@@ -7,9 +7,9 @@ import { assertMayCall } from "../../people/permissions.ts";
 import { type AdminScope, assertSourceInWorkspace, rowId } from "../../people/scope.ts";
 import type { PlatformContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/errors.ts";
-import { IMPORT_UPLOAD_MAX_BYTES, IMPORT_URLS_MAX, IMPORTS_PER_HOUR } from "../../platform/limits.ts";
 import { enforceRateLimit } from "../../platform/ratelimit/index.ts";
 import { storableQuery } from "../../platform/text.ts";
+import { IMPORT_UPLOAD_MAX_BYTES, IMPORT_URLS_MAX, IMPORTS_PER_HOUR } from "../limits.ts";
 import type { ReportEntry } from "./items.ts";
 import { parseUrlList } from "./url-list.ts";
 

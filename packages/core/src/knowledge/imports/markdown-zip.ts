@@ -6,8 +6,9 @@
 import path from "node:path";
 import { Unzip, type UnzipFile, UnzipInflate, unzipSync } from "fflate";
 import frontMatter from "front-matter";
-import { ARTICLE_CONTENT_MAX_CHARS, IMPORT_ZIP_MAX_FILES } from "../../platform/limits.ts";
+import { ARTICLE_CONTENT_MAX_CHARS } from "../../platform/limits.ts";
 import { slugFromTitle } from "../articles/slugs.ts";
+import { IMPORT_ZIP_MAX_FILES } from "../limits.ts";
 import type { ImportItem } from "./items.ts";
 
 /**

@@ -14,6 +14,9 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, Prisma } from "@parley/db";
+import { describeError, logger } from "../../platform/logger.ts";
+import type { BackgroundTask } from "../../platform/scheduler/task.ts";
+import { type Resolver, systemResolver } from "../../platform/url-guard.ts";
 import {
   IMPORT_FETCH_CONCURRENCY,
   IMPORT_FETCH_TIMEOUT_MS,
@@ -21,10 +24,7 @@ import {
   IMPORT_LEASE_MS,
   IMPORT_PROGRESS_EVERY,
   IMPORT_TIME_BUDGET_MS,
-} from "../../platform/limits.ts";
-import { describeError, logger } from "../../platform/logger.ts";
-import type { BackgroundTask } from "../../platform/scheduler/task.ts";
-import { type Resolver, systemResolver } from "../../platform/url-guard.ts";
+} from "../limits.ts";
 import { Deadline } from "./budget.ts";
 import { helpDeskExportItems } from "./help-desk-exports.ts";
 import { type ImportItem, importItem, type ReportEntry } from "./items.ts";

@@ -4,8 +4,8 @@
 // A few pages are fetched at once, the report keeping the list's order; once the import's time
 // runs out, no fetch starts and the one under way is cut off.
 import pLimit, { type LimitFunction } from "p-limit";
-import { IMPORT_FETCH_CONCURRENCY, IMPORT_FETCH_TIMEOUT_MS, IMPORT_TIME_BUDGET_MS, IMPORT_URLS_MAX } from "../../platform/limits.ts";
 import type { UrlPolicy } from "../../platform/url-guard.ts";
+import { IMPORT_FETCH_CONCURRENCY, IMPORT_FETCH_TIMEOUT_MS, IMPORT_TIME_BUDGET_MS, IMPORT_URLS_MAX } from "../limits.ts";
 import { Deadline } from "./budget.ts";
 import { FetchTimeoutError, fetchGuardedPage } from "./fetch-page.ts";
 import { pageToArticle } from "./html.ts";

@@ -3,9 +3,9 @@
 // (or by the seed and bulk loads, which skip core). The help centre's lists, language filter and
 // alternates then read `language ?? detectedLanguage` from the row, not the text.
 import { type Database, Prisma } from "@parley/db";
-import { DETECTED_LANGUAGES_PER_PASS } from "../../platform/limits.ts";
 import { logger } from "../../platform/logger.ts";
 import type { BackgroundTask } from "../../platform/scheduler/task.ts";
+import { DETECTED_LANGUAGES_PER_PASS } from "../limits.ts";
 import { articleLanguageOf, loadLanguageDetector } from "./detection.ts";
 
 /** Detection as the knowledge search reads an article left to it (the detector loaded). */

@@ -16,14 +16,14 @@
 // the passages of a few matching articles, ranked as usual), so no help centre, however large,
 // can exhaust the heap, and a start-up never reads more than fits.
 import { type Database, Prisma } from "@parley/db";
+import { logger } from "../../platform/logger.ts";
+import { articleLanguageOf, articleLanguageSql, type Language, loadLanguageDetector } from "../languages/detection.ts";
 import {
   KNOWLEDGE_DATABASE_CANDIDATES,
   KNOWLEDGE_DATABASE_TURNS_AT_ONCE,
   KNOWLEDGE_INDEX_MAX_ARTICLES,
   KNOWLEDGE_INDEX_MAX_TEXT_BYTES,
-} from "../../platform/limits.ts";
-import { logger } from "../../platform/logger.ts";
-import { articleLanguageOf, articleLanguageSql, type Language, loadLanguageDetector } from "../languages/detection.ts";
+} from "../limits.ts";
 import { articleIsPublishedSql, visibleSourcesSql } from "../visibility.ts";
 import { searchVisibleArticles } from "./database-search.ts";
 import { type IndexedArticle, PassageIndex } from "./passage-index.ts";

@@ -8,9 +8,9 @@
 // source instead of sorting every visible article. Every statement is built
 // with Prisma.sql, so user input only ever travels as a bound parameter.
 import { type Database, Prisma } from "@parley/db";
-import { HELP_RANK_CANDIDATES } from "../../platform/limits.ts";
 import type { LanguageCode as Language } from "../languages/codes.ts";
 import { articleLanguageSql } from "../languages/detection.ts";
+import { HELP_RANK_CANDIDATES } from "../limits.ts";
 import { articleIsPublishedSql, visibleSourcesSql } from "../visibility.ts";
 
 export interface ArticleHit {

@@ -1,8 +1,9 @@
 // A visitor's message as weighted index terms: its subject words stemmed in its language (and in
 // English, which most help centres are written in), corrections of words the index does not
 // know, the other phrases of synonym groups it mentions, and its adjacent word pairs as phrases.
-import { KNOWLEDGE_QUERY_MAX_WORDS } from "../../platform/limits.ts";
+
 import type { Language } from "../languages/detection.ts";
+import { KNOWLEDGE_QUERY_MAX_WORDS } from "../limits.ts";
 import { isStopWord, stem, wordsOf } from "./analyze.ts";
 import { bigram, type PassageIndex, type QueryTerm } from "./passage-index.ts";
 import { type SynonymGroup, synonymExpansions } from "./synonyms.ts";

@@ -11,6 +11,7 @@
 // is tried again; the other articles go on.
 import { randomBytes } from "node:crypto";
 import type { Database } from "@parley/db";
+import { describeError, logger } from "../../platform/logger.ts";
 import {
   EMBEDDINGS_ARTICLES_PER_PASS,
   EMBEDDINGS_DELETIONS_KEPT_MS,
@@ -18,8 +19,7 @@ import {
   EMBEDDINGS_RESCAN_MS,
   EMBEDDINGS_RETRY_DELAYS_MS,
   EMBEDDINGS_WORKER_TIMEOUT_MS,
-} from "../../platform/limits.ts";
-import { describeError, logger } from "../../platform/logger.ts";
+} from "../limits.ts";
 import type { Embedder } from "./embedder.ts";
 import { resolveVectorSearch } from "./passage-search.ts";
 import { type PassageText, passagesOf, vectorFromBytes, vectorToBytes } from "./passages.ts";

@@ -3,8 +3,8 @@
 // failure (endpoint down or slow, the index still loading) the answer is null and the turn goes on
 // with lexical retrieval alone.
 import { type Database, Prisma } from "@parley/db";
-import { EMBEDDINGS_QUERY_MAX_CHARS, EMBEDDINGS_QUERY_TIMEOUT_MS } from "../../platform/limits.ts";
 import { describeError, logger } from "../../platform/logger.ts";
+import { EMBEDDINGS_QUERY_MAX_CHARS, EMBEDDINGS_QUERY_TIMEOUT_MS } from "../limits.ts";
 import { articleIsVisibleSql, visibleSourcesSql } from "../visibility.ts";
 import { createEmbedder, type Embedder } from "./embedder.ts";
 import { PassageSearch } from "./passage-search.ts";

@@ -2,8 +2,8 @@
 // (the numbering the knowledge agent quotes from), each with the article's title and the section's
 // heading in front, and a hash of exactly that text so an unchanged passage is not embedded again.
 import { createHash } from "node:crypto";
-import { EMBEDDINGS_PASSAGE_MAX_CHARS } from "../../platform/limits.ts";
 import { sectionsOf } from "../articles/sections.ts";
+import { EMBEDDINGS_PASSAGE_MAX_CHARS } from "../limits.ts";
 
 export interface PassageText {
   /** Index in sectionsOf(content). */

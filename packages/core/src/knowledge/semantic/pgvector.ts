@@ -6,8 +6,8 @@
 // dimensions and `halfvec` (half precision) up to 4,000; longer vectors are searched exactly.
 import { createHash } from "node:crypto";
 import { type Database, Prisma } from "@parley/db";
-import { EMBEDDINGS_PGVECTOR_BACKFILL_PER_PASS } from "../../platform/limits.ts";
 import { describeError, logger } from "../../platform/logger.ts";
+import { EMBEDDINGS_PGVECTOR_BACKFILL_PER_PASS } from "../limits.ts";
 import { vectorFromBytes } from "./passages.ts";
 import type { Neighbour } from "./vector-index.ts";
 

@@ -5,7 +5,7 @@
 // lookups); only when one moved does it read the rows written, and the deletions made, since the
 // newest it had seen, less a margin for transactions that committed after a later-stamped one.
 import type { Database } from "@parley/db";
-import { EMBEDDINGS_DELETIONS_KEPT_MS, EMBEDDINGS_SYNC_INTERVAL_MS } from "../../platform/limits.ts";
+import { EMBEDDINGS_DELETIONS_KEPT_MS, EMBEDDINGS_SYNC_INTERVAL_MS } from "../limits.ts";
 import { vectorFromBytes } from "./passages.ts";
 import { VectorIndex } from "./vector-index.ts";
 

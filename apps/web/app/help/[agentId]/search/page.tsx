@@ -1,7 +1,8 @@
 // Search results, most relevant first, with the matched words marked. A GET form and a
 // shareable URL (?q=); works without JavaScript.
 import { helpPaths, parseArticleListQuery } from "@parley/core/help";
-import { HELP_ARTICLES_PER_LIST, HELP_QUERY_MAX_CHARS } from "@parley/core/limits";
+import { HELP_ARTICLES_PER_LIST } from "@parley/core/help/limits";
+import { HELP_QUERY_MAX_CHARS } from "@parley/core/knowledge/limits";
 import type { Metadata } from "next";
 import { ArticleList } from "~/help/ArticleList.tsx";
 import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";

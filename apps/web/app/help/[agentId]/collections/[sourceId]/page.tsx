@@ -2,7 +2,7 @@
 // language filter (`?lang=`) when they are in more than one language.
 
 import { helpPaths } from "@parley/core/help";
-import { HELP_ARTICLES_PER_LIST } from "@parley/core/limits";
+import { HELP_ARTICLES_PER_LIST } from "@parley/core/help/limits";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";

@@ -1,0 +1,48 @@
+// The limits of conversations: messages and what they carry, notes and saved replies, the inbox
+// (lists, search, export, live stream), the visitor's data and retention.
+// Plain constants with no imports but other limits files, so that the panel's client components may import them.
+
+export const MESSAGE_MAX_CHARS = 10_000;
+export const CLIENT_VARIABLES_MAX_KEYS = 50;
+export const CLIENT_VARIABLE_VALUE_MAX_CHARS = 1_024;
+export const VISITOR_NAME_MAX_CHARS = 200;
+/** The longest valid email address (RFC 5321 path limit). */
+export const VISITOR_EMAIL_MAX_CHARS = 254;
+/** Largest accepted send-message body, in bytes. */
+export const MESSAGE_BODY_MAX_BYTES = 64 * 1024;
+export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
+
+/** Internal notes on conversations: longest note. Saved replies: longest title. */
+export const NOTE_MAX_CHARS = 5_000;
+export const SAVED_REPLY_TITLE_MAX_CHARS = 80;
+
+/** Inbox export: conversations read per page, and the most one search's export holds. */
+export const INBOX_EXPORT_PAGE = 200;
+export const INBOX_EXPORT_MAX_CONVERSATIONS = 200_000;
+/** Exports a person may start per hour (each reads the whole filtered inbox). */
+export const INBOX_EXPORTS_PER_HOUR = 20;
+
+/** Control panel lists: conversations per page (default, most). */
+export const PANEL_CONVERSATIONS_PER_PAGE = 50;
+export const PANEL_CONVERSATIONS_MAX_PER_PAGE = 100;
+/** Inbox search: query length, and the newest conversations checked before the whole word index. */
+export const INBOX_SEARCH_MAX_CHARS = 200;
+export const INBOX_SEARCH_WINDOW = 500;
+/**
+ * Inbox searches a person may run per minute, each call of a batch counted (listing without words
+ * is free). Room for an open search that the live inbox refreshes (INBOX_LIVE_REFRESH_MS: every
+ * loaded page, at most every 2 s) while the person types others.
+ */
+export const INBOX_SEARCHES_PER_MINUTE = 120;
+/** The live inbox refreshes its lists at most this often, however many events arrive. */
+export const INBOX_LIVE_REFRESH_MS = 2_000;
+/** The panel's live stream: a keep-alive comment this often. */
+export const INBOX_STREAM_HEARTBEAT_MS = 25_000;
+/** The visitor's data: exports a person may download per hour, and erasures a person may run per hour. */
+export const VISITOR_DATA_EXPORTS_PER_HOUR = 30;
+export const VISITOR_ERASURES_PER_HOUR = 60;
+/** Conversations read or erased per step (an email address may have many). */
+export const VISITOR_DATA_PAGE = 100;
+/** How often the retention pass runs across all instances, and the most conversations one pass erases. */
+export const RETENTION_INTERVAL_MS = 3_600_000;
+export const RETENTION_MAX_PER_PASS = 5_000;
