@@ -1,38 +1,38 @@
-// The control panel's API: one router per screen, each procedure one call into packages/core.
-import { sourceOperations } from "@parley/core/knowledge";
+// The control panel's API: one router per noun, built from the panel operations core's modules
+// declare (each with its permission, input, output and the call it makes).
+
+import { agentOperations, keyOperations } from "@parley/core/agents";
+import {
+  agentConversationOperations,
+  conversationOperations,
+  savedReplyOperations,
+  visitorDataOperations,
+} from "@parley/core/conversations";
+import { homeOperations } from "@parley/core/home";
+import { agentSearchOperations, articleOperations, importOperations, sourceOperations } from "@parley/core/knowledge";
+import { accountOperations, auditOperations, peopleOperations, teamOperations } from "@parley/core/people";
+import { usageOperations } from "@parley/core/usage";
+import { agentVoiceOperations } from "@parley/core/voice";
+import { webhookOperations } from "@parley/core/webhooks";
 import { routerFrom } from "./router-from.ts";
-import { accountRouter } from "./routers/account.ts";
-import { agentsRouter } from "./routers/agents.ts";
-import { articlesRouter } from "./routers/articles.ts";
-import { auditRouter } from "./routers/audit.ts";
-import { conversationsRouter } from "./routers/conversations.ts";
-import { homeRouter } from "./routers/home.ts";
-import { importsRouter } from "./routers/imports.ts";
-import { keysRouter } from "./routers/keys.ts";
-import { peopleRouter } from "./routers/people.ts";
-import { savedRepliesRouter } from "./routers/saved-replies.ts";
-import { teamRouter } from "./routers/team.ts";
-import { usageRouter } from "./routers/usage.ts";
-import { visitorDataRouter } from "./routers/visitor-data.ts";
-import { webhooksRouter } from "./routers/webhooks.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
-  home: homeRouter,
-  agents: agentsRouter,
-  keys: keysRouter,
+  home: routerFrom(homeOperations),
+  agents: routerFrom({ ...agentOperations, ...agentSearchOperations, ...agentVoiceOperations, ...agentConversationOperations }),
+  keys: routerFrom(keyOperations),
   sources: routerFrom(sourceOperations),
-  articles: articlesRouter,
-  imports: importsRouter,
-  conversations: conversationsRouter,
-  savedReplies: savedRepliesRouter,
-  team: teamRouter,
-  usage: usageRouter,
-  webhooks: webhooksRouter,
-  people: peopleRouter,
-  account: accountRouter,
-  audit: auditRouter,
-  visitorData: visitorDataRouter,
+  articles: routerFrom(articleOperations),
+  imports: routerFrom(importOperations),
+  conversations: routerFrom(conversationOperations),
+  savedReplies: routerFrom(savedReplyOperations),
+  team: routerFrom(teamOperations),
+  usage: routerFrom(usageOperations),
+  webhooks: routerFrom(webhookOperations),
+  people: routerFrom(peopleOperations),
+  account: routerFrom(accountOperations),
+  audit: routerFrom(auditOperations),
+  visitorData: routerFrom(visitorDataOperations),
 });
 
 export type AppRouter = typeof appRouter;

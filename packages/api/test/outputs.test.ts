@@ -1,19 +1,14 @@
-// The declared wire contract of the panel's API (src/outputs.ts): every procedure declares what it
-// returns, no declaration names a hash, a secret or a password (except the values shown once on
-// purpose), results carry exactly the declared keys, and a field a core query returns by accident
-// is dropped before it reaches the panel.
-import { listConversations } from "@parley/core/conversations";
+// The declared wire contract of the panel's API (the output schemas beside each module's panel
+// operations): every procedure declares what it returns, no declaration names a hash, a secret or
+// a password (except the values shown once on purpose), results carry exactly the declared keys,
+// and a field a core query returns by accident is dropped before it reaches the panel.
+
+import { agentSummaryOutput, issuedAgentKeyOutput } from "@parley/core/agents";
+import { conversationDetailOutput, conversationListOutput, listConversations } from "@parley/core/conversations";
+import { articleDetailOutput, articleListOutput } from "@parley/core/knowledge";
 import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import {
-  agentSummaryOutput,
-  articleDetailOutput,
-  articleListOutput,
-  conversationDetailOutput,
-  conversationListOutput,
-  issuedAgentKeyOutput,
-} from "../src/outputs.ts";
 import { appRouter } from "../src/root.ts";
 import { callerFor, setup, type Workspace } from "./support.ts";
 

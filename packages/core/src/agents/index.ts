@@ -1,5 +1,6 @@
 // Agents: their settings, branding, API keys (and who may send a message with one), the test chat.
 
+export { agentDetailOutput, agentListOutput, agentOperations, agentSummaryOutput } from "./agent-operations.ts";
 export {
   agentIdInput,
   createAgent,
@@ -9,6 +10,7 @@ export {
   updateAgent,
   updateAgentInput,
 } from "./agents.ts";
+export { issuedAgentKeyOutput, keyOperations, revokedAgentKeyOutput } from "./keys/key-operations.ts";
 export { authenticateAgent, type MessagingAgent } from "./keys/message-auth.ts";
 export { agentKeyInput, generateHttpApiKey, issueAgentKey, revokeHttpApiKey, revokeWorkspaceAgentKey } from "./keys/operations.ts";
 export { generateAgentKey, hashAgentKey, revokeAgentKey } from "./keys/secrets.ts";

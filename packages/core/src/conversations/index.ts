@@ -2,9 +2,11 @@
 // the live bus to connected visitors and panels, the visitor's data, retention.
 
 export { deleteAgent } from "./agent-deletion.ts";
+export { agentConversationOperations } from "./agent-operations.ts";
 export { getConversation, listConversations, listConversationsInput, waitingEscalations } from "./inbox/conversations.ts";
 export { exportConversations, parseExportQuery } from "./inbox/export.ts";
 export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox/inbox.ts";
+export { conversationDetailOutput, conversationListOutput, conversationOperations } from "./inbox/inbox-operations.ts";
 export { addNote, addNoteInput } from "./inbox/notes.ts";
 export { INBOX_STREAM_HEADERS, inboxEventStream } from "./inbox/stream.ts";
 export { planTransition } from "./inbox/transitions.ts";
@@ -21,10 +23,12 @@ export {
   updateSavedReply,
   updateSavedReplyInput,
 } from "./saved-replies/saved-replies.ts";
+export { savedReplyOperations } from "./saved-replies/saved-reply-operations.ts";
 export { runTestTurn, testChatInput } from "./test-chat.ts";
 export { acceptsEventStream, serverSentEvent } from "./turn/event-stream.ts";
 export { invalidRequest, type MessageRequest, messageRequestSchema } from "./turn/message-schema.ts";
 export { type SendMessageInput, sendMessage } from "./turn/send-message.ts";
 export { ESCALATED_REPLY, type MessageResponse, runTurn } from "./turn/turn.ts";
 export { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "./visitor-data.ts";
+export { visitorDataOperations } from "./visitor-data-operations.ts";
 export { toWireMessage, type WireMessage } from "./wire-message.ts";

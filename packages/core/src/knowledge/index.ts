@@ -1,6 +1,7 @@
 // Knowledge: sources, articles (history, schedule, translations), languages, search, semantic
 // retrieval, imports, gaps.
 
+export { articleDetailOutput, articleListOutput, articleOperations } from "./articles/article-operations.ts";
 export {
   articleIdInput,
   createArticle,
@@ -31,12 +32,14 @@ export { slugFromTitle } from "./articles/slugs.ts";
 export { listTranslationOriginals, translationOriginalsInput } from "./articles/translations.ts";
 export { deleteArticle, deleteByIdInput, deleteSource } from "./deletion.ts";
 export { listKnowledgeGaps, listKnowledgeGapsInput } from "./gaps/gaps-page.ts";
+export { importOperations } from "./imports/import-operations.ts";
 export { getImport, importIdInput, listImports, listImportsInput, parseStartImportQuery, startImport } from "./imports/jobs.ts";
 export { ImportRunner } from "./imports/runner.ts";
 export { importsTask } from "./imports/task.ts";
 export { detectMissingLanguages, LanguageDetectionTask } from "./languages/detected.ts";
 export { languageDetectionTask } from "./languages/detection-task.ts";
 export { warmAgentIndexes } from "./search/agent-index.ts";
+export { agentSearchOperations } from "./search/agent-search-operations.ts";
 export { getAgentKnowledgeSearch } from "./search/agent-status.ts";
 export { type ArticleHit, listVisibleArticleDates, searchHelpArticles } from "./search/database-search.ts";
 export { fuse, type RankedPassage } from "./search/rank.ts";

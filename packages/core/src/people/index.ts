@@ -10,7 +10,9 @@ export {
   resetPassword,
   sessionIdInput,
 } from "./account.ts";
+export { accountOperations } from "./account-operations.ts";
 export { listAudit, listAuditActors, listAuditInput, NO_CLIENT, recordAudit } from "./audit.ts";
+export { auditOperations } from "./audit-operations.ts";
 export {
   type PanelCall,
   type PanelInput,
@@ -36,6 +38,7 @@ export {
   setRole,
   setRoleInput,
 } from "./people.ts";
+export { peopleOperations } from "./people-operations.ts";
 export {
   OPERATION_PERMISSIONS,
   PANEL_SECTIONS,
@@ -53,3 +56,4 @@ export type { AdminScope, RequestClient } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";
 export { passwordWork, signInAdmin } from "./sign-in.ts";
 export { listTeamMembers } from "./team.ts";
+export { teamOperations } from "./team-operations.ts";

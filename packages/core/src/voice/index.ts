@@ -28,3 +28,4 @@ export { POCKETSPHINX_BINARY, POCKETSPHINX_MODEL_DIR, type PocketSphinxOptions, 
 export { FLITE_VOICES, FliteTextToSpeech } from "./tts-flite.ts";
 export { OpenAiTextToSpeech } from "./tts-openai.ts";
 export { createSileroVad, SILERO_WINDOW } from "./vad-silero.ts";
+export { agentVoiceOperations } from "./voice-operations.ts";

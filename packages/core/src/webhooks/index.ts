@@ -26,4 +26,5 @@ export * from "./schemas.ts";
 export * from "./signing.ts";
 export { WEBHOOK_DELIVERIES_TASK, webhookDeliveryTask } from "./task.ts";
 export * from "./types.ts";
+export { webhookOperations } from "./webhook-operations.ts";
 export { WebhookWorker, type WebhookWorkerOptions } from "./worker.ts";

@@ -1,0 +1,156 @@
+// The inbox's operations (the `conversations` router of packages/api). The inbox functions check
+// their permission themselves too (the live events and the export share them).
+import { z } from "zod";
+import { panelOperationsOver } from "../../people/panel-operation.ts";
+import { teamMemberOutput } from "../../people/team-operations.ts";
+import { count, id, moment, okOutput, page } from "../../platform/panel-outputs.ts";
+import type { ConversationContext } from "../context.ts";
+import { getConversation, listConversations, listConversationsInput, waitingEscalations } from "./conversations.ts";
+import { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
+import { addNote, addNoteInput } from "./notes.ts";
+
+const conversationStatus = z.enum(["active", "escalated", "resolved"]);
+
+export const conversationOutput = z.object({
+  id,
+  agentId: id,
+  agentName: z.string(),
+  status: conversationStatus,
+  channel: z.enum(["api", "widget"]),
+  visitorName: z.string().nullable(),
+  visitorEmail: z.string().nullable(),
+  visitorPhone: z.string().nullable(),
+  /** Widget: the page the conversation started on. */
+  firstPageUrl: z.string().nullable(),
+  messageCount: count,
+  assignee: teamMemberOutput.nullable(),
+  /** When it last became escalated (waiting time); null when never. */
+  escalatedAt: moment.nullable(),
+  resolvedAt: moment.nullable(),
+  /** When the visitor's data was erased; null when it was not. */
+  erasedAt: moment.nullable(),
+  createdAt: moment,
+  updatedAt: moment,
+});
+
+const messageRole = z.enum(["user", "agent", "human"]);
+
+const messagePreview = z.object({ role: messageRole, text: z.string(), createdAt: moment });
+
+export const conversationListOutput = page(
+  z.object({
+    ...conversationOutput.shape,
+    lastMessage: messagePreview.nullable(),
+    /** The visitor's own last message (what they asked), for the list's preview. */
+    lastVisitorMessage: messagePreview.nullable(),
+  }),
+);
+
+export const waitingEscalationsOutput = z.object({ count, oldestEscalatedAt: moment.nullable() });
+
+export const conversationMessageOutput = z.object({
+  id,
+  role: messageRole,
+  text: z.string(),
+  /** Agent and team replies as sanitised HTML; null for the visitor's own text. */
+  html: z.string().nullable(),
+  tokens: count,
+  toolCalls: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
+  richContent: z.array(z.unknown()),
+  sequence: count,
+  /** Spoken: the visitor's transcript, or a reply read aloud. */
+  voice: z.boolean(),
+  /** A spoken reply the visitor cut short: the text is what was played. */
+  interrupted: z.boolean(),
+  createdAt: moment,
+});
+
+/** An internal note: the team's only, never sent to the visitor. */
+export const conversationNoteOutput = z.object({ id, text: z.string(), authorName: z.string().nullable(), createdAt: moment });
+
+export const conversationDetailOutput = z.object({
+  ...conversationOutput.shape,
+  clientVariables: z.record(z.string(), z.string()),
+  pageVariables: z.record(z.string(), z.string()),
+  messages: z.array(conversationMessageOutput),
+  notes: z.array(conversationNoteOutput),
+  trackingEvents: z.array(z.object({ id, event: z.string(), properties: z.record(z.string(), z.unknown()), createdAt: moment })),
+  /** The inbox timeline: taken over, handed back, assigned, resolved... with who and when. */
+  activity: z.array(
+    z.object({
+      id,
+      kind: z.enum(["taken_over", "handed_back", "assigned", "unassigned", "resolved", "reopened", "escalated"]),
+      actorName: z.string().nullable(),
+      assigneeName: z.string().nullable(),
+      createdAt: moment,
+    }),
+  ),
+});
+
+const panel = panelOperationsOver<ConversationContext>();
+
+export const conversationOperations = {
+  list: panel.query({
+    permission: "inbox.read",
+    input: listConversationsInput,
+    output: conversationListOutput,
+    run: ({ app, scope }, input) => listConversations(app, scope, input),
+  }),
+  /** The navigation's count of escalations nobody has taken yet. */
+  waiting: panel.query({
+    permission: "inbox.read",
+    output: waitingEscalationsOutput,
+    run: ({ app, scope }) => waitingEscalations(app.db, scope),
+  }),
+  get: panel.query({
+    permission: "inbox.read",
+    input: conversationIdInput,
+    output: conversationDetailOutput,
+    run: ({ app, scope }, input) => getConversation(app.db, scope, input.id),
+  }),
+  reply: panel.mutation({
+    permission: "inbox.reply",
+    input: replyInput,
+    output: conversationMessageOutput,
+    run: ({ app, scope }, input) => replyToConversation(app.db, scope, input, app.now(), app.live),
+  }),
+  /** An internal note: the team sees it in the timeline; the visitor never does. */
+  addNote: panel.mutation({
+    permission: "inbox.note",
+    input: addNoteInput,
+    output: conversationNoteOutput,
+    run: ({ app, scope }, input) => addNote(app.db, scope, input, app.now(), app.live),
+  }),
+  /** The panel says a person is typing (at most every few seconds); the visitor's widget shows it. */
+  typing: panel.mutation({
+    permission: "inbox.reply",
+    input: conversationIdInput,
+    output: okOutput,
+    run: ({ app, scope }, input) => signalTyping(app.db, scope, input.id, app.live),
+  }),
+  takeOver: panel.mutation({
+    permission: "inbox.takeOver",
+    input: conversationIdInput,
+    output: conversationOutput,
+    run: ({ app, scope }, input) => changeConversation(app.db, scope, input.id, { kind: "take_over" }, app.now(), app.live),
+  }),
+  handBack: panel.mutation({
+    permission: "inbox.handBack",
+    input: conversationIdInput,
+    output: conversationOutput,
+    run: ({ app, scope }, input) => changeConversation(app.db, scope, input.id, { kind: "hand_back" }, app.now(), app.live),
+  }),
+  resolve: panel.mutation({
+    permission: "inbox.resolve",
+    input: conversationIdInput,
+    output: conversationOutput,
+    run: ({ app, scope }, input) => changeConversation(app.db, scope, input.id, { kind: "resolve" }, app.now(), app.live),
+  }),
+  assign: panel.mutation({
+    permission: "inbox.assign",
+    input: assignInput,
+    output: conversationOutput,
+    run: ({ app, scope }, input) =>
+      changeConversation(app.db, scope, input.id, { kind: "assign", assigneeId: input.assigneeId }, app.now(), app.live),
+  }),
+};
