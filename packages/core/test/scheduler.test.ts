@@ -78,7 +78,9 @@ describe("intervals", () => {
 
     expect(slow.runs.length).toBeGreaterThanOrEqual(3);
     expect(slow.runs.length).toBeLessThanOrEqual(5);
-    expect(fast.runs.length).toBeGreaterThan(slow.runs.length * 3);
+    // Twice as many, not the ~5x an idle machine gives: timers run late on a loaded one, and one
+    // shared loop would give both the same count.
+    expect(fast.runs.length).toBeGreaterThanOrEqual(slow.runs.length * 2);
     for (const { runs, intervalMs } of [
       { runs: fast.runs, intervalMs: 40 },
       { runs: slow.runs, intervalMs: 250 },
