@@ -1,9 +1,10 @@
 // A list of article summaries: title, collection and date, and a plain-text excerpt (with the
 // search terms marked on the search page). Text goes through React, so it is always escaped.
 
-import type { ArticleHit } from "@parley/core/help";
-import { excerpt, helpPaths, highlight, markdownToPlainText } from "@parley/core/help";
+import { excerpt, helpPaths, highlight } from "@parley/core/help";
 import { HELP_EXCERPT_CHARS } from "@parley/core/help/limits";
+import type { ArticleHit } from "@parley/core/knowledge";
+import { markdownToPlainText } from "@parley/core/knowledge";
 import Link from "next/link";
 import { Fragment } from "react";
 import { formatDate } from "./format.ts";
