@@ -3,7 +3,7 @@
 
 import type { AppContext } from "@parley/core";
 import { ERRORS, fieldMessage, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
-import { type AdminScope, NO_CLIENT, type Permission, permissionOf, type RequestClient, roleMay } from "@parley/core/people";
+import { type AdminScope, NO_CLIENT, type Permission, type RequestClient, roleMay } from "@parley/core/people";
 import { type inferRouterError, initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 
@@ -100,9 +100,9 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
  * origin. Input holding text the database cannot store is refused next (400 naming the field),
  * before any procedure could fail with it in the database.
  */
-export const protectedProcedure = publicProcedure.use(async ({ ctx, meta, path, type, getRawInput, next }) => {
+export const protectedProcedure = publicProcedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: ERRORS.UNAUTHORIZED.message });
-  const permission = meta?.permission ?? permissionOf(path);
+  const permission = meta?.permission;
   if (!permission || !roleMay(ctx.session.role, permission)) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
   if (type === "mutation" && !ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
   const unstorable = pathOfUnstorableText(await getRawInput(), "input");

@@ -1,14 +1,16 @@
 // The permission matrix: every procedure of the panel's API, called as every role, is refused
-// (403 "Forbidden") exactly when the one table in core says the role may not call it; a
-// procedure without an entry in the table fails this test. The session routes are checked too.
+// (403 "Forbidden") exactly when the permission its operation declares (read back from the
+// routers' meta into OPERATION_PERMISSIONS) says the role may not call it; a procedure without a
+// permission fails this test and is refused for everyone. The session routes are checked too.
 
 import { generateHttpApiKey, revokeHttpApiKey } from "@parley/core/agents";
 import { exportVisitorData, inboxEventStream } from "@parley/core/conversations";
-import { OPERATION_PERMISSIONS, PERMISSIONS, ROLES, type Role, roleMayCall } from "@parley/core/people";
+import { PERMISSIONS, ROLES, type Role } from "@parley/core/people";
 import type { TestContext } from "@parley/testing/context";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appRouter } from "../src/index.ts";
+import { appRouter, createTRPCContext, OPERATION_PERMISSIONS, roleMayCall } from "../src/index.ts";
+import { createCallerFactory, createTRPCRouter, protectedProcedure } from "../src/trpc.ts";
 import { callerFor, setup, type Workspace } from "./support.ts";
 
 let ctx: TestContext;
@@ -122,6 +124,16 @@ describe("the permission table", () => {
 
   it("an operation the table does not name is refused for every role", () => {
     for (const role of ROLES) expect(roleMayCall(role, "agents.destroyEverything")).toBe(false);
+  });
+
+  it("a procedure whose meta declares no permission is refused (403) for every role, and missing from the table", async () => {
+    const router = createTRPCRouter({ destroyEverything: protectedProcedure.query(() => "destroyed") });
+    const call = createCallerFactory(router);
+    for (const role of ROLES) {
+      const caller = call(createTRPCContext({ ctx, session: { ...a.scope, role }, sameOrigin: true }));
+      expect(isForbidden(await caller.destroyEverything().catch((error: unknown) => error)), role).toBe(true);
+    }
+    expect(Object.hasOwn(OPERATION_PERMISSIONS, "destroyEverything")).toBe(false);
   });
 });
 

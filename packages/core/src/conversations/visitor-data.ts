@@ -8,7 +8,7 @@
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { recordAudit } from "../people/audit.ts";
-import { assertMayCall } from "../people/permissions.ts";
+import { assertCan, assertMayCall } from "../people/permissions.ts";
 import { type AdminScope, rowId } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
@@ -178,7 +178,7 @@ export async function eraseVisitorData(
   scope: AdminScope,
   input: z.infer<typeof eraseVisitorInput>,
 ): Promise<{ conversations: number }> {
-  assertMayCall(scope, "visitorData.erase");
+  assertCan(scope, "visitorData.manage");
   const { confirmation, ...target } = input;
   if (!erasureConfirmed(target, confirmation)) throw new AppError("INVALID_REQUEST", { details: CONFIRMATION_TEXT });
   await enforceRateLimit(ctx.limiters.configured(ERASE_POLICY), scope.userId);

@@ -40,17 +40,16 @@ export {
 } from "./people.ts";
 export { peopleOperations } from "./people-operations.ts";
 export {
-  OPERATION_PERMISSIONS,
   PANEL_SECTIONS,
   PERMISSIONS,
   type Permission,
   panelSectionsFor,
-  permissionOf,
   ROLES,
   type Role,
   roleMay,
   roleMayCall,
   roleOf,
+  SESSION_ROUTE_PERMISSIONS,
 } from "./permissions.ts";
 export type { AdminScope, RequestClient } from "./scope.ts";
 export { checkSession, endAllSessions, endSession, type SessionAdmin, startSession } from "./sessions.ts";

@@ -1,8 +1,9 @@
-// Who may do what in the control panel: one table of permissions by role, and one table naming the
-// permission of every panel operation (each tRPC procedure by its path, each route that takes the
-// panel session). The tRPC middleware and the routes consult OPERATION_PERMISSIONS; core
-// operations that several callers share (the inbox) check their permission themselves too.
-// An operation missing from the table is refused for everyone (a test walks the whole matrix).
+// Who may do what in the control panel: one table of permissions by role. Each panel operation
+// names its permission beside its code (the modules' *-operations.ts, which packages/api turns into
+// tRPC procedures); the routes that take the panel session outside tRPC name theirs in
+// SESSION_ROUTE_PERMISSIONS below. Core operations that several callers share (the inbox) check
+// their permission themselves too. A route missing from the table is refused for everyone (a test
+// walks the whole matrix).
 import { AppError } from "../platform/errors.ts";
 import { type AdminScope, ROLES, type Role } from "./scope.ts";
 
@@ -65,82 +66,8 @@ export type Permission = keyof typeof PERMISSIONS;
 /** The inbox's permissions (the inbox operations check these themselves). */
 export type InboxPermission = Extract<Permission, `inbox.${string}`>;
 
-/** The permission of every panel operation: tRPC procedures by path, session routes by method and path. */
-export const OPERATION_PERMISSIONS = {
-  "agents.list": "agents.list",
-  "agents.get": "agents.read",
-  "agents.knowledgeSearch": "agents.read",
-  "agents.voiceAvailability": "agents.read",
-  "agents.create": "agents.write",
-  "agents.update": "agents.write",
-  "agents.delete": "agents.delete",
-  "agents.testChat": "agents.test",
-  "keys.generate": "keys.manage",
-  "keys.revoke": "keys.manage",
-  "sources.list": "knowledge.read",
-  "sources.create": "knowledge.write",
-  "sources.update": "knowledge.write",
-  "sources.setAgents": "knowledge.write",
-  "sources.delete": "knowledge.write",
-  "articles.list": "knowledge.read",
-  "articles.get": "knowledge.read",
-  "articles.translationOriginals": "knowledge.read",
-  "articles.create": "knowledge.write",
-  "articles.update": "knowledge.write",
-  "articles.setPublished": "knowledge.write",
-  "articles.preview": "knowledge.read",
-  "articles.setActive": "knowledge.write",
-  "articles.delete": "knowledge.write",
-  "articles.revisions": "knowledge.read",
-  "articles.revisionDiff": "knowledge.read",
-  "articles.restoreRevision": "knowledge.write",
-  "articles.schedule": "knowledge.write",
-  "articles.gaps": "knowledge.read",
-  "imports.list": "knowledge.read",
-  "imports.get": "knowledge.read",
-  "conversations.list": "inbox.read",
-  "conversations.waiting": "inbox.read",
-  "conversations.get": "inbox.read",
-  "conversations.reply": "inbox.reply",
-  "conversations.typing": "inbox.reply",
-  "conversations.takeOver": "inbox.takeOver",
-  "conversations.handBack": "inbox.handBack",
-  "conversations.resolve": "inbox.resolve",
-  "conversations.assign": "inbox.assign",
-  "conversations.addNote": "inbox.note",
-  "visitorData.erase": "visitorData.manage",
-  "savedReplies.list": "inbox.reply",
-  "savedReplies.fill": "inbox.reply",
-  "savedReplies.create": "inbox.savedReplies",
-  "savedReplies.update": "inbox.savedReplies",
-  "savedReplies.delete": "inbox.savedReplies",
-  "home.get": "home.read",
-  "team.list": "team.read",
-  "usage.summary": "usage.read",
-  "usage.daily": "usage.read",
-  "webhooks.list": "webhooks.manage",
-  "webhooks.get": "webhooks.manage",
-  "webhooks.create": "webhooks.manage",
-  "webhooks.update": "webhooks.manage",
-  "webhooks.delete": "webhooks.manage",
-  "webhooks.setEnabled": "webhooks.manage",
-  "webhooks.rollSecret": "webhooks.manage",
-  "webhooks.deliveries": "webhooks.manage",
-  "webhooks.delivery": "webhooks.manage",
-  "webhooks.sendTest": "webhooks.manage",
-  "webhooks.retryDelivery": "webhooks.manage",
-  "people.list": "people.manage",
-  "people.invite": "people.manage",
-  "people.revokeInvitation": "people.manage",
-  "people.setRole": "people.manage",
-  "people.deactivate": "people.manage",
-  "people.reactivate": "people.manage",
-  "audit.list": "audit.read",
-  "audit.actors": "audit.read",
-  "account.get": "account.own",
-  "account.changePassword": "account.own",
-  "account.sessions": "account.own",
-  "account.endSession": "account.own",
+/** The permission of each route that takes the panel session outside tRPC, by method and path. */
+export const SESSION_ROUTE_PERMISSIONS = {
   "POST /api/agents/{agent_id}/http-api-key": "keys.manage",
   "DELETE /api/agents/{agent_id}/http-api-key": "keys.manage",
   "GET /api/panel/events": "inbox.read",
@@ -150,7 +77,7 @@ export const OPERATION_PERMISSIONS = {
   "GET /api/health/tasks": "operations.read",
 } as const satisfies Record<string, Permission>;
 
-export type PanelOperation = keyof typeof OPERATION_PERMISSIONS;
+export type SessionRoute = keyof typeof SESSION_ROUTE_PERMISSIONS;
 
 /** The panel's sections (their paths under /panel) and the permission that opens each. */
 export const PANEL_SECTIONS = [
@@ -182,28 +109,28 @@ export function assertCan(scope: AdminScope, permission: Permission): void {
   if (!can(scope, permission)) throw new AppError("FORBIDDEN");
 }
 
-/** The permission of a panel operation, or undefined when the table has no entry for it. */
-export function permissionOf(operation: string): Permission | undefined {
-  return Object.hasOwn(OPERATION_PERMISSIONS, operation) ? OPERATION_PERMISSIONS[operation as PanelOperation] : undefined;
+/** The permission of a session route, or undefined when the table has no entry for it. */
+export function permissionOf(route: string): Permission | undefined {
+  return Object.hasOwn(SESSION_ROUTE_PERMISSIONS, route) ? SESSION_ROUTE_PERMISSIONS[route as SessionRoute] : undefined;
 }
 
-/** Whether a role may call an operation; an operation without an entry is refused for every role. */
-export function roleMayCall(role: Role, operation: string): boolean {
-  const permission = permissionOf(operation);
+/** Whether a role may call a session route; a route without an entry is refused for every role. */
+export function roleMayCall(role: Role, route: SessionRoute): boolean {
+  const permission = permissionOf(route);
   return permission !== undefined && roleMay(role, permission);
 }
 
 /**
- * Whether a person of this role may invite someone: the rule of `people.invite`, asked again when an
- * invitation is accepted and when its inviter's role changes, so no invitation outlives that right.
+ * Whether a person of this role may invite someone: the permission of `people.invite`, asked again
+ * when an invitation is accepted and when its inviter's role changes, so no invitation outlives that right.
  */
 export function roleMayInvite(role: Role): boolean {
-  return roleMayCall(role, "people.invite");
+  return roleMay(role, "people.manage");
 }
 
-/** Throws FORBIDDEN unless the person may call the operation. */
-export function assertMayCall(scope: AdminScope, operation: string): void {
-  if (!roleMayCall(roleOf(scope), operation)) throw new AppError("FORBIDDEN");
+/** Throws FORBIDDEN unless the person may call the session route. */
+export function assertMayCall(scope: AdminScope, route: SessionRoute): void {
+  if (!roleMayCall(roleOf(scope), route)) throw new AppError("FORBIDDEN");
 }
 
 /** The section of a panel path (the longest matching prefix), or undefined for the panel's home. */

@@ -3,7 +3,7 @@
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { recordAudit } from "../../people/audit.ts";
-import { assertMayCall, type PanelOperation } from "../../people/permissions.ts";
+import { assertMayCall, type SessionRoute } from "../../people/permissions.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import type { PlatformContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -78,7 +78,7 @@ export async function revokeHttpApiKey(ctx: PlatformContext, caller: KeyRouteCal
 }
 
 /** Session-authenticated (the panel's cookie), only from the app's own origin, by a role that manages keys. */
-function authorizeKeyRoute(caller: KeyRouteCaller, operation: PanelOperation): AdminScope {
+function authorizeKeyRoute(caller: KeyRouteCaller, operation: SessionRoute): AdminScope {
   if (!caller.session) throw new AppError("UNAUTHORIZED");
   if (!caller.sameOrigin) throw new AppError("FORBIDDEN");
   assertMayCall(caller.session, operation);
