@@ -1,6 +1,8 @@
 // The pieces the control panel's output schemas share (each module declares its own outputs beside
 // its panel operations). Zod objects drop any key they do not name, so a field added to a query (a
-// key hash, a webhook secret) never reaches the panel unless an output declares it.
+// key hash, a webhook secret) never reaches the panel unless an output declares it. The only
+// secrets declared are the ones shown once on purpose: a generated agent key and a new webhook
+// signing secret.
 import { z } from "zod";
 
 export const id = z.string();
