@@ -20,7 +20,7 @@ export class DataFolderDamagedError extends Error {
     readonly reason: string,
   ) {
     super(
-      `The data folder ${folder} is damaged and cannot be opened (${reason}). Restore a backup with "npm run db:restore -- <file>" (README: Backups), or delete the folder if it holds nothing you need.`,
+      `The data folder ${folder} is damaged and cannot be opened (${reason}). Restore a backup with "npm run db:restore -- <file>" (docs/operators/data-folder-and-backups.md), or delete the folder if it holds nothing you need.`,
     );
     this.name = "DataFolderDamagedError";
   }

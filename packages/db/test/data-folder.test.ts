@@ -35,7 +35,7 @@ afterEach(async () => {
 });
 
 const damagedMessage = (reason: string) =>
-  `The data folder ${folder} is damaged and cannot be opened (${reason}). Restore a backup with "npm run db:restore -- <file>" (README: Backups), or delete the folder if it holds nothing you need.`;
+  `The data folder ${folder} is damaged and cannot be opened (${reason}). Restore a backup with "npm run db:restore -- <file>" (docs/operators/data-folder-and-backups.md), or delete the folder if it holds nothing you need.`;
 
 async function addRows(database: Database): Promise<void> {
   await database.prisma.workspace.create({ data: { id: "ws-demo", name: "Demo" } });

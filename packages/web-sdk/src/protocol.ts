@@ -1,5 +1,5 @@
 // The wire format of protocol `parley.v1` as the browser sees it (the server's definition is in
-// packages/core/src/widget/protocol.ts; the README's "Widget protocol" section documents both).
+// packages/core/src/widget/protocol.ts; docs/integrators/widget-and-sdk.md documents both).
 
 export type ConversationStatus = "active" | "escalated";
 
@@ -76,7 +76,7 @@ export interface VoiceAudioFormat {
 }
 
 /**
- * Voice (README, "Voice"): after voice.start the page sends binary frames of raw PCM16LE mono
+ * Voice (docs/integrators/voice.md): after voice.start the page sends binary frames of raw PCM16LE mono
  * audio at the input rate, 20 to 100 ms each (or voice.append with base64 audio).
  */
 export type VoiceClientFrame =

@@ -3,7 +3,7 @@
 // itself lives in the database (packages/core/src/people/sessions.ts): started at sign-in, checked on every
 // authenticated request (readSession: route handlers, tRPC, the panel's pages; and next-auth's own
 // session endpoint), ended at sign-out. The rules (password check, throttle, workspace scope,
-// sessions) live in @parley/core/admin; this file adapts them to next-auth.
+// sessions) live in @parley/core/people; this file adapts them to next-auth.
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,7 +1,7 @@
 // Which engine answers for an agent: the knowledge agent by default; the LLM agent when the agent
 // is set to it AND an OpenAI-compatible endpoint is configured (LLM_BASE_URL / LLM_MODEL). An
 // agent set to "llm" on a deployment without an endpoint falls back to the knowledge agent rather
-// than failing every turn; the panel shows the setting, the README says so.
+// than failing every turn; the panel shows the setting, docs/operators/llm-engine.md says so.
 import { optionalUrl } from "@parley/db";
 import { z } from "zod";
 import { createKnowledgeEngine } from "./knowledge.ts";

@@ -1,5 +1,5 @@
 // The knowledge agent (the default engine; no network): answers from the agent's visible help
-// articles, found by the passage index (retrieval/), so the help centre's visibility rule holds.
+// articles, found by the passage index (../knowledge/search/), so the help centre's visibility rule holds.
 // It quotes the passage that answers and names its article, adds a second article's passage when
 // the question spans two, reads a follow-up with the visitor's previous message, and answers in
 // the visitor's language (phrases.ts). It hands over to a person when asked, says plainly when the

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { recordAudit } from "../people/audit.ts";
 import { type AdminScope, rowId } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
-import { articlePublication, recordWebhookEvents } from "../webhooks/index.ts";
+import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
 
 export const deleteByIdInput = z.object({ id: rowId });
 

@@ -22,7 +22,7 @@ export { errorBodySchema } from "../platform/openapi-shared.ts";
 /**
  * The version of the public API this document describes (semver). Within major version 1 only
  * additive changes are made (minor: new optional fields, operations, error texts; patch: wording);
- * see the README's "Versioning and compatibility".
+ * see docs/integrators/versioning.md.
  */
 export const API_VERSION = "1.0.0";
 

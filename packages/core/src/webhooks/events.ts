@@ -87,7 +87,7 @@ export async function recordWebhookEvents(
     JOIN "events" ev ON ev."id" = t."eventId"`;
 }
 
-// Payload builders: the `data` of each event type (documented in the README).
+// Payload builders: the `data` of each event type (documented in docs/integrators/webhooks.md).
 
 export interface ConversationRef {
   id: string;

@@ -1,5 +1,5 @@
 // Webhooks: events recorded with their change (outbox), delivered by an in-process worker, signed
-// per Standard Webhooks. See the README's "Webhooks" section for the contract.
+// per Standard Webhooks. docs/integrators/webhooks.md has the contract.
 
 export {
   createEndpoint,

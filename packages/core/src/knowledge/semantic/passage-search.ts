@@ -13,7 +13,7 @@ import type { Neighbour } from "./vector-index.ts";
 export type VectorSearchKind = Exclude<VectorSearchSetting, "auto">;
 
 export const PGVECTOR_MISSING =
-  "EMBEDDINGS_VECTOR_SEARCH is pgvector, but the database has no usable pgvector: it needs the extension at 0.8 or later and the PassageEmbedding.embedding column (README: Semantic retrieval)";
+  "EMBEDDINGS_VECTOR_SEARCH is pgvector, but the database has no usable pgvector: it needs the extension at 0.8 or later and the PassageEmbedding.embedding column (docs/operators/semantic-retrieval.md)";
 
 /** The kind the setting gives on this database; an explicit pgvector without pgvector is an error. */
 export async function resolveVectorSearch(db: Database, setting: VectorSearchSetting): Promise<VectorSearchKind> {

@@ -1,6 +1,6 @@
 // An exact nearest-neighbour index of unit-length vectors in one contiguous Float32Array: cosine
 // similarity is then a dot product, and a scan touches memory in order. Exact search over the
-// agent's own passages is fast enough at the sizes we serve (see the README's figure), so there is
+// agent's own passages is fast enough at the sizes we serve (see docs/operators/semantic-retrieval.md), so there is
 // no approximate graph to build, tune or keep in sync.
 
 export interface PassageKey {
