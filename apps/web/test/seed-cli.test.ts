@@ -1,7 +1,7 @@
 // `npm run db:seed` (src/cli/seed.ts) as npm runs it, on an embedded data folder: it seeds the demo
 // data with the app's settings; it and the start-up's setup (src/cli/setup.ts) refuse, with the
 // folder's one-line message, while another process holds the folder (packages/db's folder-lock
-// tests refuse the db commands the same way).
+// tests refuse the db commands the same way), and a folder inside a held one or holding one.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,3 +81,39 @@ it("refuses, as setup does, a folder another process holds: exit 1, the one-line
     await lock.release();
   }
 }, 60_000);
+
+it("refuses a data folder inside a held one, and one that holds a held one: exit 1, the one-line message, nothing printed", async () => {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const outer = path.join(root, "pglite");
+  const held = await lockDataFolder(outer);
+  try {
+    const inner = path.join(outer, "pglite");
+    const inside = new RegExp(
+      `^The data folder ${escape(inner)} is inside the data folder ${escape(outer)}, in use by process ${process.pid} \\(.+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
+    );
+    for (const name of ["seed", "setup"] as const) {
+      const result = await runCli(name, { DATA_DIR: outer, ADMIN_PASSWORD: "seed-cli-password" });
+      expect(result.code, `${name}: ${result.stderr}`).toBe(1);
+      expect(result.stderr.trim(), name).toMatch(inside);
+      expect(result.stdout, name).toBe("");
+    }
+  } finally {
+    await held.release();
+  }
+
+  const nested = path.join(outer, "nested", "pglite");
+  const heldInside = await lockDataFolder(nested);
+  try {
+    const holds = new RegExp(
+      `^The data folder ${escape(outer)} holds the data folder ${escape(nested)}, in use by process ${process.pid} \\(.+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
+    );
+    for (const name of ["seed", "setup"] as const) {
+      const result = await runCli(name, { ADMIN_PASSWORD: "seed-cli-password" });
+      expect(result.code, `${name}: ${result.stderr}`).toBe(1);
+      expect(result.stderr.trim(), name).toMatch(holds);
+      expect(result.stdout, name).toBe("");
+    }
+  } finally {
+    await heldInside.release();
+  }
+}, 120_000);
