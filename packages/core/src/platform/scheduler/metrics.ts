@@ -8,7 +8,7 @@ export interface TaskMetrics {
   lastOutcome: "ok" | "error" | null;
   /** A short code of the last failure (never its message or stack, which may quote a secret). */
   lastErrorCode: string | null;
-  /** Runs started on this instance (a lease not taken is no run). */
+  /** Runs started on this instance: a lease held by another instance is no run; a claim that fails (the database down) is a failed run. */
   runs: number;
   /** Runs that failed. */
   failures: number;
