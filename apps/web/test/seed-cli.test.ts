@@ -83,13 +83,13 @@ it("refuses, as setup does, a folder another process holds: exit 1, the one-line
 }, 60_000);
 
 it("refuses a data folder inside a held one, and one that holds a held one: exit 1, the one-line message, nothing printed", async () => {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const outer = path.join(root, "pglite");
   const held = await lockDataFolder(outer);
   try {
     const inner = path.join(outer, "pglite");
     const inside = new RegExp(
-      `^The data folder ${escape(inner)} is inside the data folder ${escape(outer)}, in use by process ${process.pid} \\(.+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
+      `^The data folder ${escapeRegExp(inner)} is inside the data folder ${escapeRegExp(outer)}, in use by process ${process.pid} \\(.+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
     );
     for (const name of ["seed", "setup"] as const) {
       const result = await runCli(name, { DATA_DIR: outer, ADMIN_PASSWORD: "seed-cli-password" });
@@ -105,7 +105,7 @@ it("refuses a data folder inside a held one, and one that holds a held one: exit
   const heldInside = await lockDataFolder(nested);
   try {
     const holds = new RegExp(
-      `^The data folder ${escape(outer)} holds the data folder ${escape(nested)}, in use by process ${process.pid} \\(.+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
+      `^The data folder ${escapeRegExp(outer)} holds the data folder ${escapeRegExp(nested)}, in use by process ${process.pid} \\(.+\\): a data folder may not hold another; choose a DATA_DIR outside it\\.$`,
     );
     for (const name of ["seed", "setup"] as const) {
       const result = await runCli(name, { ADMIN_PASSWORD: "seed-cli-password" });
