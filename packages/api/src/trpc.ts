@@ -79,12 +79,12 @@ const t = initTRPC
     },
   });
 
-/** Core throws AppError; the panel gets the tRPC code of the one error table, with its text. */
+/** Core throws AppError; the panel gets the tRPC code its definition declares, with its text. */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && isAppError(result.error.cause)) {
     const cause = result.error.cause;
-    throw new TRPCError({ code: ERRORS[cause.code].trpc, message: cause.message, cause });
+    throw new TRPCError({ code: cause.trpc, message: cause.message, cause });
   }
   return result;
 });

@@ -5,7 +5,7 @@
 // language filter.
 import { AppError } from "@parley/core";
 import { helpLanguageFilter, listCollections, listHelpLanguages, listVisibleTranslations } from "@parley/core/help";
-import { detectMissingLanguages, searchHelpArticles } from "@parley/core/knowledge";
+import { detectMissingLanguages, KNOWLEDGE_ERRORS, searchHelpArticles } from "@parley/core/knowledge";
 import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createWorkspace, setup, type Workspace } from "./support.ts";
@@ -109,10 +109,12 @@ describe("linking a translation in the panel", () => {
   });
 
   it("answers the REST error body of the spec for each refusal", () => {
-    expect(new AppError("TRANSLATION_OF_ITSELF").toBody()).toEqual({ error: "An article cannot be a translation of itself" });
-    expect(new AppError("TRANSLATION_OF_TRANSLATION").status).toBe(409);
-    expect(new AppError("TRANSLATION_HAS_TRANSLATIONS").status).toBe(409);
-    expect(new AppError("TRANSLATION_ORIGINAL_NOT_FOUND").status).toBe(404);
+    expect(new AppError(KNOWLEDGE_ERRORS.TRANSLATION_OF_ITSELF).toBody()).toEqual({
+      error: "An article cannot be a translation of itself",
+    });
+    expect(new AppError(KNOWLEDGE_ERRORS.TRANSLATION_OF_TRANSLATION).status).toBe(409);
+    expect(new AppError(KNOWLEDGE_ERRORS.TRANSLATION_HAS_TRANSLATIONS).status).toBe(409);
+    expect(new AppError(KNOWLEDGE_ERRORS.TRANSLATION_ORIGINAL_NOT_FOUND).status).toBe(404);
   });
 
   it("offers the workspace's originals as choices, never the article itself or a translation", async () => {

@@ -4,4 +4,5 @@
 // (package.json "exports"; docs/contributors/architecture.md has the map). Core's own files import
 // each other by path, never through this entry.
 export type { AppContext } from "./app-context.ts";
+export { ERROR_CODES, ERROR_DOCS, ERROR_TABLES, ERRORS, type ErrorCode } from "./error-table.ts";
 export * from "./platform/index.ts";

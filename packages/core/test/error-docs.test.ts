@@ -1,8 +1,31 @@
 // The documentation anchors of the error table: one per code, stable and distinct, and the Link
 // header value that points at them.
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, ERROR_DOCS, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "../src/platform/error-docs.ts";
-import { ERRORS } from "../src/platform/errors.ts";
+import { ERROR_CODES, ERROR_DOCS, ERROR_TABLES, ERRORS, type ErrorCode } from "../src/error-table.ts";
+import { errorDocsAnchor, errorDocsLink, errorDocsUrl } from "../src/platform/error-docs.ts";
+import { AppError, type ErrorDefinition } from "../src/platform/errors.ts";
+
+describe("the assembled error table", () => {
+  it("has every code defined exactly once, in platform's table or one module's", () => {
+    const defined = ERROR_TABLES.flatMap((table) => Object.keys(table));
+    expect(defined.length).toBe(45);
+    expect(new Set(defined).size).toBe(defined.length);
+    expect([...ERROR_CODES].sort()).toEqual([...defined].sort());
+    expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
+  });
+
+  it("gives each definition its own code, and AppError its status, text and tRPC code", () => {
+    for (const table of ERROR_TABLES) {
+      for (const [code, definition] of Object.entries(table) as [ErrorCode, ErrorDefinition][]) {
+        expect(definition.code).toBe(code);
+        const error = new AppError(definition);
+        expect({ status: error.status, message: error.message, trpc: error.trpc }).toEqual(ERRORS[code]);
+        expect(error.code).toBe(code);
+      }
+    }
+    expect(new AppError("INVALID_REQUEST", { details: "x: y" }).toBody()).toEqual({ error: "Invalid request", details: "x: y" });
+  });
+});
 
 describe("error documentation anchors", () => {
   it("are errors- and the code in kebab case, one per entry of the error table", () => {

@@ -6,8 +6,8 @@ import type { AddressInfo } from "node:net";
 import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { deflateSync, strToU8, Zip, ZipPassThrough, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ERRORS } from "../src/error-table.ts";
 import { ImportRunner } from "../src/knowledge/imports/runner.ts";
-import { ERRORS } from "../src/platform/errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "../src/platform/limits.ts";
 
 let db: TestDatabase;

@@ -23,6 +23,7 @@ import { type MessageRequest, messageRequestSchema } from "../src/conversations/
 import type { messageResponseSchema } from "../src/conversations/turn/response-schema.ts";
 import { type MessageResponse, runTurn } from "../src/conversations/turn/turn.ts";
 import type { RichContentItem, ToolCall } from "../src/engine/types.ts";
+import { ERRORS, type ErrorCode } from "../src/error-table.ts";
 import type { ArticleSummary, HelpArticle } from "../src/help/articles.ts";
 import type { HelpCollection } from "../src/help/collections.ts";
 import { HELP_CACHE_CONTROL } from "../src/help/limits.ts";
@@ -31,7 +32,6 @@ import { setArticlePublished } from "../src/knowledge/articles/articles.ts";
 import { HELP_QUERY_MAX_CHARS } from "../src/knowledge/limits.ts";
 import { API_VERSION, buildOpenApiDocument, documentServerUrl, type issuedKeyResponseSchema } from "../src/openapi/document.ts";
 import { errorDocsLink } from "../src/platform/error-docs.ts";
-import { ERRORS, type ErrorCode } from "../src/platform/errors.ts";
 import type { richContentItemSchema, toolCallSchema } from "../src/platform/reply-content.ts";
 import { createEndpoint, sendTestEvent } from "../src/webhooks/endpoints.ts";
 import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETRY_DELAYS_MS } from "../src/webhooks/limits.ts";

@@ -4,9 +4,11 @@ import { isDeepStrictEqual } from "node:util";
 import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { recordAudit } from "../people/audit.ts";
+import { PEOPLE_ERRORS } from "../people/errors.ts";
 import { type AdminScope, rowId } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
 import { brandingInput, helpCentreName, readBranding } from "./branding.ts";
+import { AGENTS_ERRORS } from "./errors.ts";
 import {
   AGENT_ALLOWED_ORIGINS_MAX,
   AGENT_INSTRUCTIONS_MAX_CHARS,
@@ -259,7 +261,7 @@ export async function listAgents(db: Database, workspaceId: string): Promise<Age
 
 export async function getAgent(db: Database, workspaceId: string, id: string): Promise<AgentDetail> {
   const row = await db.prisma.agent.findFirst({ where: { id, workspaceId }, select: detailSelect });
-  if (!row) throw new AppError("AGENT_NOT_FOUND");
+  if (!row) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
   return toDetail(row);
 }
 
@@ -276,7 +278,7 @@ export async function createAgent(db: Database, scope: AdminScope, input: z.infe
     return toDetail(row);
   } catch (error) {
     // Agent ids are global (they appear in public URLs), so the id may be taken by any workspace.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new AppError("AGENT_ID_TAKEN");
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new AppError(AGENTS_ERRORS.AGENT_ID_TAKEN);
     throw error;
   }
 }
@@ -289,7 +291,7 @@ export async function updateAgent(db: Database, scope: AdminScope, input: z.infe
   const { id, ...fields } = input;
   await db.prisma.$transaction(async (tx) => {
     const current = await tx.agent.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: detailSelect });
-    if (!current) throw new AppError("AGENT_NOT_FOUND");
+    if (!current) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
     const changed = Object.entries(fields)
       .filter(([name, value]) => value !== undefined && !isDeepStrictEqual(value, current[name as keyof typeof current]))
       .map(([name]) => name)

@@ -3,6 +3,7 @@
 // its conversations is scrubbed with the visitor-data erasure's own rule.
 import type { Database } from "@parley/db";
 import { recordAudit } from "../people/audit.ts";
+import { PEOPLE_ERRORS } from "../people/errors.ts";
 import type { AdminScope } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
 import { scrubStoredResponses } from "./visitor-data.ts";
@@ -16,7 +17,7 @@ export async function deleteAgent(db: Database, scope: AdminScope, id: string): 
   return db.prisma.$transaction(
     async (tx) => {
       const agent = await tx.agent.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { id: true, name: true } });
-      if (!agent) throw new AppError("AGENT_NOT_FOUND");
+      if (!agent) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
       const conversations = await tx.conversation.findMany({ where: { agentId: id }, select: { id: true } });
       await scrubStoredResponses(
         tx,

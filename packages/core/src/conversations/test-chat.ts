@@ -5,6 +5,7 @@
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { type MessagingAgent, messagingAgentSelect } from "../agents/keys/message-auth.ts";
+import { PEOPLE_ERRORS } from "../people/errors.ts";
 import { rowId } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
 import { renderMessageHtml } from "../platform/markdown.ts";
@@ -33,7 +34,7 @@ export interface TestChatReply {
 
 async function workspaceAgent(db: Database, workspaceId: string, agentId: string): Promise<MessagingAgent> {
   const agent = await db.prisma.agent.findFirst({ where: { id: agentId, workspaceId }, select: messagingAgentSelect });
-  if (!agent) throw new AppError("AGENT_NOT_FOUND");
+  if (!agent) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
   return agent;
 }
 

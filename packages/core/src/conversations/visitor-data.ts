@@ -15,6 +15,7 @@ import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { HttpResult } from "../platform/results.ts";
 import { storableQuery } from "../platform/text.ts";
 import type { ConversationContext } from "./context.ts";
+import { CONVERSATIONS_ERRORS } from "./errors.ts";
 import { VISITOR_DATA_EXPORTS_PER_HOUR, VISITOR_DATA_PAGE, VISITOR_ERASURES_PER_HOUR } from "./limits.ts";
 
 const visitorEmail = z.string().trim().toLowerCase().max(320).pipe(z.email("Enter an email address"));
@@ -52,7 +53,7 @@ async function targetConversationIds(db: Database | Prisma.TransactionClient, sc
     ? { id: target.conversationId, ...inWorkspace }
     : { visitorEmail: { equals: target.email, mode: "insensitive" }, ...inWorkspace };
   const rows = await client.conversation.findMany({ where, select: { id: true }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
-  if (target.conversationId && rows.length === 0) throw new AppError("CONVERSATION_NOT_FOUND");
+  if (target.conversationId && rows.length === 0) throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
   return rows.map((row) => row.id);
 }
 

@@ -5,9 +5,11 @@
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { recordAudit } from "../people/audit.ts";
+import { PEOPLE_ERRORS } from "../people/errors.ts";
 import { type AdminScope, rowId } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
 import { articlePublication, recordWebhookEvents } from "../webhooks/events.ts";
+import { KNOWLEDGE_ERRORS } from "./errors.ts";
 
 export const deleteByIdInput = z.object({ id: rowId });
 
@@ -30,7 +32,7 @@ export async function deleteArticle(db: Database, scope: AdminScope, id: string,
       where: { id, source: { workspaceId: scope.workspaceId } },
       select: { id: true, title: true },
     });
-    if (!article) throw new AppError("ARTICLE_NOT_FOUND");
+    if (!article) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
     await announceRemoval(tx, scope.workspaceId, [id], now);
     await tx.article.delete({ where: { id } });
     await recordAudit(tx, scope, { action: "article.deleted", targetType: "article", targetId: id, targetLabel: article.title });
@@ -42,7 +44,7 @@ export async function deleteArticle(db: Database, scope: AdminScope, id: string,
 export async function deleteSource(db: Database, scope: AdminScope, id: string, now: Date): Promise<{ articles: number }> {
   return db.prisma.$transaction(async (tx) => {
     const source = await tx.source.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { id: true, name: true } });
-    if (!source) throw new AppError("SOURCE_NOT_FOUND");
+    if (!source) throw new AppError(PEOPLE_ERRORS.SOURCE_NOT_FOUND);
     const articles = await tx.article.findMany({ where: { sourceId: id }, select: { id: true } });
     await announceRemoval(
       tx,

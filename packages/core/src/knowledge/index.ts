@@ -31,6 +31,7 @@ export { scheduledPublicationsTask } from "./articles/schedule-task.ts";
 export { slugFromTitle } from "./articles/slugs.ts";
 export { listTranslationOriginals, translationOriginalsInput } from "./articles/translations.ts";
 export { deleteArticle, deleteByIdInput, deleteSource } from "./deletion.ts";
+export { KNOWLEDGE_ERRORS } from "./errors.ts";
 export { listKnowledgeGaps, listKnowledgeGapsInput } from "./gaps/gaps-page.ts";
 export { importOperations } from "./imports/import-operations.ts";
 export { getImport, importIdInput, listImports, listImportsInput, parseStartImportQuery, startImport } from "./imports/jobs.ts";

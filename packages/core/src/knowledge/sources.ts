@@ -3,6 +3,7 @@ import type { Database } from "@parley/db";
 import { z } from "zod";
 import { nameInput } from "../agents/agents.ts";
 import { recordAudit } from "../people/audit.ts";
+import { PEOPLE_ERRORS } from "../people/errors.ts";
 import { type AdminScope, assertAgentsInWorkspace, assertSourceInWorkspace, rowId } from "../people/scope.ts";
 import { AppError } from "../platform/errors.ts";
 
@@ -56,7 +57,7 @@ export async function listSources(db: Database, workspaceId: string, onlyId?: st
 
 async function getSource(db: Database, workspaceId: string, id: string): Promise<SourceSummary> {
   const [source] = await listSources(db, workspaceId, id);
-  if (!source) throw new AppError("SOURCE_NOT_FOUND");
+  if (!source) throw new AppError(PEOPLE_ERRORS.SOURCE_NOT_FOUND);
   return source;
 }
 
@@ -73,7 +74,7 @@ export async function updateSource(db: Database, scope: AdminScope, input: z.inf
   const { id, ...fields } = input;
   await db.prisma.$transaction(async (tx) => {
     const current = await tx.source.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { name: true, active: true } });
-    if (!current) throw new AppError("SOURCE_NOT_FOUND");
+    if (!current) throw new AppError(PEOPLE_ERRORS.SOURCE_NOT_FOUND);
     await tx.source.update({ where: { id }, data: fields });
     const changed = (["name", "active"] as const).filter((name) => fields[name] !== undefined && fields[name] !== current[name]);
     if (changed.length === 0) return;

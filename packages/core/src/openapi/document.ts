@@ -3,8 +3,8 @@
 // schemas of webhooks/schemas.ts). Built with zod-openapi from the very zod schemas the handlers parse
 // with (conversations/turn/message-schema.ts, help/articles.ts) and the schemas of what they return
 // (conversations/turn/response-schema.ts, help/schemas.ts); every status and `error` text comes from
-// platform/errors.ts and every number from the modules' limits.ts, so the document cannot drift from the code. The
-// conformance tests validate real responses of every route against it.
+// the error definitions (platform/errors.ts, the modules' errors.ts) and every number from the modules' limits.ts, so
+// the document cannot drift from the code. The conformance tests validate real responses of every route against it.
 //
 // The parts live by route family under openapi/ (shared, messages, help, keys, webhooks); this
 // module assembles them.

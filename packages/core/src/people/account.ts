@@ -8,6 +8,7 @@ import { AppError } from "../platform/errors.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { RateLimiters } from "../platform/ratelimit/types.ts";
 import { CLI_ACTOR, recordAudit } from "./audit.ts";
+import { PEOPLE_ERRORS } from "./errors.ts";
 import { PASSWORD_CHANGES_PER_WINDOW, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from "./limits.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import type { AdminScope } from "./scope.ts";
@@ -52,7 +53,7 @@ export async function changePassword(
     select: { id: true, email: true, passwordHash: true },
   });
   const valid = await passwordWork(() => verifyPassword(input.currentPassword, user.passwordHash));
-  if (!valid) throw new AppError("WRONG_CURRENT_PASSWORD");
+  if (!valid) throw new AppError(PEOPLE_ERRORS.WRONG_CURRENT_PASSWORD);
   const passwordHash = await passwordWork(() => hashPassword(input.newPassword));
   // Conditional: a concurrent change of the same password wins, this one is refused.
   await deps.db.prisma.$transaction(async (tx) => {
@@ -60,7 +61,7 @@ export async function changePassword(
       where: { id: scope.userId, passwordHash: user.passwordHash },
       data: { passwordHash },
     });
-    if (count !== 1) throw new AppError("WRONG_CURRENT_PASSWORD");
+    if (count !== 1) throw new AppError(PEOPLE_ERRORS.WRONG_CURRENT_PASSWORD);
     await recordAudit(tx, scope, { action: "account.password.changed", ...ownTarget(user) });
   });
   return { endedSessions: await endAllSessions(deps.db, scope.userId, now, scope.sessionId) };
@@ -100,7 +101,7 @@ export async function resetPassword(
     where: { email: email.trim().toLowerCase() },
     select: { id: true, email: true, workspaceId: true },
   });
-  if (!user) throw new AppError("TEAM_MEMBER_NOT_FOUND");
+  if (!user) throw new AppError(PEOPLE_ERRORS.TEAM_MEMBER_NOT_FOUND);
   const generatedPassword = password === undefined ? randomBytes(18).toString("base64url") : undefined;
   const plain = newPasswordInput.parse(password ?? generatedPassword);
   const passwordHash = await passwordWork(() => hashPassword(plain));

@@ -11,6 +11,7 @@ import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { RateLimiters } from "../platform/ratelimit/types.ts";
 import { newPasswordInput } from "./account.ts";
 import { recordAudit } from "./audit.ts";
+import { PEOPLE_ERRORS } from "./errors.ts";
 import { type InvitationEmail, sendInvitation } from "./invitation-email.ts";
 import { INVITATION_ATTEMPTS_PER_IP_PER_WINDOW, INVITATION_TTL_SECONDS, INVITATIONS_PER_WORKSPACE_PER_HOUR } from "./limits.ts";
 import { hashPassword } from "./passwords.ts";
@@ -101,7 +102,7 @@ export async function inviteTeamMember(
 ): Promise<{ id: string; email: string; role: Role; link: string; expiresAt: Date; emailed: InvitationEmail }> {
   await enforceRateLimit(deps.limiters.configured(INVITATIONS_POLICY), scope.workspaceId);
   const existing = await deps.db.prisma.user.findUnique({ where: { email: input.email }, select: { id: true } });
-  if (existing) throw new AppError("PERSON_EXISTS");
+  if (existing) throw new AppError(PEOPLE_ERRORS.PERSON_EXISTS);
   const token = randomBytes(32).toString("base64url");
   const invitation = await deps.db.prisma.$transaction(async (tx) => {
     const created = await tx.invitation.create({
@@ -141,7 +142,7 @@ export async function revokeInvitation(db: Database, scope: AdminScope, id: stri
 /** What the accept page shows for a link: the invited email and workspace, or INVITATION_NOT_VALID. */
 export async function openInvitation(db: Database, token: string, now: Date) {
   const parsed = invitationTokenInput.safeParse(token);
-  if (!parsed.success) throw new AppError("INVITATION_NOT_VALID");
+  if (!parsed.success) throw new AppError(PEOPLE_ERRORS.INVITATION_NOT_VALID);
   const invitation = await db.prisma.invitation.findUnique({
     where: { tokenHash: hashToken(parsed.data) },
     select: {
@@ -155,7 +156,7 @@ export async function openInvitation(db: Database, token: string, now: Date) {
     },
   });
   if (!invitation || invitation.acceptedAt !== null || invitation.expiresAt <= now || !inviterMayInvite(invitation.invitedBy))
-    throw new AppError("INVITATION_NOT_VALID");
+    throw new AppError(PEOPLE_ERRORS.INVITATION_NOT_VALID);
   return { id: invitation.id, email: invitation.email, role: invitation.role, workspaceName: invitation.workspace.name };
 }
 
@@ -173,14 +174,14 @@ export async function acceptInvitation(db: Database, input: z.infer<typeof accep
       where: { id: invitation.id, acceptedAt: null, expiresAt: { gt: now } },
       data: { acceptedAt: now },
     });
-    if (used.count !== 1) throw new AppError("INVITATION_NOT_VALID");
+    if (used.count !== 1) throw new AppError(PEOPLE_ERRORS.INVITATION_NOT_VALID);
     const row = await tx.invitation.findUniqueOrThrow({
       where: { id: invitation.id },
       select: { workspaceId: true, invitedBy: inviterSelect },
     });
-    if (!inviterMayInvite(row.invitedBy)) throw new AppError("INVITATION_NOT_VALID");
+    if (!inviterMayInvite(row.invitedBy)) throw new AppError(PEOPLE_ERRORS.INVITATION_NOT_VALID);
     const taken = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
-    if (taken) throw new AppError("PERSON_EXISTS");
+    if (taken) throw new AppError(PEOPLE_ERRORS.PERSON_EXISTS);
     await tx.user.create({
       data: {
         workspaceId: row.workspaceId,
@@ -294,7 +295,7 @@ type Client = Pick<Database["prisma"], "user">;
 
 async function findPerson(client: Client, workspaceId: string, userId: string): Promise<PersonRow> {
   const user = await client.user.findFirst({ where: { id: userId, workspaceId }, select: personSelect });
-  if (!user) throw new AppError("TEAM_MEMBER_NOT_FOUND");
+  if (!user) throw new AppError(PEOPLE_ERRORS.TEAM_MEMBER_NOT_FOUND);
   return toPerson(user);
 }
 
@@ -309,5 +310,5 @@ async function lockOwners(tx: Prisma.TransactionClient, workspaceId: string): Pr
 
 async function assertAnotherOwner(client: Client, workspaceId: string, exceptUserId: string): Promise<void> {
   const others = await client.user.count({ where: { workspaceId, role: "owner", deactivatedAt: null, id: { not: exceptUserId } } });
-  if (others === 0) throw new AppError("LAST_OWNER");
+  if (others === 0) throw new AppError(PEOPLE_ERRORS.LAST_OWNER);
 }

@@ -3,6 +3,7 @@
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { AppError } from "../platform/errors.ts";
+import { PEOPLE_ERRORS } from "./errors.ts";
 
 /** The roles of a workspace's people (permissions.ts says what each may do). */
 export const ROLES = ["owner", "admin", "editor", "support"] as const;
@@ -29,7 +30,7 @@ export const rowId = z.string().trim().min(1).max(200);
 
 export async function assertSourceInWorkspace(db: Database, workspaceId: string, sourceId: string): Promise<void> {
   const source = await db.prisma.source.findFirst({ where: { id: sourceId, workspaceId }, select: { id: true } });
-  if (!source) throw new AppError("SOURCE_NOT_FOUND");
+  if (!source) throw new AppError(PEOPLE_ERRORS.SOURCE_NOT_FOUND);
 }
 
 /** Throws AGENT_NOT_FOUND unless every id names an agent of the workspace. */
@@ -37,5 +38,5 @@ export async function assertAgentsInWorkspace(db: Database, workspaceId: string,
   const unique = [...new Set(agentIds)];
   if (unique.length === 0) return;
   const found = await db.prisma.agent.count({ where: { id: { in: unique }, workspaceId } });
-  if (found !== unique.length) throw new AppError("AGENT_NOT_FOUND");
+  if (found !== unique.length) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
 }

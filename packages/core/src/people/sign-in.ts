@@ -8,6 +8,7 @@ import pLimit from "p-limit";
 import { z } from "zod";
 import { AppError } from "../platform/errors.ts";
 import type { RateLimiter } from "../platform/ratelimit/types.ts";
+import { PEOPLE_ERRORS } from "./errors.ts";
 import { PASSWORD_CHECKS_AT_ONCE } from "./limits.ts";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 import type { AdminScope } from "./scope.ts";
@@ -90,7 +91,7 @@ function assertNotBlocked(limiter: RateLimiter, identifier: string): void {
   const until = blocked.get(limiter)?.get(identifier);
   if (until === undefined) return;
   const seconds = Math.ceil((until - Date.now()) / 1000);
-  if (seconds > 0) throw new AppError("SIGN_IN_THROTTLED", { headers: { "retry-after": String(seconds) } });
+  if (seconds > 0) throw new AppError(PEOPLE_ERRORS.SIGN_IN_THROTTLED, { headers: { "retry-after": String(seconds) } });
   blocked.get(limiter)?.delete(identifier);
 }
 

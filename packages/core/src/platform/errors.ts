@@ -1,89 +1,117 @@
-// Every error Parley returns, in one table: HTTP status and the spec's `error` text for REST,
-// the tRPC code for the panel. Core code throws AppError; adapters map it with this table.
-import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "./limits.ts";
+// Errors: AppError, and how a module declares the errors it throws. Each module's errors.ts holds its own
+// codes (HTTP status and the spec's `error` text for REST, the tRPC code for the panel, and the
+// documentation: meaning and action) next to its code; here are the generic codes platform code throws
+// and every module shares. error-table.ts at the top of core assembles the one public table.
+import { PANEL_BATCH_CALLS_MAX } from "./limits.ts";
 
-export const ERRORS = {
-  INVALID_REQUEST: { status: 400, message: "Invalid request", trpc: "BAD_REQUEST" },
-  BATCH_TOO_LARGE: { status: 400, message: "Too many calls in one batch", trpc: "BAD_REQUEST" },
-  UNAUTHORIZED: { status: 401, message: "Unauthorized", trpc: "UNAUTHORIZED" },
-  MISSING_BEARER_TOKEN: { status: 401, message: "Missing bearer token", trpc: "UNAUTHORIZED" },
-  INVALID_BEARER_TOKEN: { status: 401, message: "Invalid bearer token", trpc: "UNAUTHORIZED" },
-  KEY_NOT_CONFIGURED: { status: 401, message: "HTTP API key not configured", trpc: "UNAUTHORIZED" },
-  CONVERSATION_QUOTA_EXHAUSTED: { status: 402, message: "Monthly conversation quota exhausted", trpc: "FORBIDDEN" },
-  TOKEN_QUOTA_EXHAUSTED: { status: 402, message: "Monthly token quota exhausted", trpc: "FORBIDDEN" },
-  USAGE_LIMIT_REACHED: { status: 402, message: "Usage limit reached", trpc: "FORBIDDEN" },
-  VOICE_QUOTA_EXHAUSTED: { status: 402, message: "Monthly voice minutes exhausted", trpc: "FORBIDDEN" },
-  HTTP_API_DISABLED: { status: 403, message: "HTTP API disabled for this agent", trpc: "FORBIDDEN" },
-  FORBIDDEN: { status: 403, message: "Forbidden", trpc: "FORBIDDEN" },
-  AGENT_NOT_FOUND: { status: 404, message: "Agent not found", trpc: "NOT_FOUND" },
-  CONVERSATION_NOT_FOUND: { status: 404, message: "Conversation not found", trpc: "NOT_FOUND" },
-  NOT_FOUND: { status: 404, message: "Not found", trpc: "NOT_FOUND" },
-  SOURCE_NOT_FOUND: { status: 404, message: "Source not found", trpc: "NOT_FOUND" },
-  ARTICLE_NOT_FOUND: { status: 404, message: "Article not found", trpc: "NOT_FOUND" },
-  TRANSLATION_ORIGINAL_NOT_FOUND: { status: 404, message: "The original article was not found in this workspace", trpc: "NOT_FOUND" },
-  TEAM_MEMBER_NOT_FOUND: { status: 404, message: "Team member not found", trpc: "NOT_FOUND" },
-  INVITATION_NOT_VALID: {
-    status: 404,
-    message: "This invitation link is not valid: it may have expired or been used already. Ask for a new invitation.",
-    trpc: "NOT_FOUND",
-  },
-  LAST_OWNER: {
-    status: 409,
-    message: "The workspace needs at least one active owner. Make someone else an owner first.",
-    trpc: "CONFLICT",
-  },
-  PERSON_EXISTS: { status: 409, message: "A person with this email address already has an account", trpc: "CONFLICT" },
-  WRONG_CURRENT_PASSWORD: { status: 400, message: "The current password is not correct", trpc: "BAD_REQUEST" },
-  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: "Webhook endpoint not found", trpc: "NOT_FOUND" },
-  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: "Webhook delivery not found", trpc: "NOT_FOUND" },
-  SAVED_REPLY_NOT_FOUND: { status: 404, message: "Saved reply not found", trpc: "NOT_FOUND" },
-  WEBHOOK_URL_NOT_ALLOWED: {
+/** The tRPC codes errors map to (a subset of tRPC's own). */
+export type TrpcErrorCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "METHOD_NOT_SUPPORTED"
+  | "CONFLICT"
+  | "PAYLOAD_TOO_LARGE"
+  | "TOO_MANY_REQUESTS"
+  | "INTERNAL_SERVER_ERROR";
+
+/** One error as a module declares it: its responses and what it means for an integrator (`meaning`) and what to do (`action`). */
+export interface ErrorSpec {
+  status: number;
+  message: string;
+  trpc: TrpcErrorCode;
+  meaning: string;
+  action: string;
+}
+
+/** A declared error with its code: what `new AppError(...)` takes and adapters read. */
+export interface ErrorDefinition<Code extends string = string> extends ErrorSpec {
+  code: Code;
+}
+
+/** A module's error table: each entry gets its key as its `code`. */
+export function defineErrors<Table extends Record<string, ErrorSpec>>(
+  table: Table,
+): { readonly [Code in keyof Table & string]: ErrorDefinition<Code> } {
+  const entries = Object.entries(table).map(([code, spec]) => [code, { code, ...spec }]);
+  return Object.fromEntries(entries) as { readonly [Code in keyof Table & string]: ErrorDefinition<Code> };
+}
+
+export const PLATFORM_ERRORS = defineErrors({
+  INVALID_REQUEST: {
     status: 400,
-    message:
-      "Webhook URLs must use https://, without a user name or password, and must not point to a private, loopback or link-local address",
+    message: "Invalid request",
     trpc: "BAD_REQUEST",
+    meaning: "The request is malformed; `details` names each field and rule. Do not retry unchanged.",
+    action: "Fix each field `details` names, then send the corrected request.",
   },
-  METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed", trpc: "METHOD_NOT_SUPPORTED" },
-  WEBHOOK_ENDPOINT_DISABLED: { status: 409, message: "Enable the endpoint first", trpc: "CONFLICT" },
-  WEBHOOK_ENDPOINTS_LIMIT: { status: 409, message: "This workspace has the most webhook endpoints allowed", trpc: "CONFLICT" },
-  AGENT_ID_TAKEN: { status: 409, message: "An agent with this id already exists", trpc: "CONFLICT" },
-  ARTICLE_SLUG_TAKEN: { status: 409, message: "Another article of this source already uses this slug", trpc: "CONFLICT" },
-  ARTICLES_PER_SOURCE_LIMIT: {
-    status: 409,
-    message: `This source holds its maximum of ${ARTICLES_PER_SOURCE_MAX.toLocaleString("en-US")} articles: delete some, or put new ones in another source`,
-    trpc: "CONFLICT",
+  BATCH_TOO_LARGE: {
+    status: 400,
+    message: "Too many calls in one batch",
+    trpc: "BAD_REQUEST",
+    meaning: `A control-panel tRPC batch held more than ${PANEL_BATCH_CALLS_MAX} calls; none of them ran.`,
+    action: `Send at most ${PANEL_BATCH_CALLS_MAX} calls per batch (the tRPC client's \`maxItems\`).`,
   },
-  ARTICLE_REVISION_TOO_LONG: {
-    status: 409,
-    message: `This version is longer than an article may be (a title of ${ARTICLE_TITLE_MAX_CHARS} characters, content of ${ARTICLE_CONTENT_MAX_CHARS.toLocaleString("en-US")}), so it cannot be restored`,
-    trpc: "CONFLICT",
+  UNAUTHORIZED: {
+    status: 401,
+    message: "Unauthorized",
+    trpc: "UNAUTHORIZED",
+    meaning: "No valid control-panel session cookie.",
+    action: "Sign in to the control panel again.",
   },
-  TRANSLATION_OF_ITSELF: { status: 400, message: "An article cannot be a translation of itself", trpc: "BAD_REQUEST" },
-  TRANSLATION_OF_TRANSLATION: {
-    status: 409,
-    message: "That article is itself a translation: choose the original it translates",
-    trpc: "CONFLICT",
+  FORBIDDEN: {
+    status: 403,
+    message: "Forbidden",
+    trpc: "FORBIDDEN",
+    meaning: "A cross-site request (foreign `Origin` or `Sec-Fetch-Site: cross-site`) with a session cookie.",
+    action: "Make the request from the control panel's own origin.",
   },
-  TRANSLATION_HAS_TRANSLATIONS: {
-    status: 409,
-    message: "This article is the original of other translations, so it cannot be a translation itself",
-    trpc: "CONFLICT",
+  NOT_FOUND: {
+    status: 404,
+    message: "Not found",
+    trpc: "NOT_FOUND",
+    meaning: "Unknown, unpublished or inactive: all look the same.",
+    action: "Check the ids in the URL; an unpublished article or an inactive agent stays hidden.",
   },
-  IMPORT_JOB_NOT_FOUND: { status: 404, message: "Import not found", trpc: "NOT_FOUND" },
-  SAVED_REPLY_TITLE_TAKEN: { status: 409, message: "A saved reply with this title already exists", trpc: "CONFLICT" },
-  SAVED_REPLIES_LIMIT: { status: 409, message: "This workspace has the most saved replies allowed", trpc: "CONFLICT" },
-  IDEMPOTENCY_CONFLICT: {
-    status: 409,
-    message: "Idempotency-Key reused with a different request",
-    trpc: "CONFLICT",
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: "Method not allowed",
+    trpc: "METHOD_NOT_SUPPORTED",
+    meaning: "This path does not serve the method; `Allow` names the ones it does.",
+    action: "Use one of the methods the `Allow` header names.",
   },
-  PAYLOAD_TOO_LARGE: { status: 413, message: "Payload too large", trpc: "PAYLOAD_TOO_LARGE" },
-  RATE_LIMITED: { status: 429, message: "Rate limit exceeded", trpc: "TOO_MANY_REQUESTS" },
-  SIGN_IN_THROTTLED: { status: 429, message: "Too many failed sign-ins. Try again later.", trpc: "TOO_MANY_REQUESTS" },
-  INTERNAL: { status: 500, message: "Internal error", trpc: "INTERNAL_SERVER_ERROR" },
-} as const satisfies Record<string, { status: number; message: string; trpc: string }>;
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: "Payload too large",
+    trpc: "PAYLOAD_TOO_LARGE",
+    meaning: "The request body is larger than this route accepts; `details` says the limit. Do not retry unchanged.",
+    action: "Send a smaller body (at most the limit `details` names).",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    message: "Rate limit exceeded",
+    trpc: "TOO_MANY_REQUESTS",
+    meaning: "Too many requests: wait `Retry-After` seconds.",
+    action: "Wait the `Retry-After` seconds (or back off 1 s, 2 s, 4 s), then retry.",
+  },
+  INTERNAL: {
+    status: 500,
+    message: "Internal error",
+    trpc: "INTERNAL_SERVER_ERROR",
+    meaning: "Something failed on our side; nothing was stored. Safe to retry (with the same Idempotency-Key for messages).",
+    action: "Retry after a moment (messages: with the same Idempotency-Key); if it persists, quote the `X-Request-Id` to support.",
+  },
+});
 
-export type ErrorCode = keyof typeof ERRORS;
+export type PlatformErrorCode = keyof typeof PLATFORM_ERRORS;
+
+/** A platform code by name, or a module's error definition. */
+export type ErrorRef = PlatformErrorCode | ErrorDefinition;
+
+export function errorDefinition(error: ErrorRef): ErrorDefinition {
+  return typeof error === "string" ? PLATFORM_ERRORS[error] : error;
+}
 
 /** The spec's error body (section 2.7). */
 export interface ErrorBody {
@@ -92,21 +120,29 @@ export interface ErrorBody {
 }
 
 export class AppError extends Error {
-  readonly code: ErrorCode;
+  readonly definition: ErrorDefinition;
+  readonly code: string;
   readonly details?: string;
   /** Extra response headers (Retry-After, WWW-Authenticate, RateLimit...). */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, options: { details?: string; headers?: Record<string, string> } = {}) {
-    super(ERRORS[code].message);
+  constructor(error: ErrorRef, options: { details?: string; headers?: Record<string, string> } = {}) {
+    const definition = errorDefinition(error);
+    super(definition.message);
     this.name = "AppError";
-    this.code = code;
+    this.definition = definition;
+    this.code = definition.code;
     this.details = options.details;
     this.headers = options.headers ?? {};
   }
 
   get status(): number {
-    return ERRORS[this.code].status;
+    return this.definition.status;
+  }
+
+  /** The tRPC code the panel's procedures answer with. */
+  get trpc(): TrpcErrorCode {
+    return this.definition.trpc;
   }
 
   toBody(): ErrorBody {

@@ -4,8 +4,20 @@
 
 export { type ClientAddressSource, clientIp } from "./client-ip.ts";
 export type { PlatformContext } from "./context.ts";
-export { API_DOCS_PATH, ERROR_CODES, ERROR_DOCS, type ErrorDoc, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "./error-docs.ts";
-export { AppError, ERRORS, type ErrorBody, type ErrorCode, isAppError } from "./errors.ts";
+export { API_DOCS_PATH, type ErrorDoc, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "./error-docs.ts";
+export {
+  AppError,
+  defineErrors,
+  type ErrorBody,
+  type ErrorDefinition,
+  type ErrorRef,
+  type ErrorSpec,
+  errorDefinition,
+  isAppError,
+  PLATFORM_ERRORS,
+  type PlatformErrorCode,
+  type TrpcErrorCode,
+} from "./errors.ts";
 export { fieldMessage } from "./field-messages.ts";
 export { databaseIsHealthy, type TaskHealth, type TasksHealth, tasksHealth } from "./health.ts";
 export { configureLogging, describeError, LOG_LEVELS, type LogLevel, logger } from "./logger.ts";

@@ -1,9 +1,9 @@
 // What every route family of the OpenAPI document shares: response headers, the error body and
-// error responses (texts from platform/errors.ts, meanings from platform/error-docs.ts), the agent id parameter.
+// error responses (texts and meanings from platform/errors.ts and the modules' errors.ts), the agent id parameter.
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
-import { API_DOCS_PATH, ERROR_DOCS, errorDocsLink } from "./error-docs.ts";
-import { ERRORS, type ErrorCode } from "./errors.ts";
+import { API_DOCS_PATH, errorDocsLink } from "./error-docs.ts";
+import { type ErrorRef, errorDefinition } from "./errors.ts";
 import { MESSAGES_PER_MINUTE } from "./limits.ts";
 
 /** Longest X-Request-Id the server echoes (longer ones are cut; rest.ts). */
@@ -61,7 +61,7 @@ export interface HeaderSet {
   /** The methods a path serves (on 405). */
   allow?: readonly string[];
   /** The errors a response may be (their documentation links). */
-  errors?: readonly ErrorCode[];
+  errors?: readonly ErrorRef[];
 }
 
 /** The response headers of one response; X-Request-Id is on every response of every route. */
@@ -92,25 +92,26 @@ export const errorBodySchema = z
   .meta({ id: "Error", description: "Every error has this body (spec 2.7)." });
 
 /** The `Link` header of an error response: the /docs entry of the error it is. */
-function errorLinkHeader(codes: readonly ErrorCode[]) {
-  const links = codes.map(errorDocsLink);
+function errorLinkHeader(errors: readonly ErrorRef[]) {
+  const links = errors.map((error) => errorDocsLink(errorDefinition(error).code));
   return (links.length === 1 ? z.literal(links[0]!) : z.enum(links as [string, ...string[]])).meta({
     description: `Where this error is documented (RFC 8288): its entry in the Errors section of the API reference (\`${API_DOCS_PATH}\` on this server), with its meaning and what to do.`,
     examples: [links[0]!],
   });
 }
 
-/** A response that is one of `codes` (all of one status): the Error body narrowed to their texts. */
+/** A response that is one of `errors` (all of one status): the Error body narrowed to their texts. */
 export function errorResponse(
-  codes: readonly ErrorCode[],
+  errors: readonly ErrorRef[],
   headers: HeaderSet,
   options: { description?: string; detailsExample?: string } = {},
 ): ZodOpenApiResponseObject {
-  const status = ERRORS[codes[0]!].status;
-  for (const code of codes) {
-    if (ERRORS[code].status !== status) throw new Error(`${code} is not a ${status} error`);
+  const definitions = errors.map(errorDefinition);
+  const status = definitions[0]!.status;
+  for (const definition of definitions) {
+    if (definition.status !== status) throw new Error(`${definition.code} is not a ${status} error`);
   }
-  const texts = codes.map((code) => ERRORS[code].message);
+  const texts = definitions.map((definition) => definition.message);
   const error = texts.length === 1 ? z.literal(texts[0]!) : z.enum(texts as [string, ...string[]]);
   const withDetails = options.detailsExample !== undefined;
   const schema = z.intersection(
@@ -120,19 +121,19 @@ export function errorResponse(
       details: withDetails ? z.string().meta({ description: "Each problem as `field: rule`, separated by `; `." }) : z.string().optional(),
     }),
   );
-  const lines = codes.map((code) => `- \`${ERRORS[code].message}\`: ${ERROR_DOCS[code].meaning}`);
+  const lines = definitions.map((definition) => `- \`${definition.message}\`: ${definition.meaning}`);
   return {
     description: [options.description, lines.join("\n")].filter(Boolean).join("\n\n"),
-    headers: responseHeaders({ ...headers, errors: codes }),
+    headers: responseHeaders({ ...headers, errors }),
     content: {
       "application/json": {
         schema,
         examples: Object.fromEntries(
-          codes.map((code) => [
-            code,
+          definitions.map((definition) => [
+            definition.code,
             {
-              summary: ERRORS[code].message,
-              value: withDetails ? { error: ERRORS[code].message, details: options.detailsExample } : { error: ERRORS[code].message },
+              summary: definition.message,
+              value: withDetails ? { error: definition.message, details: options.detailsExample } : { error: definition.message },
             },
           ]),
         ),

@@ -4,7 +4,7 @@
 // same-origin rule (platform/origin.ts) first and answers 403 with the API's error body. Light
 // imports only: the proxy runs before every page.
 
-import { ERRORS, type ErrorBody } from "./errors.ts";
+import { type ErrorBody, PLATFORM_ERRORS } from "./errors.ts";
 import { type HeaderReader, isSameOrigin } from "./origin.ts";
 import { parseTrustProxy } from "./trust-proxy.ts";
 
@@ -19,5 +19,5 @@ export function crossSitePageWrite(
   if (READS.has(request.method.toUpperCase())) return null;
   const parsed = parseTrustProxy(trustProxy);
   if (isSameOrigin(request, appUrl, parsed.ok ? parsed.value : false)) return null;
-  return { status: ERRORS.FORBIDDEN.status, body: { error: ERRORS.FORBIDDEN.message } };
+  return { status: PLATFORM_ERRORS.FORBIDDEN.status, body: { error: PLATFORM_ERRORS.FORBIDDEN.message } };
 }

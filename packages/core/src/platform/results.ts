@@ -2,7 +2,7 @@
 // the tests): a status, headers and a JSON body or a text. The transport adds only what is its own
 // (the request id, the security headers) and writes it.
 import { errorDocsLink } from "./error-docs.ts";
-import { AppError, ERRORS, isAppError } from "./errors.ts";
+import { AppError, isAppError, PLATFORM_ERRORS } from "./errors.ts";
 import { describeError, logger } from "./logger.ts";
 
 export interface HttpResult {
@@ -32,7 +32,10 @@ export function jsonResult(json: unknown, status = 200, headers: Record<string, 
 export function errorResult(error: unknown, headers: Record<string, string> = {}): HttpResult {
   if (isAppError(error)) return jsonResult(error.toBody(), error.status, { ...headers, link: errorDocsLink(error.code), ...error.headers });
   logger.error("unhandled error", { error: describeError(error) });
-  return jsonResult({ error: ERRORS.INTERNAL.message }, ERRORS.INTERNAL.status, { ...headers, link: errorDocsLink("INTERNAL") });
+  return jsonResult({ error: PLATFORM_ERRORS.INTERNAL.message }, PLATFORM_ERRORS.INTERNAL.status, {
+    ...headers,
+    link: errorDocsLink("INTERNAL"),
+  });
 }
 
 /** 405 `Method not allowed` naming the methods the route serves. */

@@ -5,7 +5,10 @@
 // the turn's transaction, so of many concurrent turns competing for the last unit exactly one gets it.
 import { type Database, Prisma } from "@parley/db";
 import type { MessagingAgent } from "../agents/keys/message-auth.ts";
-import { AppError, type ErrorCode } from "../platform/errors.ts";
+import { AppError } from "../platform/errors.ts";
+import { USAGE_ERRORS } from "./errors.ts";
+
+type QuotaErrorCode = keyof typeof USAGE_ERRORS;
 
 type Limits = Pick<
   MessagingAgent,
@@ -32,7 +35,7 @@ export function usageMonth(now: Date): string {
  * Which quota a turn would exceed, or null. Tokens are known only after the turn, so a turn may
  * start while any token is left and the month's total may end a little above the limit.
  */
-export function exhaustedQuota(limits: Limits, usage: Usage, startsConversation: boolean, channel: Channel = "api"): ErrorCode | null {
+export function exhaustedQuota(limits: Limits, usage: Usage, startsConversation: boolean, channel: Channel = "api"): QuotaErrorCode | null {
   const widget = channel === "widget";
   if (startsConversation && isReached(usage.conversations, limits.monthlyConversationLimit)) return "CONVERSATION_QUOTA_EXHAUSTED";
   if (widget && startsConversation && isReached(usage.widgetConversations, limits.widgetMonthlyConversationLimit)) {
@@ -70,7 +73,7 @@ export async function assertQuotaAvailable(
 ): Promise<void> {
   if (!hasLimits(agent, turn.channel)) return;
   const exhausted = exhaustedQuota(agent, await readUsage(db.prisma, agent.id, turn.month), turn.startsConversation, turn.channel);
-  if (exhausted) throw new AppError(exhausted);
+  if (exhausted) throw new AppError(USAGE_ERRORS[exhausted]);
 }
 
 /**
@@ -118,5 +121,5 @@ export async function reserveUsage(
   if (usage) return usage;
 
   const exhausted = exhaustedQuota(agent, await readUsage(tx, agent.id, turn.month), turn.startsConversation, turn.channel);
-  throw new AppError(exhausted ?? "USAGE_LIMIT_REACHED");
+  throw new AppError(USAGE_ERRORS[exhausted ?? "USAGE_LIMIT_REACHED"]);
 }

@@ -4,13 +4,14 @@
 import type { Database } from "@parley/db";
 import { AppError } from "../platform/errors.ts";
 import { usageMonth } from "../usage/quotas.ts";
+import { VOICE_ERRORS } from "./errors.ts";
 
 /** Throws the 402 VOICE_QUOTA_EXHAUSTED when the month's voice minutes are used up. */
 export async function assertVoiceMinutesLeft(db: Database, agent: { id: string; monthlyVoiceMinutesLimit: number | null }, now: Date) {
   if (agent.monthlyVoiceMinutesLimit === null) return;
   const rows = await db.prisma.$queryRaw<{ voiceSeconds: number }[]>`
     SELECT "voiceSeconds" FROM "UsageMonth" WHERE "agentId" = ${agent.id} AND "month" = ${usageMonth(now)}`;
-  if ((rows[0]?.voiceSeconds ?? 0) >= agent.monthlyVoiceMinutesLimit * 60) throw new AppError("VOICE_QUOTA_EXHAUSTED");
+  if ((rows[0]?.voiceSeconds ?? 0) >= agent.monthlyVoiceMinutesLimit * 60) throw new AppError(VOICE_ERRORS.VOICE_QUOTA_EXHAUSTED);
 }
 
 /** Adds heard seconds to the month's count (one statement, safe with concurrent sessions). */

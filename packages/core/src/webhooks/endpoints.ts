@@ -9,6 +9,7 @@ import type { PlatformContext } from "../platform/context.ts";
 import { AppError } from "../platform/errors.ts";
 import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_URL_MAX_CHARS } from "../platform/limits.ts";
 import { BlockedUrlError, checkWebhookUrl, systemResolver, type UrlPolicy } from "../platform/url-guard.ts";
+import { WEBHOOKS_ERRORS } from "./errors.ts";
 import { eventBody, newDeliveryId, newEventId } from "./events.ts";
 import { WEBHOOK_DELIVERIES_PER_PAGE, WEBHOOK_DESCRIPTION_MAX_CHARS, WEBHOOK_SECRET_ROLL_HOURS } from "./limits.ts";
 import { generateWebhookSecret } from "./signing.ts";
@@ -106,14 +107,14 @@ async function urlOrThrow(url: string, policy: UrlPolicy): Promise<string> {
   try {
     return await checkWebhookUrl(url, policy);
   } catch (error) {
-    if (error instanceof BlockedUrlError) throw new AppError("WEBHOOK_URL_NOT_ALLOWED", { details: error.message });
+    if (error instanceof BlockedUrlError) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_URL_NOT_ALLOWED, { details: error.message });
     throw error;
   }
 }
 
 async function findEndpoint(db: Database, workspaceId: string, id: string): Promise<EndpointRow> {
   const row = await db.prisma.webhookEndpoint.findFirst({ where: { id, workspaceId }, select: endpointSelect });
-  if (!row) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+  if (!row) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINT_NOT_FOUND);
   return row;
 }
 
@@ -142,7 +143,7 @@ export async function createEndpoint(
   const agentIds = input.allAgents ? [] : [...new Set(input.agentIds)];
   await assertAgentsInWorkspace(db, workspaceId, agentIds);
   const count = await db.prisma.webhookEndpoint.count({ where: { workspaceId } });
-  if (count >= WEBHOOK_ENDPOINTS_MAX) throw new AppError("WEBHOOK_ENDPOINTS_LIMIT");
+  if (count >= WEBHOOK_ENDPOINTS_MAX) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINTS_LIMIT);
   const secret = generateWebhookSecret();
   const row = await db.prisma.$transaction(async (tx) => {
     const created = await tx.webhookEndpoint.create({
@@ -190,7 +191,7 @@ export async function updateEndpoint(
   }
   await db.prisma.$transaction(async (tx) => {
     const { count } = await tx.webhookEndpoint.updateMany({ where: { id: input.id, workspaceId }, data });
-    if (count === 0) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+    if (count === 0) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINT_NOT_FOUND);
     const updated = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: input.id }, select: labelSelect });
     await recordEndpointAudit(tx, scope, updated, { action: "webhook.updated", detail: { fields: Object.keys(data).sort() } });
   });
@@ -201,9 +202,9 @@ export async function updateEndpoint(
 export async function deleteEndpoint(db: Database, scope: AdminScope, id: string): Promise<{ id: string }> {
   await db.prisma.$transaction(async (tx) => {
     const endpoint = await tx.webhookEndpoint.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: labelSelect });
-    if (!endpoint) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+    if (!endpoint) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINT_NOT_FOUND);
     const { count } = await tx.webhookEndpoint.deleteMany({ where: { id, workspaceId: scope.workspaceId } });
-    if (count === 0) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+    if (count === 0) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINT_NOT_FOUND);
     await recordEndpointAudit(tx, scope, endpoint, { action: "webhook.deleted" });
   });
   return { id };
@@ -246,7 +247,7 @@ export async function rollEndpointSecret(
   const expires = new Date(now.getTime() + WEBHOOK_SECRET_ROLL_HOURS * 3_600_000);
   const updated = await db.prisma.$transaction(async (tx) => {
     const current = await tx.webhookEndpoint.findFirst({ where: { id, workspaceId }, select: { secret: true, ...labelSelect } });
-    if (!current) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+    if (!current) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINT_NOT_FOUND);
     const { count } = await tx.webhookEndpoint.updateMany({
       where: { id, workspaceId, secret: current.secret },
       data: { secret, previousSecret: current.secret, previousSecretExpiresAt: expires },
@@ -255,7 +256,7 @@ export async function rollEndpointSecret(
     return count;
   });
   // A concurrent roll won: its secret is the current one and ours was never stored.
-  if (updated === 0) throw new AppError("WEBHOOK_ENDPOINT_NOT_FOUND");
+  if (updated === 0) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINT_NOT_FOUND);
   return { endpoint: await getEndpoint(db, workspaceId, id, now), secret };
 }
 
@@ -331,7 +332,7 @@ async function findDelivery(db: Database, workspaceId: string, id: string) {
       event: { select: { type: true, payload: true } },
     },
   });
-  if (!row) throw new AppError("WEBHOOK_DELIVERY_NOT_FOUND");
+  if (!row) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_DELIVERY_NOT_FOUND);
   return row;
 }
 
@@ -349,7 +350,7 @@ export async function getDelivery(db: Database, workspaceId: string, id: string,
 /** "Retry now": a pending or failed delivery is due at once (the same webhook-id, one more attempt). */
 export async function retryDelivery(db: Database, workspaceId: string, id: string, now: Date) {
   const delivery = await findDelivery(db, workspaceId, id);
-  if (!delivery.endpoint.enabled) throw new AppError("WEBHOOK_ENDPOINT_DISABLED");
+  if (!delivery.endpoint.enabled) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINT_DISABLED);
   await db.prisma.webhookDelivery.updateMany({
     where: { id, status: { in: ["pending", "failed"] } },
     data: { status: "pending", nextAttemptAt: now },
@@ -363,7 +364,7 @@ export async function retryDelivery(db: Database, workspaceId: string, id: strin
  */
 export async function sendTestEvent(db: Database, workspaceId: string, id: string, now: Date) {
   const endpoint = await findEndpoint(db, workspaceId, id);
-  if (!endpoint.enabled) throw new AppError("WEBHOOK_ENDPOINT_DISABLED");
+  if (!endpoint.enabled) throw new AppError(WEBHOOKS_ERRORS.WEBHOOK_ENDPOINT_DISABLED);
   const eventId = newEventId(now);
   const delivery = await db.prisma.$transaction(async (tx) => {
     await tx.webhookEvent.create({

@@ -1,9 +1,11 @@
 // Who may send a message (spec 5, 7): the agent must exist and be active, have its HTTP API
 // enabled and a key, and the bearer token must be that key. Failed keys are limited per client IP.
 import type { Database } from "@parley/db";
+import { PEOPLE_ERRORS } from "../../people/errors.ts";
 import { AppError } from "../../platform/errors.ts";
 import { enforceRateLimit } from "../../platform/ratelimit/index.ts";
 import type { RateLimiter, RateLimiters } from "../../platform/ratelimit/types.ts";
+import { AGENTS_ERRORS } from "../errors.ts";
 import { agentKeyMatches } from "./secrets.ts";
 
 /** The agent fields a turn needs, read once per request. */
@@ -52,16 +54,16 @@ export async function authenticateAgent(
   request: { agentId: string; token: string | null; clientIp: string },
 ): Promise<MessagingAgent> {
   const agent = await db.prisma.agent.findUnique({ where: { id: request.agentId }, select: agentSelect });
-  if (!agent?.active) throw new AppError("AGENT_NOT_FOUND");
-  if (!agent.httpApiEnabled) throw new AppError("HTTP_API_DISABLED");
+  if (!agent?.active) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
+  if (!agent.httpApiEnabled) throw new AppError(AGENTS_ERRORS.HTTP_API_DISABLED);
 
   const { token } = request;
-  if (token === null) throw new AppError("MISSING_BEARER_TOKEN", { headers: { "www-authenticate": CHALLENGE } });
-  if (agent.keyHash === null) throw new AppError("KEY_NOT_CONFIGURED", { headers: { "www-authenticate": CHALLENGE } });
+  if (token === null) throw new AppError(AGENTS_ERRORS.MISSING_BEARER_TOKEN, { headers: { "www-authenticate": CHALLENGE } });
+  if (agent.keyHash === null) throw new AppError(AGENTS_ERRORS.KEY_NOT_CONFIGURED, { headers: { "www-authenticate": CHALLENGE } });
 
   if (!agentKeyMatches(token, agent.keyHash)) {
     await countFailedKey(limiters.failedKeys, request.clientIp);
-    throw new AppError("INVALID_BEARER_TOKEN", { headers: { "www-authenticate": INVALID_TOKEN_CHALLENGE } });
+    throw new AppError(AGENTS_ERRORS.INVALID_BEARER_TOKEN, { headers: { "www-authenticate": INVALID_TOKEN_CHALLENGE } });
   }
 
   const { active: _active, httpApiEnabled: _enabled, keyHash: _hash, ...messagingAgent } = agent;

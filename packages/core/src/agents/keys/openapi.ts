@@ -2,6 +2,7 @@
 // (control-panel session), and the session cookie's security scheme.
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject, ZodOpenApiSecuritySchemeObject } from "zod-openapi";
+import { PEOPLE_ERRORS } from "../../people/errors.ts";
 import { agentIdParam, errorResponse, type HeaderSet, methodNotAllowedResponse, responseHeaders } from "../../platform/openapi-shared.ts";
 import { AGENT_KEY_PREFIX, AGENT_KEY_RANDOM_BYTES } from "./secrets.ts";
 
@@ -30,7 +31,7 @@ const keyHeaders: HeaderSet = { cacheControl: keysCacheControlHeader };
 const keyErrors = {
   "401": errorResponse(["UNAUTHORIZED"], keyHeaders),
   "403": errorResponse(["FORBIDDEN"], keyHeaders),
-  "404": errorResponse(["AGENT_NOT_FOUND"], keyHeaders),
+  "404": errorResponse([PEOPLE_ERRORS.AGENT_NOT_FOUND], keyHeaders),
   "405": methodNotAllowedResponse(["POST", "DELETE"]),
   "500": errorResponse(["INTERNAL"], keyHeaders),
 } satisfies Record<string, ZodOpenApiResponseObject>;

@@ -3,6 +3,7 @@
 import type { Database } from "@parley/db";
 import { z } from "zod";
 import { recordAudit } from "../../people/audit.ts";
+import { PEOPLE_ERRORS } from "../../people/errors.ts";
 import { assertMayCall, type SessionRoute } from "../../people/permissions.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import type { PlatformContext } from "../../platform/context.ts";
@@ -25,7 +26,7 @@ export async function issueAgentKey(db: Database, scope: AdminScope, agentId: st
   const { workspaceId } = scope;
   const { key, last4, createdAt } = await db.prisma.$transaction(async (tx) => {
     const agent = await tx.agent.findFirst({ where: { id: agentId, workspaceId }, select: { name: true, keyHash: true } });
-    if (!agent) throw new AppError("AGENT_NOT_FOUND");
+    if (!agent) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
     const issued = await storeAgentKey(tx, agentId, { workspaceId, now });
     const action = agent.keyHash === null ? "agent.key.generated" : "agent.key.rotated";
     await recordAudit(tx, scope, { action, targetType: "agent", targetId: agentId, targetLabel: agent.name });

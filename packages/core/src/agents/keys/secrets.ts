@@ -3,6 +3,7 @@
 // Generating replaces the hash in one UPDATE, so the previous key stops working at once.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Database, Prisma } from "@parley/db";
+import { PEOPLE_ERRORS } from "../../people/errors.ts";
 import { AppError } from "../../platform/errors.ts";
 
 export const AGENT_KEY_PREFIX = "pk_";
@@ -63,7 +64,7 @@ export async function storeAgentKey(client: AgentKeyClient, agentId: string, sco
     where: { id: agentId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
     data: { keyHash: hashAgentKey(key), keyLast4: last4, keyCreatedAt: createdAt },
   });
-  if (count === 0) throw new AppError("AGENT_NOT_FOUND");
+  if (count === 0) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
   return { key, last4, createdAt };
 }
 
@@ -83,6 +84,6 @@ export async function clearAgentKey(client: AgentKeyClient, agentId: string, sco
     data: { keyHash: null, keyLast4: null, keyCreatedAt: null },
   });
   if (revoked.count > 0) return { revoked: true };
-  if ((await client.agent.count({ where })) === 0) throw new AppError("AGENT_NOT_FOUND");
+  if ((await client.agent.count({ where })) === 0) throw new AppError(PEOPLE_ERRORS.AGENT_NOT_FOUND);
   return { revoked: false };
 }

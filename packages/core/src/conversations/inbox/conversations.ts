@@ -8,6 +8,7 @@ import { teamMemberName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
 import { enforceRateLimit } from "../../platform/ratelimit/index.ts";
 import type { RateLimiters } from "../../platform/ratelimit/types.ts";
+import { CONVERSATIONS_ERRORS } from "../errors.ts";
 import {
   INBOX_SEARCH_MAX_CHARS,
   INBOX_SEARCHES_PER_MINUTE,
@@ -189,7 +190,7 @@ export async function getConversation(db: Database, scope: AdminScope, id: strin
       },
     },
   });
-  if (!row) throw new AppError("CONVERSATION_NOT_FOUND");
+  if (!row) throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
   const { messages, clientVariables, pageVariables, trackingEvents, activity, notes, ...conversation } = row;
   return {
     ...toConversation(conversation),

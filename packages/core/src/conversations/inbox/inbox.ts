@@ -5,6 +5,7 @@
 // name, the reply) and to every open panel of the workspace.
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { PEOPLE_ERRORS } from "../../people/errors.ts";
 import { assertCan, type InboxPermission } from "../../people/permissions.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import { publicName, teamMemberName } from "../../people/team.ts";
@@ -20,6 +21,7 @@ import {
   type TeamMemberRef,
   type WebhookEventInput,
 } from "../../webhooks/events.ts";
+import { CONVERSATIONS_ERRORS } from "../errors.ts";
 import { MESSAGE_MAX_CHARS } from "../limits.ts";
 import { type LiveBus, publishInbox, publishLive } from "../live.ts";
 import { toWireMessage } from "../wire-message.ts";
@@ -55,14 +57,14 @@ async function lockConversation(tx: Tx, workspaceId: string, id: string): Promis
     WHERE c."id" = ${id} AND a."workspaceId" = ${workspaceId}
     FOR UPDATE OF c`;
   const row = rows[0];
-  if (!row) throw new AppError("CONVERSATION_NOT_FOUND");
+  if (!row) throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
   return row;
 }
 
 /** A team member of the workspace as events name them; TEAM_MEMBER_NOT_FOUND for anyone else. */
 async function teamMember(tx: Tx, workspaceId: string, userId: string): Promise<TeamMemberRef & { publicName: string }> {
   const user = await tx.user.findFirst({ where: { id: userId, workspaceId }, select: { id: true, name: true, email: true } });
-  if (!user) throw new AppError("TEAM_MEMBER_NOT_FOUND");
+  if (!user) throw new AppError(PEOPLE_ERRORS.TEAM_MEMBER_NOT_FOUND);
   return { id: user.id, name: teamMemberName(user), publicName: publicName(user) };
 }
 
@@ -248,8 +250,8 @@ export async function signalTyping(db: Database, scope: AdminScope, id: string, 
     db.prisma.conversation.findFirst({ where: { id, agent: { workspaceId: scope.workspaceId } }, select: { id: true } }),
     db.prisma.user.findFirst({ where: { id: scope.userId, workspaceId: scope.workspaceId }, select: { name: true } }),
   ]);
-  if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
-  if (!user) throw new AppError("TEAM_MEMBER_NOT_FOUND");
+  if (!conversation) throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
+  if (!user) throw new AppError(PEOPLE_ERRORS.TEAM_MEMBER_NOT_FOUND);
   await publishLive(live, id, { type: "typing", active: true, person: publicName(user) });
   return { ok: true };
 }

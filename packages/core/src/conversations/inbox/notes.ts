@@ -7,6 +7,7 @@ import { assertCan } from "../../people/permissions.ts";
 import { type AdminScope, rowId } from "../../people/scope.ts";
 import { teamMemberName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
+import { CONVERSATIONS_ERRORS } from "../errors.ts";
 import { NOTE_MAX_CHARS } from "../limits.ts";
 import { type LiveBus, publishInbox } from "../live.ts";
 
@@ -55,7 +56,7 @@ export async function addNote(
     where: { id: input.id, agent: { workspaceId: scope.workspaceId } },
     select: { id: true },
   });
-  if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
+  if (!conversation) throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
   const note = await db.prisma.conversationNote.create({
     data: { conversationId: conversation.id, authorId: scope.userId, text: input.text.trim(), createdAt: now },
     select: noteSelect,

@@ -8,6 +8,7 @@ import { type AdminScope, rowId } from "../../people/scope.ts";
 import { publicName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
 import { SAVED_REPLIES_MAX } from "../../platform/limits.ts";
+import { CONVERSATIONS_ERRORS } from "../errors.ts";
 import { MESSAGE_MAX_CHARS, SAVED_REPLY_TITLE_MAX_CHARS } from "../limits.ts";
 import { fillPlaceholders, type Placeholder, SAVED_REPLY_PLACEHOLDERS, unknownPlaceholders } from "./placeholders.ts";
 
@@ -48,7 +49,7 @@ export async function createSavedReply(db: Database, scope: AdminScope, input: z
   assertCan(scope, "inbox.savedReplies");
   return uniqueTitle(async () => {
     const count = await db.prisma.savedReply.count({ where: { workspaceId: scope.workspaceId } });
-    if (count >= SAVED_REPLIES_MAX) throw new AppError("SAVED_REPLIES_LIMIT");
+    if (count >= SAVED_REPLIES_MAX) throw new AppError(CONVERSATIONS_ERRORS.SAVED_REPLIES_LIMIT);
     return db.prisma.$transaction(async (tx) => {
       const created = await tx.savedReply.create({ data: { workspaceId: scope.workspaceId, ...input }, select: savedReplySelect });
       await recordAudit(tx, scope, { action: "savedReply.created", ...replyTarget(created) });
@@ -63,7 +64,7 @@ export async function updateSavedReply(db: Database, scope: AdminScope, input: z
   return uniqueTitle(async () => {
     return db.prisma.$transaction(async (tx) => {
       const { count } = await tx.savedReply.updateMany({ where: { id, workspaceId: scope.workspaceId }, data: fields });
-      if (count === 0) throw new AppError("SAVED_REPLY_NOT_FOUND");
+      if (count === 0) throw new AppError(CONVERSATIONS_ERRORS.SAVED_REPLY_NOT_FOUND);
       const updated = await tx.savedReply.findUniqueOrThrow({ where: { id }, select: savedReplySelect });
       const changed = Object.keys(fields).filter((name) => fields[name as keyof typeof fields] !== undefined);
       await recordAudit(tx, scope, { action: "savedReply.updated", ...replyTarget(updated), detail: { fields: changed.sort() } });
@@ -77,7 +78,7 @@ export async function deleteSavedReply(db: Database, scope: AdminScope, id: stri
   await db.prisma.$transaction(async (tx) => {
     const reply = await tx.savedReply.findFirst({ where: { id, workspaceId: scope.workspaceId }, select: { id: true, title: true } });
     const { count } = await tx.savedReply.deleteMany({ where: { id, workspaceId: scope.workspaceId } });
-    if (count === 0 || !reply) throw new AppError("SAVED_REPLY_NOT_FOUND");
+    if (count === 0 || !reply) throw new AppError(CONVERSATIONS_ERRORS.SAVED_REPLY_NOT_FOUND);
     await recordAudit(tx, scope, { action: "savedReply.deleted", ...replyTarget(reply) });
   });
   return { ok: true };
@@ -101,8 +102,8 @@ export async function fillSavedReply(
     }),
     db.prisma.user.findFirst({ where: { id: scope.userId, workspaceId: scope.workspaceId }, select: { name: true } }),
   ]);
-  if (!reply) throw new AppError("SAVED_REPLY_NOT_FOUND");
-  if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
+  if (!reply) throw new AppError(CONVERSATIONS_ERRORS.SAVED_REPLY_NOT_FOUND);
+  if (!conversation) throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
   const values: Record<Placeholder, string> = {
     "visitor.name": conversation.visitorName?.trim() ?? "",
     "visitor.email": conversation.visitorEmail?.trim() ?? "",
@@ -117,7 +118,8 @@ async function uniqueTitle<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new AppError("SAVED_REPLY_TITLE_TAKEN");
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+      throw new AppError(CONVERSATIONS_ERRORS.SAVED_REPLY_TITLE_TAKEN);
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { type Database, Prisma } from "@parley/db";
 import { AppError } from "../../platform/errors.ts";
 import { idempotencyCutoff } from "../../platform/idempotency-records.ts";
 import { charCount } from "../../platform/text.ts";
+import { CONVERSATIONS_ERRORS } from "../errors.ts";
 import { IDEMPOTENCY_KEY_MAX_CHARS } from "../limits.ts";
 import { invalidRequest } from "./message-schema.ts";
 
@@ -52,7 +53,7 @@ export async function findStoredResponse(
 ): Promise<StoredResponse | null> {
   const record = await db.prisma.idempotencyRecord.findUnique({ where: { agentId_key: { agentId, key } } });
   if (!record || record.createdAt <= idempotencyCutoff(now)) return null;
-  if (record.requestHash !== hash) throw new AppError("IDEMPOTENCY_CONFLICT");
+  if (record.requestHash !== hash) throw new AppError(CONVERSATIONS_ERRORS.IDEMPOTENCY_CONFLICT);
   return { status: record.status, body: record.body };
 }
 

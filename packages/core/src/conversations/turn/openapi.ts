@@ -2,10 +2,14 @@
 // per-agent bearer key), its examples and its security scheme.
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiSecuritySchemeObject } from "zod-openapi";
+import { AGENTS_ERRORS } from "../../agents/errors.ts";
 import { AGENT_KEY_PREFIX } from "../../agents/keys/secrets.ts";
 import { helpArticleUrl } from "../../help/urls.ts";
+import { PEOPLE_ERRORS } from "../../people/errors.ts";
 import { FAILED_KEY_ATTEMPTS_PER_MINUTE, IDEMPOTENCY_TTL_HOURS, MESSAGES_PER_MINUTE } from "../../platform/limits.ts";
 import { agentIdParam, errorResponse, type HeaderSet, methodNotAllowedResponse, responseHeaders } from "../../platform/openapi-shared.ts";
+import { USAGE_ERRORS } from "../../usage/errors.ts";
+import { CONVERSATIONS_ERRORS } from "../errors.ts";
 import {
   CLIENT_VARIABLE_VALUE_MAX_CHARS,
   CLIENT_VARIABLES_MAX_KEYS,
@@ -166,19 +170,23 @@ export function sendMessageOperation(appUrl: string): ZodOpenApiOperationObject 
         detailsExample: INVALID_REQUEST_EXAMPLE,
       }),
       "401": errorResponse(
-        ["MISSING_BEARER_TOKEN", "KEY_NOT_CONFIGURED", "INVALID_BEARER_TOKEN"],
+        [AGENTS_ERRORS.MISSING_BEARER_TOKEN, AGENTS_ERRORS.KEY_NOT_CONFIGURED, AGENTS_ERRORS.INVALID_BEARER_TOKEN],
         { wwwAuthenticate: true },
         {
           description: "Do not retry unchanged.",
         },
       ),
-      "402": errorResponse(["CONVERSATION_QUOTA_EXHAUSTED", "TOKEN_QUOTA_EXHAUSTED", "USAGE_LIMIT_REACHED"], afterLimiter, {
-        description: "Alert the operator: the agent's monthly limits (set in its settings) are reached; retrying does not help.",
-      }),
-      "403": errorResponse(["HTTP_API_DISABLED"], {}),
-      "404": errorResponse(["AGENT_NOT_FOUND", "CONVERSATION_NOT_FOUND"], { rateLimit: "optional" }),
+      "402": errorResponse(
+        [USAGE_ERRORS.CONVERSATION_QUOTA_EXHAUSTED, USAGE_ERRORS.TOKEN_QUOTA_EXHAUSTED, USAGE_ERRORS.USAGE_LIMIT_REACHED],
+        afterLimiter,
+        {
+          description: "Alert the operator: the agent's monthly limits (set in its settings) are reached; retrying does not help.",
+        },
+      ),
+      "403": errorResponse([AGENTS_ERRORS.HTTP_API_DISABLED], {}),
+      "404": errorResponse([PEOPLE_ERRORS.AGENT_NOT_FOUND, CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND], { rateLimit: "optional" }),
       "405": methodNotAllowedResponse(["POST"]),
-      "409": errorResponse(["IDEMPOTENCY_CONFLICT"], afterLimiter),
+      "409": errorResponse([CONVERSATIONS_ERRORS.IDEMPOTENCY_CONFLICT], afterLimiter),
       "429": errorResponse(
         ["RATE_LIMITED"],
         { rateLimit: "optional", retryAfter: true },

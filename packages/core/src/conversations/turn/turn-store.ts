@@ -5,6 +5,7 @@ import type { Prisma } from "@parley/db";
 import type { EngineResult, EngineVisitor } from "../../engine/types.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { ConversationState, WireStatus } from "../../platform/wire-status.ts";
+import { CONVERSATIONS_ERRORS } from "../errors.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -97,7 +98,7 @@ export async function advanceConversation(
     WHERE c."id" = old."id" AND c."agentId" = ${change.agentId}
     RETURNING c."messageCount", c."status"::text AS "status", old."status"::text AS "previousStatus"`;
   const row = rows[0];
-  if (!row) throw new AppError("CONVERSATION_NOT_FOUND");
+  if (!row) throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
   return { conversationId: change.id, status: row.status, previousStatus: row.previousStatus, firstSequence: row.messageCount - 2 };
 }
 

@@ -15,6 +15,7 @@ import { type WireStatus, wireStatus } from "../../platform/wire-status.ts";
 import { assertQuotaAvailable, reserveUsage, usageMonth } from "../../usage/quotas.ts";
 import { recordWebhookEvents } from "../../webhooks/events.ts";
 import type { ConversationContext } from "../context.ts";
+import { CONVERSATIONS_ERRORS } from "../errors.ts";
 import { publishInbox } from "../live.ts";
 import { storeResponse } from "./idempotency.ts";
 import type { MessageRequest } from "./message-schema.ts";
@@ -165,7 +166,7 @@ async function findConversation(ctx: ConversationContext, agent: MessagingAgent,
     where: { id: conversationId, agentId: agent.id, test },
     select: conversationSelect,
   });
-  if (!conversation) throw new AppError("CONVERSATION_NOT_FOUND");
+  if (!conversation) throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
   return conversation;
 }
 

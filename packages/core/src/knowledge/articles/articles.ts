@@ -8,6 +8,7 @@ import { AppError } from "../../platform/errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "../../platform/limits.ts";
 import { renderArticleHtml } from "../../platform/markdown.ts";
 import { articlePublication, recordWebhookEvents } from "../../webhooks/events.ts";
+import { KNOWLEDGE_ERRORS } from "../errors.ts";
 import { articleScores } from "../gaps/gaps-page.ts";
 import { LANGUAGE_CODES } from "../languages/codes.ts";
 import { detectArticleLanguage, recordDetectedLanguage } from "../languages/detected.ts";
@@ -103,7 +104,7 @@ export async function listArticles(db: Database, workspaceId: string, input: z.i
 
 export async function getArticle(db: Database, workspaceId: string, id: string) {
   const row = await db.prisma.article.findFirst({ where: { id, source: { workspaceId } }, select: detailSelect });
-  if (!row) throw new AppError("ARTICLE_NOT_FOUND");
+  if (!row) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
   const { source, ...article } = row;
   return { ...article, sourceName: source.name, agentIds: source.agents.map((link) => link.agentId) };
 }
@@ -166,7 +167,7 @@ export async function sourceHasRoom(tx: Prisma.TransactionClient, sourceId: stri
 }
 
 async function assertSourceHasRoom(tx: Prisma.TransactionClient, sourceId: string): Promise<void> {
-  if (!(await sourceHasRoom(tx, sourceId))) throw new AppError("ARTICLES_PER_SOURCE_LIMIT");
+  if (!(await sourceHasRoom(tx, sourceId))) throw new AppError(KNOWLEDGE_ERRORS.ARTICLES_PER_SOURCE_LIMIT);
 }
 
 /** The unique slug index's conflict, as the editor's message. */
@@ -174,7 +175,7 @@ async function withSlugConflict<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isSlugConflict(error)) throw new AppError("ARTICLE_SLUG_TAKEN");
+    if (isSlugConflict(error)) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_SLUG_TAKEN);
     throw error;
   }
 }
@@ -223,7 +224,7 @@ async function updateInWorkspace(
       if (data.translationOfId !== undefined) await assertTranslationLink(tx, scope.workspaceId, id, data.translationOfId as string | null);
       if (typeof data.sourceId === "string") await assertRoomToMoveIn(tx, scope.workspaceId, id, data.sourceId);
       const { count } = await tx.article.updateMany({ where: { id, source: { workspaceId: scope.workspaceId } }, data });
-      if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+      if (count === 0) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
       if (data.title !== undefined || data.content !== undefined) await recordDetectedLanguage(tx, id);
       if (revisionAt) await recordRevision(tx, id, scope.userId, revisionAt);
       const { title } = await tx.article.findUniqueOrThrow({ where: { id }, select: { title: true } });
@@ -295,7 +296,7 @@ export async function setArticlePublished(
       where: { id: input.id, source: { workspaceId } },
       data: { published: input.published },
     });
-    if (unchanged.count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+    if (unchanged.count === 0) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
   });
   return getArticle(db, workspaceId, input.id);
 }

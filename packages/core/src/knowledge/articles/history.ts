@@ -9,6 +9,7 @@ import { type AdminScope, rowId } from "../../people/scope.ts";
 import { publicName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS } from "../../platform/limits.ts";
+import { KNOWLEDGE_ERRORS } from "../errors.ts";
 import { detectArticleLanguage } from "../languages/detected.ts";
 import { ARTICLE_REVISIONS_PER_LIST } from "../limits.ts";
 
@@ -35,7 +36,7 @@ export async function listArticleRevisions(
   input: z.infer<typeof articleRevisionsInput>,
 ): Promise<ArticleRevisionSummary[]> {
   const article = await db.prisma.article.findFirst({ where: { id: input.articleId, source: { workspaceId } }, select: { id: true } });
-  if (!article) throw new AppError("ARTICLE_NOT_FOUND");
+  if (!article) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
   const rows = await db.prisma.articleRevision.findMany({
     where: { articleId: article.id },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -77,7 +78,7 @@ async function findRevision(db: Database | Prisma.TransactionClient, workspaceId
     },
   });
   // A revision of another workspace (or none) is as missing as its article.
-  if (!revision) throw new AppError("ARTICLE_NOT_FOUND");
+  if (!revision) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
   return revision;
 }
 
@@ -117,7 +118,7 @@ export async function restoreArticleRevision(
     const revision = await findRevision(tx, scope.workspaceId, input.revisionId);
     // A version saved under an older, larger limit is refused rather than cut.
     if (revision.title.length > ARTICLE_TITLE_MAX_CHARS || revision.content.length > ARTICLE_CONTENT_MAX_CHARS)
-      throw new AppError("ARTICLE_REVISION_TOO_LONG");
+      throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_REVISION_TOO_LONG);
     await tx.article.update({
       where: { id: revision.articleId },
       data: { title: revision.title, content: revision.content, detectedLanguage: await detectArticleLanguage(revision) },

@@ -9,6 +9,7 @@ import { type AdminScope, rowId } from "../../people/scope.ts";
 import { AppError } from "../../platform/errors.ts";
 import { logger } from "../../platform/logger.ts";
 import type { BackgroundTask } from "../../platform/scheduler/task.ts";
+import { KNOWLEDGE_ERRORS } from "../errors.ts";
 import { ARTICLE_SCHEDULE_MAX_DAYS, SCHEDULED_PUBLICATIONS_PER_PASS } from "../limits.ts";
 import { recordArticlePublication } from "./articles.ts";
 import { recordRevision } from "./history.ts";
@@ -37,7 +38,7 @@ export async function scheduleArticle(
       where: { id: input.id, source: { workspaceId: scope.workspaceId } },
       data: { publishAt },
     });
-    if (count === 0) throw new AppError("ARTICLE_NOT_FOUND");
+    if (count === 0) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
     const { title } = await tx.article.findUniqueOrThrow({ where: { id: input.id }, select: { title: true } });
     await recordAudit(tx, scope, {
       action: publishAt ? "article.scheduled" : "article.unscheduled",

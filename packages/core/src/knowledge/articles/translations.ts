@@ -6,6 +6,7 @@ import { type Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { rowId } from "../../people/scope.ts";
 import { AppError } from "../../platform/errors.ts";
+import { KNOWLEDGE_ERRORS } from "../errors.ts";
 import { PANEL_ARTICLES_MAX_PER_LIST } from "../limits.ts";
 
 /** The editor's "Translation of" choice: an article id, or null for an original. */
@@ -30,19 +31,19 @@ export async function assertTranslationLink(
   translationOfId: string | null,
 ): Promise<void> {
   if (translationOfId === null) return;
-  if (translationOfId === articleId) throw new AppError("TRANSLATION_OF_ITSELF");
+  if (translationOfId === articleId) throw new AppError(KNOWLEDGE_ERRORS.TRANSLATION_OF_ITSELF);
   const ids = articleId === null ? [translationOfId] : [articleId, translationOfId].sort();
   await tx.$queryRaw(Prisma.sql`SELECT "id" FROM "Article" WHERE "id" IN (${Prisma.join(ids)}) ORDER BY "id" FOR UPDATE`);
   if (articleId !== null && !(await tx.article.findFirst({ where: { id: articleId, source: { workspaceId } }, select: { id: true } })))
-    throw new AppError("ARTICLE_NOT_FOUND");
+    throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
   const original = await tx.article.findFirst({
     where: { id: translationOfId, source: { workspaceId } },
     select: { translationOfId: true },
   });
-  if (!original) throw new AppError("TRANSLATION_ORIGINAL_NOT_FOUND");
-  if (original.translationOfId !== null) throw new AppError("TRANSLATION_OF_TRANSLATION");
+  if (!original) throw new AppError(KNOWLEDGE_ERRORS.TRANSLATION_ORIGINAL_NOT_FOUND);
+  if (original.translationOfId !== null) throw new AppError(KNOWLEDGE_ERRORS.TRANSLATION_OF_TRANSLATION);
   if (articleId !== null && (await tx.article.count({ where: { translationOfId: articleId } })) > 0)
-    throw new AppError("TRANSLATION_HAS_TRANSLATIONS");
+    throw new AppError(KNOWLEDGE_ERRORS.TRANSLATION_HAS_TRANSLATIONS);
 }
 
 /** The articles the editor offers as originals: the workspace's originals other than this one, by title. */

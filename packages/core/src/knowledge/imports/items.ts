@@ -2,12 +2,12 @@
 // (a re-import updates it instead of adding a duplicate), created otherwise. An item that breaks a
 // rule (no title, too long, unstorable text, a full source) fails alone with the reason; the job goes on.
 import type { Database, Prisma } from "@parley/db";
-import { ERRORS } from "../../platform/errors.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLE_TITLE_MAX_CHARS } from "../../platform/limits.ts";
 import { describeError, logger } from "../../platform/logger.ts";
 import { isUnstorableText } from "../../platform/storable-text.mjs";
 import { recordArticlePublication, sourceHasRoom } from "../articles/articles.ts";
 import { freeArticleSlug, isArticleSlug, slugFromTitle } from "../articles/slugs.ts";
+import { KNOWLEDGE_ERRORS } from "../errors.ts";
 import { detectArticleLanguage } from "../languages/detected.ts";
 
 /** What a reader found in one file, page or export entry (or why it could not read it). */
@@ -114,7 +114,7 @@ async function writeItem(
     return { item: item.name, outcome: "updated", articleId: existing.id };
   }
   if (!(await sourceHasRoom(tx, target.sourceId)))
-    return { item: item.name, outcome: "failed", reason: ERRORS.ARTICLES_PER_SOURCE_LIMIT.message };
+    return { item: item.name, outcome: "failed", reason: KNOWLEDGE_ERRORS.ARTICLES_PER_SOURCE_LIMIT.message };
   const published = item.published ?? false;
   const slug = await freeArticleSlug(tx, target.sourceId, item.slug ?? slugFromTitle(title));
   const created = await tx.article.create({

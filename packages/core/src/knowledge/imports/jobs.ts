@@ -9,6 +9,7 @@ import type { PlatformContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/errors.ts";
 import { enforceRateLimit } from "../../platform/ratelimit/index.ts";
 import { storableQuery } from "../../platform/text.ts";
+import { KNOWLEDGE_ERRORS } from "../errors.ts";
 import { IMPORT_UPLOAD_MAX_BYTES, IMPORT_URLS_MAX, IMPORTS_PER_HOUR } from "../limits.ts";
 import type { ReportEntry } from "./items.ts";
 import { parseUrlList } from "./url-list.ts";
@@ -109,6 +110,6 @@ export async function getImport(ctx: PlatformContext, scope: AdminScope, input: 
     where: { id: input.id, source: { workspaceId: scope.workspaceId } },
     select: { ...jobSelect, report: true },
   });
-  if (!job) throw new AppError("IMPORT_JOB_NOT_FOUND");
+  if (!job) throw new AppError(KNOWLEDGE_ERRORS.IMPORT_JOB_NOT_FOUND);
   return { ...job, report: job.report as unknown as ReportEntry[] };
 }

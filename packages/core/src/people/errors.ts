@@ -1,0 +1,61 @@
+// The errors people/ throws: their responses and documentation (error-table.ts assembles the public table).
+import { defineErrors } from "../platform/errors.ts";
+
+export const PEOPLE_ERRORS = defineErrors({
+  AGENT_NOT_FOUND: {
+    status: 404,
+    message: "Agent not found",
+    trpc: "NOT_FOUND",
+    meaning: "Unknown agent, an inactive agent, or (key routes) an agent outside your workspace.",
+    action: "Check the agent id in the URL and that the agent is active.",
+  },
+  SOURCE_NOT_FOUND: {
+    status: 404,
+    message: "Source not found",
+    trpc: "NOT_FOUND",
+    meaning: "The knowledge-base source is not one of your workspace's, or was deleted.",
+    action: "Reload the list of sources and pick one that exists.",
+  },
+  TEAM_MEMBER_NOT_FOUND: {
+    status: 404,
+    message: "Team member not found",
+    trpc: "NOT_FOUND",
+    meaning: "The person named is not a team member of this workspace (an assignee that does not exist, or left).",
+    action: "Reload the list of team members and choose one of them.",
+  },
+  INVITATION_NOT_VALID: {
+    status: 404,
+    message: "This invitation link is not valid: it may have expired or been used already. Ask for a new invitation.",
+    trpc: "NOT_FOUND",
+    meaning: "The invitation link is unknown, expired (after 7 days), withdrawn or already used.",
+    action: "Ask an owner of the workspace for a new invitation.",
+  },
+  LAST_OWNER: {
+    status: 409,
+    message: "The workspace needs at least one active owner. Make someone else an owner first.",
+    trpc: "CONFLICT",
+    meaning: "The change would leave the workspace without an active owner.",
+    action: "Make another person an owner first, then change this one.",
+  },
+  PERSON_EXISTS: {
+    status: 409,
+    message: "A person with this email address already has an account",
+    trpc: "CONFLICT",
+    meaning: "A person with this email address already has an account.",
+    action: "Invite another address, or reactivate that person's account.",
+  },
+  WRONG_CURRENT_PASSWORD: {
+    status: 400,
+    message: "The current password is not correct",
+    trpc: "BAD_REQUEST",
+    meaning: "The current password given to change the password is not the person's password.",
+    action: "Enter the current password as you sign in with it.",
+  },
+  SIGN_IN_THROTTLED: {
+    status: 429,
+    message: "Too many failed sign-ins. Try again later.",
+    trpc: "TOO_MANY_REQUESTS",
+    meaning: "Too many failed sign-ins for this account or from this address within a short time.",
+    action: "Wait the `Retry-After` seconds, then sign in with the right password.",
+  },
+});
