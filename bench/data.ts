@@ -118,13 +118,13 @@ export interface EvalFixture {
 }
 
 /**
- * The answer-quality evaluation's corpus (eval/corpus, 170 articles in five languages) loaded as
+ * The answer-quality evaluation's corpus (eval/corpora/kestrel, 170 articles in five languages) loaded as
  * `npm run eval` loads it: its own workspace, one source per collection, every article published,
  * and the eval's knowledge agent linked to those sources only, here with an HTTP API key. It sees
  * none of the generated articles, and the bench agent none of these.
  */
 export async function createEvalFixture(db: Database): Promise<EvalFixture> {
-  const corpusDir = path.join(import.meta.dirname, "..", "eval", "corpus");
+  const corpusDir = path.join(import.meta.dirname, "..", "eval", "corpora", "kestrel", "corpus");
   await loadCorpus(db, loadCollections(corpusDir), loadEvalArticles(corpusDir));
   const agentId = evalAgent("knowledge").id;
   const { apiKey, keyHash } = benchKey("parley-bench-eval");

@@ -32,12 +32,14 @@ export const HELP_SCENARIOS: readonly ScenarioName[] = [
 export const INBOX_SCENARIOS: readonly ScenarioName[] = ["inbox search", "inbox list"];
 
 /**
- * The eval's visitor questions (eval/questions, dev and test), each sent alone: a follow-up without
+ * The eval's visitor questions (eval/corpora/kestrel/questions, dev and test), each sent alone: a follow-up without
  * its earlier turns. The files group questions by type and language, so they are interleaved
  * (ordered by the fractional part of index times the golden ratio): any run, however short, sends
  * a spread of the whole set.
  */
-export const EVAL_QUESTIONS: readonly string[] = loadQuestions(path.join(import.meta.dirname, "..", "eval", "questions"))
+export const EVAL_QUESTIONS: readonly string[] = loadQuestions(
+  path.join(import.meta.dirname, "..", "eval", "corpora", "kestrel", "questions"),
+)
   .map((question, index) => ({ text: question.question, key: (index * 0.6180339887498949) % 1 }))
   .sort((a, b) => a.key - b.key)
   .map((question) => question.text);

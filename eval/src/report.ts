@@ -1,5 +1,16 @@
-// The printed tables and the developer's list of failures.
+// The printed tables, the rows of eval/results, and the developer's list of failures.
+import type { EngineName } from "@parley/testing/eval-corpus";
+import type { HelpSearchFigures, PeerRun } from "./evaluate.ts";
 import { type Figures, type Outcome, RATES, summarize } from "./metrics.ts";
+import type { PeerName } from "./peers.ts";
+
+/** What one corpus gave: each engine's outcomes, each peer's, and the help search's figures. */
+export interface CorpusResult {
+  corpus: string;
+  engines: Map<EngineName, Outcome[]>;
+  peers: Map<PeerName, PeerRun>;
+  helpSearch?: HelpSearchFigures;
+}
 
 /** Figures for all outcomes ("all"), then for each group, in first-seen order. */
 export function breakdown(outcomes: Outcome[], groupOf: (outcome: Outcome) => string): Map<string, Figures> {
@@ -41,4 +52,75 @@ export function failureLines(outcomes: Outcome[]): string[] {
       `    reply: ${JSON.stringify(reply.text.slice(0, 200))}`,
     ];
   });
+}
+
+type ResultRow = { corpus: string; engine: string } & Record<string, unknown>;
+
+/** A peer's figures: it quotes nothing, so it has no passage figure. */
+function peerFigures(run: PeerRun): Figures & { threshold: number } {
+  return { ...summarize(run.outcomes), passage: null, threshold: Math.round(run.threshold * 10_000) / 10_000 };
+}
+
+/**
+ * The rows of eval/results/latest.json: per corpus, each engine by language ("all" first), each
+ * peer and the help search; then corpus "all", the mean of the corpora's "all" rows (rates
+ * averaged, counts added), so no corpus weighs more for having more questions.
+ */
+export function resultRows(results: CorpusResult[]): { byLanguage: ResultRow[]; byType: ResultRow[] } {
+  const byLanguage: ResultRow[] = [];
+  const byType: ResultRow[] = [];
+  for (const result of results) {
+    const { corpus } = result;
+    for (const [engine, outcomes] of result.engines) {
+      for (const [language, figures] of breakdown(outcomes, (outcome) => outcome.question.language)) {
+        byLanguage.push({ corpus, engine, language, ...figures });
+      }
+      for (const [type, figures] of breakdown(outcomes, (outcome) => outcome.question.type)) {
+        if (type !== "all") byType.push({ corpus, engine, type, ...figures });
+      }
+    }
+    for (const [peer, run] of result.peers) byLanguage.push({ corpus, engine: peer, language: "all", ...peerFigures(run) });
+    if (result.helpSearch) byLanguage.push({ corpus, engine: "help-search", language: "all", ...result.helpSearch });
+  }
+  const overall = byLanguage.filter((row) => row.language === "all");
+  for (const engine of [...new Set(overall.map((row) => row.engine))]) {
+    byLanguage.push({ corpus: "all", engine, language: "all", ...meanOf(overall.filter((row) => row.engine === engine)) });
+  }
+  return { byLanguage, byType };
+}
+
+const SUMMED = new Set(["questions", "answerable", "unanswerable"]);
+
+function meanOf(rows: ResultRow[]): Record<string, number | null> {
+  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((key) => !["corpus", "engine", "language"].includes(key));
+  return Object.fromEntries(
+    keys.map((key) => {
+      const values = rows.map((row) => row[key]).filter((value): value is number => typeof value === "number");
+      if (values.length === 0) return [key, null];
+      const sum = values.reduce((total, value) => total + value, 0);
+      return [key, SUMMED.has(key) ? sum : Math.round((sum / values.length) * 10_000) / 10_000];
+    }),
+  );
+}
+
+const SUMMARY_RATES: readonly string[] = [...RATES, "top5"];
+
+/** One line per corpus and row (engines, peers, help search), then the mean of the corpora. */
+export function formatSummary(results: CorpusResult[]): string {
+  const rows = resultRows(results).byLanguage.filter((row) => row.language === "all");
+  const columns = ["corpus", "row", "answerable", "unanswerable", ...SUMMARY_RATES];
+  const cell = (row: ResultRow, column: string): string => {
+    if (column === "corpus") return row.corpus;
+    if (column === "row") return row.engine;
+    const value = row[column];
+    if (typeof value !== "number") return "-";
+    return SUMMARY_RATES.includes(column) ? `${(value * 100).toFixed(1)}%` : String(value);
+  };
+  const table = [columns, ...rows.map((row) => columns.map((column) => cell(row, column)))];
+  const widths = columns.map((_, i) => Math.max(...table.map((line) => line[i]!.length)));
+  const lines = table.map((line) => line.map((text, i) => (i < 2 ? text.padEnd(widths[i]!) : text.padStart(widths[i]!))).join("  "));
+  return [
+    "Summary (peers decline at the knowledge agent's dev correct-\"I don't know\" rate; help-search: its first result and first five)",
+    ...lines,
+  ].join("\n");
 }

@@ -1,5 +1,8 @@
-// The evaluation set is consistent: every label points at a real article, section and excerpt,
-// and the set keeps its promised size, mix and split.
+// The evaluation set is consistent: in every corpus, every label points at a real article,
+// section and excerpt, and the set keeps its promised size, mix, split and recorded source.
+
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import {
   ANSWERABLE_TYPES,
   isAnswerable,
@@ -11,42 +14,40 @@ import {
   UNANSWERABLE_TYPES,
 } from "@parley/testing/eval-corpus";
 import { describe, expect, it } from "vitest";
-import { corpusDir, questionsDir } from "../src/data.ts";
+import { type CorpusFolder, kestrel, listCorpora } from "../src/data.ts";
 import { saysDontKnow } from "../src/metrics.ts";
 import { containsTokens, tokens } from "../src/text.ts";
 
-const collections = loadCollections(corpusDir);
-const articles = loadArticles(corpusDir);
-const byId = new Map(articles.map((article) => [article.id, article]));
-const questions = loadQuestions(questionsDir);
+function load(folder: CorpusFolder) {
+  const articles = loadArticles(folder.corpusDir);
+  return {
+    collections: loadCollections(folder.corpusDir),
+    articles,
+    byId: new Map(articles.map((article) => [article.id, article])),
+    questions: loadQuestions(folder.questionsDir),
+  };
+}
 
 function words(markdown: string): number {
   return tokens(markdown).length;
 }
 
-describe("the corpus", () => {
-  it("has at least 150 articles with unique ids, in known collections", () => {
-    expect(articles.length).toBeGreaterThanOrEqual(150);
+const corpora = listCorpora();
+
+describe.each(corpora)("the $name corpus", (folder) => {
+  const { collections, articles, byId, questions } = load(folder);
+
+  it("has at least 100 articles with unique ids, in known collections", () => {
+    expect(articles.length).toBeGreaterThanOrEqual(100);
     expect(byId.size).toBe(articles.length);
     expect(new Set(articles.map((article) => article.collection))).toEqual(new Set(collections.map((collection) => collection.id)));
   });
 
-  it("has articles of realistic length, each with several sections", () => {
-    const problems = articles.flatMap((article) => {
-      const count = words(article.content);
-      const headings = sectionsOf(article.content).filter((section) => section.heading !== "").length;
-      return count < 150 || count > 800 || headings < 2 ? [`${article.id}: ${count} words, ${headings} sections`] : [];
-    });
-    expect(problems).toEqual([]);
-  });
-
-  it("is about 15% in Spanish, French, German and Portuguese, and translations point at English articles", () => {
-    const other = articles.filter((article) => article.language !== "en");
-    expect(other.length / articles.length).toBeGreaterThanOrEqual(0.15);
-    for (const language of LANGUAGES) expect(articles.some((article) => article.language === language)).toBe(true);
-    for (const article of other.filter((article) => article.translationOf)) {
-      expect(byId.get(article.translationOf!)?.language, article.id).toBe("en");
-    }
+  it("records where its articles come from and under which licence", () => {
+    if (folder.name === "kestrel") return; // written for this set
+    const sourcePath = path.join(folder.corpusDir, "..", "SOURCE.md");
+    expect(existsSync(sourcePath)).toBe(true);
+    expect(readFileSync(sourcePath, "utf8")).toMatch(/licen[cs]e/i);
   });
 
   it("never reads as an engine saying it does not know (so a quoted passage is not an abstention)", () => {
@@ -57,10 +58,8 @@ describe("the corpus", () => {
     );
     expect(flagged).toEqual([]);
   });
-});
 
-describe("the questions", () => {
-  it("have unique ids and texts, known languages and types matching whether they are answerable", () => {
+  it("has questions with unique ids and texts, known languages and types matching whether they are answerable", () => {
     expect(new Set(questions.map((question) => question.id)).size).toBe(questions.length);
     expect(new Set(questions.map((question) => [question.question, ...(question.previous ?? [])].join("\n"))).size).toBe(questions.length);
     for (const question of questions) {
@@ -72,7 +71,7 @@ describe("the questions", () => {
     }
   });
 
-  it("label real articles, sections and verbatim excerpts, each article once", () => {
+  it("labels real articles, sections and verbatim excerpts, each article once", () => {
     const problems: string[] = [];
     for (const question of questions) {
       const ids = question.answers.map((answer) => answer.article);
@@ -98,7 +97,45 @@ describe("the questions", () => {
     expect(problems).toEqual([]);
   });
 
-  it("are at least 300 answerable and 60 unanswerable, of every type, 15% or more not in English", () => {
+  it("has at least 80 answerable and 20 unanswerable questions, several of each kind", () => {
+    const answerable = questions.filter(isAnswerable);
+    expect(answerable.length).toBeGreaterThanOrEqual(80);
+    expect(questions.length - answerable.length).toBeGreaterThanOrEqual(20);
+    for (const type of ["paraphrase", "keyword", "typo", "long", "short", "near-topic"]) {
+      expect(questions.filter((question) => question.type === type).length, type).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it("is split about 2/3 dev and 1/3 test", () => {
+    const test = questions.filter((question) => question.split === "test").length;
+    expect(test / questions.length).toBeGreaterThan(0.28);
+    expect(test / questions.length).toBeLessThan(0.38);
+  });
+});
+
+describe("the Kestrel corpus, written for this set", () => {
+  const { articles, byId, questions } = load(kestrel);
+
+  it("has at least 150 articles of realistic length, each with several sections", () => {
+    expect(articles.length).toBeGreaterThanOrEqual(150);
+    const problems = articles.flatMap((article) => {
+      const count = words(article.content);
+      const headings = sectionsOf(article.content).filter((section) => section.heading !== "").length;
+      return count < 150 || count > 800 || headings < 2 ? [`${article.id}: ${count} words, ${headings} sections`] : [];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("is about 15% in Spanish, French, German and Portuguese, and translations point at English articles", () => {
+    const other = articles.filter((article) => article.language !== "en");
+    expect(other.length / articles.length).toBeGreaterThanOrEqual(0.15);
+    for (const language of LANGUAGES) expect(articles.some((article) => article.language === language)).toBe(true);
+    for (const article of other.filter((article) => article.translationOf)) {
+      expect(byId.get(article.translationOf!)?.language, article.id).toBe("en");
+    }
+  });
+
+  it("has at least 300 answerable and 60 unanswerable questions, of every type, 15% or more not in English", () => {
     const answerable = questions.filter(isAnswerable);
     expect(answerable.length).toBeGreaterThanOrEqual(300);
     expect(questions.length - answerable.length).toBeGreaterThanOrEqual(60);
@@ -114,11 +151,5 @@ describe("the questions", () => {
         (question) => question.language !== "en" && question.answers.every((answer) => byId.get(answer.article)?.language === "en"),
       ).length,
     ).toBeGreaterThanOrEqual(10);
-  });
-
-  it("are split about 2/3 dev and 1/3 test", () => {
-    const test = questions.filter((question) => question.split === "test").length;
-    expect(test / questions.length).toBeGreaterThan(0.28);
-    expect(test / questions.length).toBeLessThan(0.38);
   });
 });

@@ -145,19 +145,27 @@ describe("sliceOf", () => {
 });
 
 describe("compareWithBaseline", () => {
-  const baseline = { slice: 10, tolerance: 0.03, figures: { top1: 0.5, top3: 0.6, passage: 0.4, dont_know: 0.3, wrong: 0.4 } };
+  const figures = { top1: 0.5, top3: 0.6, passage: 0.4, dont_know: 0.3, wrong: 0.4 };
+  const baseline = { slice: 10, tolerance: 0.03, corpora: { kestrel: figures, zulip: figures } };
 
-  it("passes within the tolerance and fails beyond it, naming the figure", () => {
-    expect(compareWithBaseline(baseline, { ...baseline.figures, top1: 0.48 }).ok).toBe(true);
-    const dropped = compareWithBaseline(baseline, { ...baseline.figures, top1: 0.45, wrong: 0.45 });
+  it("passes within the tolerance and fails beyond it, naming the corpus and the figure", () => {
+    expect(compareWithBaseline(baseline, { kestrel: { ...figures, top1: 0.48 }, zulip: figures }).ok).toBe(true);
+    const dropped = compareWithBaseline(baseline, { kestrel: figures, zulip: { ...figures, top1: 0.45, wrong: 0.45 } });
     expect(dropped.ok).toBe(false);
-    expect(dropped.lines).toContain("FAIL top1 50.0% -> 45.0%: dropped by 5.0%, over the tolerance of 3.0%");
-    expect(dropped.lines).toContain("FAIL wrong 40.0% -> 45.0%: rose by 5.0%, over the tolerance of 3.0%");
+    expect(dropped.lines).toContain("zulip: FAIL top1 50.0% -> 45.0%: dropped by 5.0%, over the tolerance of 3.0%");
+    expect(dropped.lines).toContain("zulip: FAIL wrong 40.0% -> 45.0%: rose by 5.0%, over the tolerance of 3.0%");
+    expect(dropped.lines).toContain("kestrel: ok top1 50.0% -> 50.0%");
   });
 
   it("a lower wrong rate is an improvement", () => {
-    const verdict = compareWithBaseline(baseline, { ...baseline.figures, wrong: 0.2 });
+    const verdict = compareWithBaseline(baseline, { kestrel: { ...figures, wrong: 0.2 } });
     expect(verdict.ok).toBe(true);
-    expect(verdict.lines.some((line) => line.startsWith("better wrong"))).toBe(true);
+    expect(verdict.lines.some((line) => line.startsWith("kestrel: better wrong"))).toBe(true);
+  });
+
+  it("fails for a corpus the baseline does not have", () => {
+    const verdict = compareWithBaseline(baseline, { analytics: figures });
+    expect(verdict.ok).toBe(false);
+    expect(verdict.lines).toContain("FAIL analytics: no baseline (run npm run eval -- --update-baseline)");
   });
 });

@@ -1,7 +1,7 @@
 // The evaluation corpus (`npm run eval`'s, which the bench's eval scenario uses too):
 // collections.json and one Markdown file per article under <collection>/<id>.md, with a small
 // front matter (id, title, language, and translation_of for a translation of an English article).
-// The files are eval/corpus's; the callers name the folder.
+// The files are eval/corpora/<name>/corpus's; the callers name the folder.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -30,12 +30,12 @@ export interface Section {
   text: string;
 }
 
-/** `dir`: the corpus folder (eval/corpus). */
+/** `dir`: the corpus folder (eval/corpora/<name>/corpus). */
 export function loadCollections(dir: string): Collection[] {
   return JSON.parse(readFileSync(path.join(dir, "collections.json"), "utf8")) as Collection[];
 }
 
-/** `dir`: the corpus folder (eval/corpus). */
+/** `dir`: the corpus folder (eval/corpora/<name>/corpus). */
 export function loadArticles(dir: string): Article[] {
   return loadCollections(dir).flatMap((collection) =>
     readdirSync(path.join(dir, collection.id))

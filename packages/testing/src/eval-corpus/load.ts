@@ -15,7 +15,7 @@ export function evalAgent(engine: EngineName): MessagingAgent {
   return {
     id: `eval-${engine}`,
     workspaceId: WORKSPACE_ID,
-    name: "Kestrel help assistant",
+    name: "Help assistant (evaluation)",
     engine,
     instructions: "",
     // The LLM engine is measured as agents run by default: answering only from the passages.
@@ -30,7 +30,7 @@ export function evalAgent(engine: EngineName): MessagingAgent {
 
 export async function loadCorpus(db: Database, collections: Collection[], articles: Article[]): Promise<void> {
   const prisma = db.prisma;
-  await prisma.workspace.create({ data: { id: WORKSPACE_ID, name: "Kestrel (evaluation)", createdAt: CREATED_AT } });
+  await prisma.workspace.create({ data: { id: WORKSPACE_ID, name: "Evaluation", createdAt: CREATED_AT } });
   await prisma.source.createMany({
     data: collections.map((collection) => ({
       id: collection.id,

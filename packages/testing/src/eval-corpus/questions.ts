@@ -1,4 +1,4 @@
-// The labelled questions of the evaluation: dev.json and test.json (eval/questions), arrays of
+// The labelled questions of the evaluation: dev.json and test.json (eval/corpora/<name>/questions), arrays of
 // Question. A question with no answers is unanswerable (its type says which kind).
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -36,7 +36,7 @@ export interface SplitQuestion extends Question {
   split: Split;
 }
 
-/** `dir`: the questions folder (eval/questions). */
+/** `dir`: the questions folder (eval/corpora/<name>/questions). */
 export function loadQuestions(dir: string, splits: readonly Split[] = SPLITS): SplitQuestion[] {
   return splits.flatMap((split) =>
     (JSON.parse(readFileSync(path.join(dir, `${split}.json`), "utf8")) as Question[]).map((question) => ({ ...question, split })),
