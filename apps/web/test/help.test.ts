@@ -176,8 +176,10 @@ describe("GET /api/agent/{agentId}/help/articles", () => {
 
   it("filters by source; a hidden or unknown source lists nothing", async () => {
     expect(await listIds("demo", "?source=src-billing")).toEqual(["art-invoices", "art-refunds"]);
-    // Most relevant first: "refund" is in art-refunds' title, only in art-invoices' content.
-    expect(await listIds("demo", "?source=src-billing&q=refund")).toEqual(["art-refunds", "art-invoices"]);
+    // Most recently updated first by default (spec 4.3); best match first with sort=relevance:
+    // "refund" is in art-refunds' title, only in art-invoices' content.
+    expect(await listIds("demo", "?source=src-billing&q=refund")).toEqual(["art-invoices", "art-refunds"]);
+    expect(await listIds("demo", "?source=src-billing&q=refund&sort=relevance")).toEqual(["art-refunds", "art-invoices"]);
     expect(await listIds("demo", "?source=src-start&q=refund")).toEqual([]);
     for (const source of ["src-internal", "src-drafts", "src-retired", "nope"])
       expect(await listIds("demo", `?source=${source}`)).toEqual([]);
@@ -191,8 +193,9 @@ describe("GET /api/agent/{agentId}/help/articles", () => {
     expect(await listIds("demo", "?q=SPAM")).toEqual(["art-reset-password"]);
     expect(await listIds("demo", "?q=%20%20spam%20")).toEqual(["art-reset-password"]);
     expect(await listIds("demo", "?q=%20%20")).toHaveLength(5);
-    // In hidden articles only (draft, internal, inactive source).
-    expect(await listIds("demo", "?q=sso")).toEqual([]);
+    // In hidden articles only (draft, internal, inactive source). "sso" finds the visible article
+    // that mentions single sign-on (a synonym), never the hidden SSO article.
+    expect(await listIds("demo", "?q=sso")).toEqual(["art-reset-password"]);
     expect(await listIds("demo", "?q=runbook")).toEqual([]);
     expect(await listIds("demo", "?q=legacy")).toEqual([]);
   });
@@ -247,7 +250,7 @@ describe("GET /api/agent/{agentId}/help/articles", () => {
     expect(await listIds(agent.id, "?q=adge")).toEqual(expected);
   });
 
-  it("ranks a search as the search page does (a title match above a newer body-only match); without q, newest first", async () => {
+  it("with sort=relevance, ranks a search as the search page does (a title match above a newer body-only match); else newest first", async () => {
     const workspace = await ctx.db.prisma.workspace.create({ data: { name: "Relevance" } });
     const agent = await ctx.db.prisma.agent.create({ data: { workspaceId: workspace.id, name: "Relevance" } });
     const source = await ctx.db.prisma.source.create({ data: { workspaceId: workspace.id, name: "Reports" } });
@@ -265,9 +268,11 @@ describe("GET /api/agent/{agentId}/help/articles", () => {
         },
       ].map((row) => ({ ...row, sourceId: source.id, published: true })),
     });
-    expect(await listIds(agent.id, "?q=exporting")).toEqual(["rel-title", "rel-body"]);
-    expect(await listIds(agent.id, `?source=${source.id}&q=exporting`)).toEqual(["rel-title", "rel-body"]);
-    // The search page's read (apps/web/src/help/data.ts) gives the same order.
+    expect(await listIds(agent.id, "?q=exporting&sort=relevance")).toEqual(["rel-title", "rel-body"]);
+    expect(await listIds(agent.id, `?source=${source.id}&q=exporting&sort=relevance`)).toEqual(["rel-title", "rel-body"]);
+    expect(await listIds(agent.id, "?q=exporting")).toEqual(["rel-body", "rel-title"]);
+    expect(await listIds(agent.id, "?q=exporting&sort=recent")).toEqual(["rel-body", "rel-title"]);
+    // The search page's read (apps/web/src/help/data.ts) gives the relevance order.
     const page = await searchHelpArticles(ctx.db, agent.id, "exporting", { limit: 50 });
     expect(page.map((hit) => hit.id)).toEqual(["rel-title", "rel-body"]);
     expect(await listIds(agent.id, "")).toEqual(["rel-body", "rel-title"]);

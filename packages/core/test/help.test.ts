@@ -298,8 +298,9 @@ describe("article list query and summaries", () => {
     expect(parseArticleListQuery(new URLSearchParams("q=%20%20refund%20&source=src-billing"))).toEqual({
       q: "refund",
       source: "src-billing",
+      sort: "recent",
     });
-    expect(parseArticleListQuery(new URLSearchParams("q=%20%20&source="))).toEqual({ q: "", source: undefined });
+    expect(parseArticleListQuery(new URLSearchParams("q=%20%20&source="))).toEqual({ q: "", source: undefined, sort: "recent" });
     expect(parseArticleListQuery(new URLSearchParams(`q=${"é".repeat(100)}`)).q).toHaveLength(100);
     let error: unknown;
     try {
@@ -330,7 +331,7 @@ describe("article list query and summaries", () => {
   });
 
   it("gives plain-text excerpts of about 200 characters, around the match when searching", async () => {
-    const all = await listArticleSummaries(db, "demo", { q: "", source: undefined });
+    const all = await listArticleSummaries(db, "demo", { q: "", source: undefined, sort: "recent" });
     expect(all.map((row) => row.id)).toEqual(["art-invoices", "art-api-keys", "art-reset-password", "art-refunds", "art-welcome"]);
     for (const summary of all) {
       expect(Object.keys(summary)).toEqual(["id", "sourceId", "title", "excerpt"]);
@@ -342,7 +343,9 @@ describe("article list query and summaries", () => {
     expect(apiKeys.excerpt.startsWith("API keys let your scripts, servers and integrations call the Acme Cloud HTTP API")).toBe(true);
     expect(apiKeys.excerpt.endsWith("…")).toBe(true);
     // "accountant" also matches "account" (stemmed) elsewhere, ranked first; the excerpt shows the exact match.
-    const hit = (await listArticleSummaries(db, "demo", { q: "accountant", source: undefined })).find((row) => row.id === "art-invoices");
+    const hit = (await listArticleSummaries(db, "demo", { q: "accountant", source: undefined, sort: "relevance" })).find(
+      (row) => row.id === "art-invoices",
+    );
     expect(hit!.excerpt).toMatch(/^….*accountant.*…$/);
   });
 });

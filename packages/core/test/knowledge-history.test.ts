@@ -194,7 +194,7 @@ describe("knowledge gaps", () => {
     const empty = await helpArticles(ctx, {
       agentId: agent.id,
       clientIp: "198.51.100.21",
-      query: new URLSearchParams({ q: "zebra invoices on mars" }),
+      query: new URLSearchParams({ q: "zebra giraffes on mars" }),
     });
     expect(empty.status).toBe(200);
     expect(empty.json).toEqual({ data: { articles: [] } });

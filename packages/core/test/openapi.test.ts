@@ -299,6 +299,13 @@ describe("limits from limits.ts", () => {
     expect(q).toMatchObject({ in: "query", schema: { type: "string", maxLength: HELP_QUERY_MAX_CHARS } });
     expect(q?.required).not.toBe(true);
   });
+
+  it("help search `sort`: recent (the default) or relevance", () => {
+    const sort = operation(ARTICLES, "get").parameters?.find((p) => p.name === "sort");
+    expect(sort).toMatchObject({ in: "query", schema: { type: "string", enum: ["recent", "relevance"], default: "recent" } });
+    expect(sort?.required).not.toBe(true);
+    expect(sort?.description).toMatch(/relevance/);
+  });
 });
 
 describe("the document's request schema decides like the handler's zod schema", () => {

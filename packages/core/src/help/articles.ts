@@ -5,7 +5,7 @@ import { z } from "zod";
 import { markdownToPlainText } from "../knowledge/articles/plain-text.ts";
 import { articleLanguageOf, articleLanguageSql, type Language, loadLanguageDetector } from "../knowledge/languages/detection.ts";
 import { HELP_QUERY_MAX_CHARS } from "../knowledge/limits.ts";
-import { searchHelpArticles } from "../knowledge/search/database-search.ts";
+import { searchHelpArticles } from "../knowledge/search/help-search.ts";
 import { articleIsVisibleSql } from "../knowledge/visibility.ts";
 import { AppError } from "../platform/errors.ts";
 import { charCount, storableString } from "../platform/text.ts";
@@ -89,7 +89,10 @@ export function visibleArticleSql(agentId: string, articleId: string): Prisma.Sq
     WHERE a."id" = ${articleId} AND ${articleIsVisibleSql("a", agentId)}`;
 }
 
-/** Query string of the article list: `q` (trimmed; blank is no filter) and `source`. */
+/** The article list's orders with a query (`sort`). */
+export const HELP_ARTICLE_SORTS = ["recent", "relevance"] as const;
+
+/** Query string of the article list: `q` (trimmed; blank is no filter), `source` and `sort`. */
 export const articleListQuerySchema = z.object({
   // Text the database cannot store would fail in the query (a 500).
   q: storableString()
@@ -98,7 +101,7 @@ export const articleListQuerySchema = z.object({
     .refine((value) => charCount(value) <= HELP_QUERY_MAX_CHARS, `must be at most ${HELP_QUERY_MAX_CHARS} characters`)
     // For the OpenAPI document (../openapi/document.ts); the length is checked after trimming.
     .meta({
-      description: `Words or part of a word to find in titles and content (at most ${HELP_QUERY_MAX_CHARS} characters after trimming; case and accents ignored).`,
+      description: `Words or a question to find in titles and content (at most ${HELP_QUERY_MAX_CHARS} characters after trimming). Any of its words may match; word forms, common typos, synonyms, case and accents are allowed for. When no word matches, part of a word is looked for.`,
       maxLength: HELP_QUERY_MAX_CHARS,
       param: { example: "refund" },
     }),
@@ -106,13 +109,25 @@ export const articleListQuerySchema = z.object({
     .optional()
     .transform((value) => value?.trim() || undefined)
     .meta({ description: "Only articles of this collection (a source id from the collections list).", param: { example: "src-billing" } }),
+  sort: z
+    .enum(HELP_ARTICLE_SORTS, { error: `must be one of ${HELP_ARTICLE_SORTS.join(", ")}` })
+    .default("recent")
+    .meta({
+      description:
+        "The order of the articles matching `q`: `recent` (the default), most recently updated first; `relevance`, the best match first, as the help centre's search page lists them. Without `q`, most recently updated first either way. Blank is the default.",
+    }),
 });
 
 export type ArticleListQuery = z.output<typeof articleListQuerySchema>;
 
 /** Parses the list's search parameters; 400 `Invalid request` naming the field and rule otherwise. */
 export function parseArticleListQuery(params: URLSearchParams): ArticleListQuery {
-  const result = articleListQuerySchema.safeParse({ q: params.get("q") ?? undefined, source: params.get("source") ?? undefined });
+  const result = articleListQuerySchema.safeParse({
+    q: params.get("q") ?? undefined,
+    source: params.get("source") ?? undefined,
+    // Blank is the default, as a blank `q` or `source` is no filter.
+    sort: params.get("sort") || undefined,
+  });
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => `${issue.path.map(String).join(".")}: ${issue.message}`).join("; ");
   throw new AppError("INVALID_REQUEST", { details });
@@ -128,10 +143,15 @@ export interface ArticleSummary {
 
 /**
  * The JSON list (spec 4.3): at most 50 visible articles, most recently updated first; with `q`,
- * most relevant first, as the help centre's search page (searchHelpArticles).
+ * the articles the help centre's search finds (searchHelpCentre), most recently updated first,
+ * or best match first with `sort=relevance`, as the search page lists them.
  */
 export async function listArticleSummaries(db: Database, agentId: string, query: ArticleListQuery): Promise<ArticleSummary[]> {
-  const hits = await searchHelpArticles(db, agentId, query.q, { limit: HELP_ARTICLES_PER_LIST, sourceId: query.source });
+  const hits = await searchHelpArticles(db, agentId, query.q, {
+    limit: HELP_ARTICLES_PER_LIST,
+    sourceId: query.source,
+    order: query.sort,
+  });
   return hits.map((hit) => ({
     id: hit.id,
     sourceId: hit.sourceId,

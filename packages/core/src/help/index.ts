@@ -1,6 +1,6 @@
 // The public help centre: which agents and articles a visitor may see (knowledge/visibility.ts, one rule
 // for the JSON routes and the pages), the JSON routes and the sitemap, collections, article lists
-// and search, an article's translations and the lists' language filter, excerpts, and the pages'
+// and search (the search page's content), an article's translations and the lists' language filter, excerpts, and the pages'
 // addresses (also in @parley/core/browser).
 
 export {
@@ -29,5 +29,6 @@ export { getCollection, type HelpCollection, listCollections } from "./collectio
 export { excerpt, highlight } from "./excerpt.ts";
 export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";
 export { helpArticleSchema } from "./schemas.ts";
+export { type HelpSearchPage, helpSearchPage } from "./search-page.ts";
 export { helpSitemap } from "./sitemap.ts";
 export { helpArticleUrl, helpPaths } from "./urls.ts";

@@ -74,7 +74,7 @@ export const helpArticlesOperation: ZodOpenApiOperationObject = {
   operationId: "listHelpArticles",
   tags: ["Help centre"],
   summary: "List or search help articles",
-  description: `At most ${HELP_ARTICLES_PER_LIST} published articles, optionally of one collection. Without \`q\`, most recently updated first. With \`q\` (words and substrings of titles and content), the most relevant first, in the same order as the help centre's search page: articles matching the words by full-text rank (title words weigh more), then those matching only as a substring, title matches first; the most recently updated first among equals. No authentication.`,
+  description: `At most ${HELP_ARTICLES_PER_LIST} published articles, optionally of one collection, most recently updated first. With \`q\` (words or a question), the articles the help centre's search finds: ranked by the knowledge agent's own analysis (word forms, common typos, synonyms; any word may match), or, when no word matches, those holding the query as part of a word. They come most recently updated first, or with \`sort=relevance\` the best match first, as the help centre's search page lists them. No authentication.`,
   security: [],
   requestParams: { path: helpPathParams, query: articleListQuerySchema },
   responses: {
@@ -105,7 +105,7 @@ export const helpArticlesOperation: ZodOpenApiOperationObject = {
       },
     },
     "400": errorResponse(["INVALID_REQUEST"], helpHeaders, {
-      description: `\`q\` is longer than ${HELP_QUERY_MAX_CHARS} characters.`,
+      description: `\`q\` is longer than ${HELP_QUERY_MAX_CHARS} characters, or \`sort\` is neither \`recent\` nor \`relevance\`.`,
       detailsExample: `q: must be at most ${HELP_QUERY_MAX_CHARS} characters`,
     }),
     ...helpErrors,

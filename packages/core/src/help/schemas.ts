@@ -43,7 +43,9 @@ export const helpArticlesResponseSchema = z
       articles: z
         .array(articleSummarySchema)
         .max(HELP_ARTICLES_PER_LIST)
-        .meta({ description: `At most ${HELP_ARTICLES_PER_LIST}, most recently updated first.` }),
+        .meta({
+          description: `At most ${HELP_ARTICLES_PER_LIST}, most recently updated first (best match first with \`sort=relevance\`).`,
+        }),
     }),
   })
   .meta({ id: "HelpArticlesResponse" });

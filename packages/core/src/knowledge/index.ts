@@ -42,7 +42,14 @@ export { languageDetectionTask } from "./languages/detection-task.ts";
 export { warmAgentIndexes } from "./search/agent-index.ts";
 export { agentSearchOperations } from "./search/agent-search-operations.ts";
 export { getAgentKnowledgeSearch } from "./search/agent-status.ts";
-export { type ArticleHit, listVisibleArticleDates, searchHelpArticles } from "./search/database-search.ts";
+export { type ArticleHit, listVisibleArticleDates } from "./search/database-search.ts";
+export {
+  type HelpSearch,
+  type HelpSearchOptions,
+  rankHelpArticleIds,
+  searchHelpArticles,
+  searchHelpCentre,
+} from "./search/help-search.ts";
 export { fuse, type RankedPassage } from "./search/rank.ts";
 export { EmbeddingIndexer } from "./semantic/indexer.ts";
 export { createSemanticSearch, type SemanticSearch } from "./semantic/nearest.ts";

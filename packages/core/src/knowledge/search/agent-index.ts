@@ -30,6 +30,8 @@ import { type IndexedArticle, PassageIndex } from "./passage-index.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "./synonyms.ts";
 
 export interface StoredArticle extends IndexedArticle {
+  /** Its source (the help search's collection filter). */
+  sourceId: string;
   /** For the help page's address. */
   slug: string;
   updatedAt: Date;
@@ -262,22 +264,31 @@ function indexedArticlesSql(agentId: string): Prisma.Sql {
 async function readArticles(db: Database, ids: readonly string[]): Promise<StoredArticle[]> {
   if (ids.length === 0) return [];
   const rows = await db.prisma.$queryRaw<
-    Array<{ id: string; title: string; slug: string; content: string; language: string | null; updatedAt: Date }>
+    Array<{ id: string; sourceId: string; title: string; slug: string; content: string; language: string | null; updatedAt: Date }>
   >(
-    Prisma.sql`SELECT a."id", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language", a."updatedAt" FROM "Article" a WHERE a."id" IN (${Prisma.join(ids)})`,
+    Prisma.sql`SELECT a."id", a."sourceId", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language", a."updatedAt" FROM "Article" a WHERE a."id" IN (${Prisma.join(ids)})`,
   );
   return rows.map(storedArticle);
 }
 
 function storedArticle(row: {
   id: string;
+  sourceId: string;
   title: string;
   slug: string;
   content: string;
   language: string | null;
   updatedAt: Date;
 }): StoredArticle {
-  return { id: row.id, title: row.title, slug: row.slug, content: row.content, language: articleLanguageOf(row), updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    sourceId: row.sourceId,
+    title: row.title,
+    slug: row.slug,
+    content: row.content,
+    language: articleLanguageOf(row),
+    updatedAt: row.updatedAt,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
-// Help-centre article search over visible articles only (../knowledge/visibility.ts). searchHelpArticles
-// serves every help-centre list (the JSON route and the pages) and decides their order; the
-// underlying searchVisibleArticles takes "recent" or "relevance" explicitly. Matching is Postgres full-text search (words, stemmed, title weighted above
+// Article search in the database over visible articles only (../knowledge/visibility.ts): the help
+// centre's lists without a query, and its search where the in-process index is not used
+// (help-search.ts); searchVisibleArticles takes "recent" or "relevance" explicitly. Matching is Postgres full-text search (words, stemmed, title weighted above
 // content) OR a trigram-indexed substring match, both case- and accent-insensitive, against the
 // columns the database generates from title and content ("searchDocument", "searchTitle",
 // "searchContent"), one UNION branch per GIN index. Lists without a query read the partial index
@@ -59,20 +59,6 @@ const SUBSTRING_MIN_CHARS = 3;
  * common word costs the same in 1k or 100k articles, and a rare one has few matches to read.
  */
 const SEARCH_WINDOW_FACTORS = [40, 400] as const;
-
-/**
- * The help centre's articles, in the one order the JSON route and the pages share: with a query,
- * most relevant first (the search page and `GET .../help/articles?q=` rank alike); without one,
- * most recently updated first (spec 4.3's list).
- */
-export function searchHelpArticles(
-  db: Database,
-  agentId: string,
-  query: string,
-  page: Pick<SearchOptions, "limit" | "sourceId" | "offset" | "language">,
-): Promise<ArticleHit[]> {
-  return searchVisibleArticles(db, agentId, query, { ...page, order: query.trim() ? "relevance" : "recent" });
-}
 
 /**
  * Visible articles of `agentId` matching `query` (trimmed; blank lists every visible article).

@@ -49,6 +49,12 @@ export interface AnalyzedQuery {
   terms: QueryTerm[];
   /** The subject words' bits and how much each says (idf of its stem), for coverage. */
   words: Array<{ bit: number; weight: number }>;
+  /**
+   * Subject words the help centre never writes that were read as a correction ("refnud" as
+   * "refund"): the word's position among wordsOf(text), as written (folded) and as corrected.
+   * What a search page offers as "Did you mean".
+   */
+  corrections: Array<{ position: number; written: string; corrected: string }>;
 }
 
 class TermSet {
@@ -93,6 +99,7 @@ export function analyzeQuery(
   const words = written.map((word, position) => corrected[position] ?? word);
   const set = new TermSet();
   const subject: AnalyzedQuery["words"] = [];
+  const corrections: AnalyzedQuery["corrections"] = [];
   const bitOf = new Map<number, number>(); // word position -> bit
   words.forEach((word, position) => {
     const typed = written[position]!;
@@ -104,6 +111,10 @@ export function analyzeQuery(
     const fix = corrected[position];
     const term = elsewhere[position] ?? (fix ? (index.writtenTerm(fix) ?? stem(fix, language)) : stem(word, language));
     subject.push({ bit, weight: Math.min(index.idf(term), SUBJECT_WORD_MAX_WEIGHT) });
+    // Only a word that matches nothing as written is a typo worth pointing out.
+    if (fix && !elsewhere[position] && index.documentFrequency(stem(typed, language)) === 0) {
+      corrections.push({ position, written: typed, corrected: fix });
+    }
   });
 
   const languages: Language[] = language === "en" ? ["en"] : [language, "en"];
@@ -138,5 +149,5 @@ export function analyzeQuery(
       }
     }
   }
-  return { terms: set.list(), words: subject };
+  return { terms: set.list(), words: subject, corrections };
 }

@@ -110,6 +110,65 @@ export function rankArticles(input: RankInput): Ranking {
   return { language, articles: [...articles.values()], words };
 }
 
+/** An article of a search ranking (searchRanking). */
+export interface SearchMatch {
+  articleId: string;
+  /** Its best passage's score plus shares of its next two (as the agent weighs articles). */
+  score: number;
+  /** Bit set of the query's subject words it contains (as written, corrected or by a synonym). */
+  matched: number;
+}
+
+export interface SearchRanking {
+  language: Language;
+  /** Every article that contains at least one of the query's subject words, best first. */
+  articles: SearchMatch[];
+  /** The bits of all the query's subject words: an article with all of them has every word. */
+  allWords: number;
+  /** Words read as a typo's correction (query.ts AnalyzedQuery.corrections). */
+  corrections: AnalyzedQuery["corrections"];
+}
+
+/**
+ * A search box's query ranked against the index with the agent's analysis (stems, typo
+ * corrections, synonyms, phrases; any word may match): every matching article, not only the
+ * best few the agent quotes from, so that a list can be filtered and paged after ranking.
+ */
+export function searchRanking(
+  index: PassageIndex,
+  synonyms: (language: Language) => readonly SynonymGroup[],
+  query: string,
+  fallbackLanguage?: Language,
+): SearchRanking {
+  const language = detectLanguage(query, fallbackLanguage);
+  const analyzed = analyzeQuery(index, query, language, synonyms);
+  // Each article's three best passage scores (best first) and the words it matched.
+  const byArticle = new Map<string, { best: number[]; matched: number }>();
+  for (const entry of index.score(analyzed.terms).values()) {
+    const passage = index.passages[entry.passage]!;
+    const score = passage.language === language ? entry.score * SAME_LANGUAGE_BOOST : entry.score;
+    let article = byArticle.get(passage.articleId);
+    if (!article) {
+      article = { best: [], matched: 0 };
+      byArticle.set(passage.articleId, article);
+    }
+    article.matched |= entry.matched;
+    article.best.push(score);
+    article.best.sort((a, b) => b - a);
+    if (article.best.length > 3) article.best.pop();
+  }
+  const articles: SearchMatch[] = [];
+  for (const [articleId, { best, matched }] of byArticle) {
+    // A passage reached only through a synonym phrase's single words stands for none of the words.
+    if (matched === 0) continue;
+    const [first = 0, second = 0, third = 0] = best;
+    articles.push({ articleId, score: first + SUPPORT[0] * second + SUPPORT[1] * third, matched });
+  }
+  articles.sort((a, b) => b.score - a.score || (a.articleId < b.articleId ? -1 : 1));
+  const allWords = analyzed.words.reduce((bits, word) => bits | word.bit, 0);
+  return { language, articles, allWords, corrections: analyzed.corrections };
+}
+
 /** The summed weight of `words` whose bits are in `matched`. */
 function weightFound(words: ReadonlyArray<{ bit: number; weight: number }>, matched: number): number {
   return words.reduce((sum, word) => sum + (matched & word.bit ? word.weight : 0), 0);

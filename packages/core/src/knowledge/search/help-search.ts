@@ -1,0 +1,155 @@
+// The help centre's search (its search page and `GET .../help/articles?q=`): articles ranked by the
+// knowledge agent's own analysis of the query (agent-index.ts, rank.ts searchRanking: stems, typo
+// corrections, synonyms, any word may match, best first), so that a visitor's natural question
+// finds the article the agent would answer from. The index holds the agent's visible articles
+// only; the page's rows are read again through the visibility rule, so an article hidden since
+// the index was checked never shows. Two cases go to the database's full-text search instead
+// (database-search.ts): a help centre over the index's memory budget (any word may match), and a
+// query no indexed word matches (all words, or the query as part of a word: "ccountan", codes).
+import { type Database, Prisma } from "@parley/db";
+import { articleLanguageSql, isLanguage, type Language } from "../languages/detection.ts";
+import { articleIsVisibleSql } from "../visibility.ts";
+import { agentIndex, type StoredArticle } from "./agent-index.ts";
+import { termsOf, wordsOf } from "./analyze.ts";
+import { type ArticleHit, searchVisibleArticles } from "./database-search.ts";
+import { type SearchRanking, searchRanking } from "./rank.ts";
+
+export interface HelpSearchOptions {
+  limit: number;
+  /** Rows to skip. */
+  offset?: number;
+  /** Only articles of this source (collection). */
+  sourceId?: string;
+  /** Only articles in this language, set or detected (the help lists' language filter). */
+  language?: Language;
+  /**
+   * "relevance" (default): best match first. "recent": the same matching articles, most recently
+   * updated first (spec 4.3's order for the JSON list). A blank query lists every visible
+   * article, most recently updated first, either way.
+   */
+  order?: "relevance" | "recent";
+}
+
+export interface HelpSearch {
+  /** The page of matching articles, in the order asked. */
+  articles: ArticleHit[];
+  /**
+   * The query with the words that matched only as a typo's correction replaced by it ("refnud
+   * policy" as "refund policy"), for a "Did you mean"; null when no word was corrected.
+   */
+  correctedQuery: string | null;
+  /**
+   * Whether some matching article contains every word of the query (as written, corrected or by
+   * a synonym). False: the articles are only the closest matches. True for a blank query.
+   */
+  everyWord: boolean;
+}
+
+/**
+ * The help centre's articles for `query` (trimmed), visible for `agentId` only. The one search of
+ * the help centre: its search page and the JSON route read it.
+ */
+export async function searchHelpCentre(db: Database, agentId: string, query: string, options: HelpSearchOptions): Promise<HelpSearch> {
+  const q = query.trim();
+  const order = options.order ?? "relevance";
+  const page = { limit: options.limit, offset: options.offset, sourceId: options.sourceId, language: options.language };
+  if (!q)
+    return { articles: await searchVisibleArticles(db, agentId, "", { ...page, order: "recent" }), correctedQuery: null, everyWord: true };
+
+  const held = await agentIndex(db, agentId);
+  if ("overBudget" in held) {
+    // Too large to hold in memory: the database's full-text search, any word matching.
+    const articles = await searchVisibleArticles(db, agentId, q, { ...page, order, match: "any" });
+    return { articles, correctedQuery: null, everyWord: articles.some((article) => hasEveryWord(article, q)) };
+  }
+
+  const ranking = searchRanking(held.index, held.synonyms, q, options.language);
+  const matches = ranking.articles.flatMap((match) => {
+    const article = held.articles.get(match.articleId);
+    if (!article) return [];
+    if (options.sourceId !== undefined && article.sourceId !== options.sourceId) return [];
+    if (options.language !== undefined && article.language !== options.language) return [];
+    return [{ ...match, article }];
+  });
+  if (matches.length === 0) {
+    // No indexed word matches: the database's search finds a part of a word ("ccountan").
+    const articles = await searchVisibleArticles(db, agentId, q, { ...page, order, match: "all" });
+    return { articles, correctedQuery: null, everyWord: articles.length > 0 };
+  }
+
+  const newestFirst = (a: { article: StoredArticle }, b: { article: StoredArticle }) =>
+    b.article.updatedAt.getTime() - a.article.updatedAt.getTime() || (a.article.id < b.article.id ? -1 : 1);
+  matches.sort(order === "recent" ? newestFirst : (a, b) => b.score - a.score || newestFirst(a, b));
+  const offset = options.offset ?? 0;
+  const pageMatches = matches.slice(offset, offset + options.limit);
+  const rows = await readVisibleHits(
+    db,
+    agentId,
+    pageMatches.map((match) => match.articleId),
+    options,
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const articles = pageMatches.flatMap((match) => {
+    const row = byId.get(match.articleId);
+    return row ? [{ ...row, rank: match.score }] : [];
+  });
+  return {
+    articles,
+    correctedQuery: correctedQueryOf(q, ranking),
+    everyWord: matches.some((match) => (match.matched & ranking.allWords) === ranking.allWords),
+  };
+}
+
+/** The page of articles alone (the help centre's lists; a blank query lists the newest). */
+export async function searchHelpArticles(db: Database, agentId: string, query: string, options: HelpSearchOptions): Promise<ArticleHit[]> {
+  return (await searchHelpCentre(db, agentId, query, options)).articles;
+}
+
+/**
+ * The ids of the help centre's best articles for a question, best first (at most `limit`): what
+ * its search page lists. For measuring the search (the eval).
+ */
+export async function rankHelpArticleIds(db: Database, agentId: string, question: string, limit = 50): Promise<string[]> {
+  const { articles } = await searchHelpCentre(db, agentId, question, { limit, order: "relevance" });
+  return articles.map((article) => article.id);
+}
+
+/** The visible articles among `ids`, with the list's filters (read again: the index may be a moment old). */
+async function readVisibleHits(
+  db: Database,
+  agentId: string,
+  ids: readonly string[],
+  options: HelpSearchOptions,
+): Promise<Omit<ArticleHit, "rank">[]> {
+  if (ids.length === 0) return [];
+  const source = options.sourceId === undefined ? Prisma.empty : Prisma.sql`AND a."sourceId" = ${options.sourceId}`;
+  const language = options.language === undefined ? Prisma.empty : Prisma.sql`AND ${articleLanguageSql("a")} = ${options.language}`;
+  return db.rows<Omit<ArticleHit, "rank">>(Prisma.sql`
+    SELECT a."id", a."sourceId", s."name" AS "sourceName", a."title", a."slug", a."content", ${articleLanguageSql("a")} AS "language", a."updatedAt"
+    FROM "Article" a
+    JOIN "Source" s ON s."id" = a."sourceId"
+    WHERE a."id" IN (${Prisma.join(ids)}) AND ${articleIsVisibleSql("a", agentId)} ${source} ${language}`);
+}
+
+/** The query with its corrected words replaced (the rest as typed), or null when none was corrected. */
+function correctedQueryOf(query: string, ranking: SearchRanking): string | null {
+  if (ranking.corrections.length === 0) return null;
+  const fixes = new Map(ranking.corrections.map((correction) => [correction.position, correction.corrected]));
+  // Word positions count as analyze.ts wordsOf counts them; each run of letters, digits, marks and
+  // apostrophes is one or more of its words.
+  let position = 0;
+  return query.replace(/[\p{L}\p{M}\p{N}'’`]+/gu, (run) => {
+    const words = wordsOf(run);
+    const first = position;
+    position += words.length;
+    if (!words.some((_, i) => fixes.has(first + i))) return run;
+    return words.map((word, i) => fixes.get(first + i) ?? word).join(" ");
+  });
+}
+
+/** Whether an article holds every subject word of the query (stemmed, in the article's language or English). */
+function hasEveryWord(article: ArticleHit, query: string): boolean {
+  const language = article.language && isLanguage(article.language) ? article.language : "en";
+  const text = new Set([...termsOf(`${article.title}\n${article.content}`, language)]);
+  return termsOf(query, language).every((term) => text.has(term));
+}
