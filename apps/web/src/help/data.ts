@@ -5,6 +5,7 @@ import {
   findHelpBrand,
   getCollection,
   helpLanguageFilter,
+  helpSearchPage,
   listCollections,
   listHelpLanguages,
   listVisibleTranslations,
@@ -55,10 +56,15 @@ export const loadArticle = cache(async (agentId: string, slugOrId: string) => {
 
 type HelpListLanguage = Parameters<typeof searchHelpArticles>[3]["language"];
 
-/** Most relevant first with a query, else most recently updated first (core decides, as for the JSON route). */
+/** The lists' articles: without a query, most recently updated first (with one, best match first). */
 export const loadArticles = cache(
   async (agentId: string, query: string, limit: number, sourceId?: string, offset?: number, language?: HelpListLanguage) =>
     searchHelpArticles((await getAppContext()).db, agentId, query, { limit, sourceId, offset, language }),
+);
+
+/** The search page's content: the articles best first, "Did you mean", closest matches only (core decides). */
+export const loadSearchPage = cache(async (agentId: string, rawQuery: string) =>
+  helpSearchPage((await getAppContext()).db, agentId, rawQuery),
 );
 
 export async function appUrl(): Promise<string> {

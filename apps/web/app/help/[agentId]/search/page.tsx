@@ -1,12 +1,15 @@
-// Search results, most relevant first, with the matched words marked. A GET form and a
+// Search results, best match first (the knowledge agent's analysis: word forms, typos,
+// synonyms, any word), with the matched words marked, a "Did you mean" link when a word was read
+// as a typo's correction, and a note when no article holds every word. A GET form and a
 // shareable URL (?q=); works without JavaScript.
-import { helpPaths, parseArticleListQuery } from "@parley/core/help";
+import { helpPaths } from "@parley/core/help";
 import { HELP_ARTICLES_PER_LIST } from "@parley/core/help/limits";
 import { HELP_QUERY_MAX_CHARS } from "@parley/core/knowledge/limits";
 import type { Metadata } from "next";
+import Link from "next/link";
 import { ArticleList } from "~/help/ArticleList.tsx";
 import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";
-import { appUrl, loadArticles, loadHelpAgent, recordSearchGap } from "~/help/data.ts";
+import { appUrl, loadHelpAgent, loadSearchPage, recordSearchGap } from "~/help/data.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
 import { helpMetadata } from "~/help/metadata.ts";
 import { SearchForm } from "~/help/SearchForm.tsx";
@@ -15,21 +18,16 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ agentId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The query (trimmed), or `tooLong` when it breaks the same rule as the JSON route. */
-async function readQuery(props: Props): Promise<{ q: string; tooLong: boolean }> {
+/** The raw `q` of the address (the first, when repeated). */
+async function rawQuery(props: Props): Promise<string> {
   const raw = (await props.searchParams).q;
-  const value = Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? "");
-  try {
-    return { q: parseArticleListQuery(new URLSearchParams({ q: value })).q, tooLong: false };
-  } catch {
-    return { q: value.trim(), tooLong: true };
-  }
+  return Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? "");
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
   const { agentId } = await props.params;
   const agent = await loadHelpAgent(agentId);
-  const { q, tooLong } = await readQuery(props);
+  const { query: q, tooLong } = await loadSearchPage(agentId, await rawQuery(props));
   return helpMetadata({
     appUrl: await appUrl(),
     path: helpPaths.search(agentId, tooLong ? undefined : q),
@@ -44,8 +42,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 export default async function SearchPage(props: Props) {
   const { agentId } = await props.params;
   const agent = await loadHelpAgent(agentId);
-  const { q, tooLong } = await readQuery(props);
-  const results = q && !tooLong ? await loadArticles(agentId, q, HELP_ARTICLES_PER_LIST) : [];
+  const { query: q, tooLong, articles: results, suggestion, closestOnly } = await loadSearchPage(agentId, await rawQuery(props));
   if (q && !tooLong && results.length === 0) await recordSearchGap(agentId, q);
   return (
     <HelpShell brand={agent}>
@@ -60,14 +57,25 @@ export default async function SearchPage(props: Props) {
         <p>Type a word or a few words to find articles.</p>
       ) : (
         <>
+          {suggestion ? (
+            <p className="help-suggestion">
+              Did you mean{" "}
+              <Link href={suggestion.href} className="help-suggestion-link">
+                {suggestion.query}
+              </Link>
+              ?
+            </p>
+          ) : null}
           <p className="help-lead" role="status">
             {results.length === 0
               ? "No articles match your search. Try other or fewer words."
-              : results.length === 1
-                ? "1 article found."
-                : `${results.length === HELP_ARTICLES_PER_LIST ? `The ${results.length} best` : results.length} articles found.`}
+              : closestOnly
+                ? "No article contains every word; showing the closest matches."
+                : results.length === 1
+                  ? "1 article found."
+                  : `${results.length === HELP_ARTICLES_PER_LIST ? `The ${results.length} best` : results.length} articles found.`}
           </p>
-          <ArticleList agentId={agentId} articles={results} query={q} showCollection />
+          <ArticleList agentId={agentId} articles={results} query={suggestion?.query ?? q} showCollection />
         </>
       )}
     </HelpShell>
