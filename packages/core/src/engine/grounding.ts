@@ -3,14 +3,15 @@
 // the passage the knowledge agent would quote. This is the LLM engine's one call into retrieval:
 // when retrieval improves, only this function follows it.
 import { helpArticleUrl } from "../help/urls.ts";
-import { KNOWLEDGE_MIN_COVERAGE, quoteOf, searchKnowledge } from "./knowledge.ts";
+import { RELATED_MIN_COVERAGE } from "./confidence.ts";
+import { quoteOf, searchKnowledge } from "./knowledge.ts";
 import type { EngineDeps } from "./types.ts";
 
 /**
  * The model reads its sources and says when they do not answer, so it gets weaker matches than
  * the knowledge agent would quote alone (half its threshold, as for a second article there).
  */
-const GROUNDING_MIN_COVERAGE = KNOWLEDGE_MIN_COVERAGE / 2;
+const GROUNDING_MIN_COVERAGE = RELATED_MIN_COVERAGE / 2;
 
 export interface GroundingPassage {
   articleId: string;

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { createKnowledgeEngine } from "./knowledge.ts";
 import type { Engine, EngineAgent, EngineDeps, LlmConfig } from "./types.ts";
 
-export { createKnowledgeEngine, KNOWLEDGE_MIN_COVERAGE, searchKnowledge } from "./knowledge.ts";
+export { KNOWLEDGE_MIN_CONFIDENCE } from "./confidence.ts";
+export { createKnowledgeEngine, searchKnowledge } from "./knowledge.ts";
 export type * from "./types.ts";
 
 /** The LLM agent's environment variables; the app's settings (and the eval) include them. */

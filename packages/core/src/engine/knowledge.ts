@@ -16,6 +16,7 @@ import { type AgentIndex, agentIndex, overBudgetIndex, type StoredArticle } from
 import { termsOf } from "../knowledge/search/analyze.ts";
 import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "../knowledge/search/rank.ts";
 import { nearestPassages } from "../knowledge/semantic/nearest.ts";
+import { answersQuestion, RELATED_MIN_COVERAGE, relatedTo } from "./confidence.ts";
 import { asksForHuman, isGreeting, isThanks } from "./intent.ts";
 import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "./limits.ts";
 import { quoteSection } from "./passage.ts";
@@ -24,24 +25,6 @@ import { countTokens } from "./tokens.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
 import type { Engine, EngineDeps, EngineHistoryMessage, EngineInput, EngineResult, RichContentItem, ToolCall } from "./types.ts";
 
-/**
- * The least coverage (share of the question's subject words, weighted by how rare each is, found
- * in the best article) to answer; below it the agent says it does not know. Chosen on the eval's
- * dev questions as the value that best balances top-1 on answerable questions against correct
- * "I don't know" on unanswerable ones (eval/README.md has the figures).
- */
-export const KNOWLEDGE_MIN_COVERAGE = 0.55;
-/**
- * Or the least evidence (summed idf of the subject words found, ArticleMatch.evidence: about three
- * specific words) to answer a long message whose coverage is low because it rambles. Chosen on the
- * eval's dev questions like the coverage; the test questions kept their "I don't know" rate.
- */
-export const KNOWLEDGE_MIN_EVIDENCE = 14;
-
-/** Whether the evidence for an article is strong enough to answer from it. */
-export function answersQuestion(match: ArticleMatch): boolean {
-  return match.coverage >= KNOWLEDGE_MIN_COVERAGE || match.evidence >= KNOWLEDGE_MIN_EVIDENCE;
-}
 /** Passages asked of semantic retrieval per question, fused with the lexical ranking. */
 const SEMANTIC_PASSAGES = 20;
 /** A second article is quoted too when it holds this share of the question's words the first lacks. */
@@ -166,7 +149,7 @@ function secondArticle(ranking: Ranking, first: ArticleMatch): ArticleMatch | un
   if (total <= 0) return undefined;
   return ranking.articles.slice(1, KNOWLEDGE_SEARCH_RESULTS).find((other) => {
     const gain = ranking.words.reduce((sum, word) => sum + (other.matched & word.bit && !(first.matched & word.bit) ? word.weight : 0), 0);
-    return gain / total >= SECOND_ARTICLE_MIN_GAIN && other.coverage >= KNOWLEDGE_MIN_COVERAGE / 2;
+    return gain / total >= SECOND_ARTICLE_MIN_GAIN && other.coverage >= RELATED_MIN_COVERAGE / 2;
   });
 }
 
@@ -197,7 +180,7 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       const { index, ranking } = await searchKnowledge(deps, input.agent.id, message, previous);
       const best = ranking.articles[0];
       const bestArticle = best && index.articles.get(best.articleId);
-      if (!best || !bestArticle || !answersQuestion(best)) {
+      if (!best || !bestArticle || !answersQuestion(ranking)) {
         const reply = opening(greet, previousTurnUnanswered(input.history) ? phrases.dontKnowAgain : phrases.dontKnow);
         return result(input, reply, { toolCalls, richContent: [talkToPerson(phrases)] });
       }
@@ -212,7 +195,7 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       });
       const reply = opening(greet, parts.join("\n\n"));
       // Related links are articles that would have been answers too.
-      const related = ranking.articles.filter((match) => answersQuestion(match) && !quoted.some((q) => q.match === match));
+      const related = ranking.articles.filter((match) => relatedTo(match) && !quoted.some((q) => q.match === match));
       const cited = [...quoted.map(({ match }) => match), ...related]
         .slice(0, KNOWLEDGE_SEARCH_RESULTS)
         .map((match) => index.articles.get(match.articleId))

@@ -28,7 +28,18 @@ const FIELDS = 3; // title, heading, body
 // title (shared by all its passages) says which article, one in the body least (set on the eval).
 const FIELD_WEIGHTS = [2.5, 4, 1] as const;
 const FIELD_B = [0.3, 0.3, 0.75] as const;
+/**
+ * The same fields over a whole article (its headings and its bodies together): a question's words
+ * spread over an article's sections say it is about the question even when no one section holds
+ * them all. A title word weighs most here: the title names what the whole article is about.
+ */
+const ARTICLE_FIELD_WEIGHTS = [3, 1.5, 1] as const;
+const ARTICLE_FIELD_B = [0.3, 0.5, 0.75] as const;
 const K1 = 1.2;
+/** The shortest unknown word read as the start of a longer one the help centre writes ("encryp"). */
+const PREFIX_MIN_LENGTH = 4;
+/** At most this many letters are added to complete an unknown word. */
+const PREFIX_MAX_EXTRA = 4;
 /** The shortest word a typo is looked for in. */
 const CORRECTABLE_MIN_LENGTH = 5;
 /** The shortest word in which two typos are looked for ("explorer" is two letters from "exporter"). */
@@ -54,6 +65,8 @@ export interface PassageScore {
   score: number;
   /** Bit set of the query words (QueryTerm.sources) the passage matched. */
   matched: number;
+  /** Those of them found in the article's title. */
+  titleMatched: number;
 }
 
 /** Levenshtein distance, with two swapped neighbouring letters ("refnud") counting as one edit. */
@@ -118,6 +131,9 @@ export class PassageIndex {
   private readonly byLength = new Map<number, string[]>();
   private readonly corrections = new Map<string, string[]>();
   private readonly firstPassage = new Map<string, number>();
+  /** Per article: its title's length, and its headings' and its bodies' summed lengths. */
+  private readonly articleLengths = new Map<string, number[]>();
+  private readonly articleTotalLength = new Array<number>(FIELDS).fill(0);
 
   constructor(articles: Iterable<IndexedArticle>) {
     for (const article of articles) this.add(article);
@@ -141,6 +157,9 @@ export class PassageIndex {
       if (known) known.count++;
       else this.written.set(word, { count: 1, term: stem(word, article.language) });
     }
+    const articleLength = [title.length, 0, 0];
+    this.articleLengths.set(article.id, articleLength);
+    this.articleTotalLength[0]! += title.length;
     sectionsOf(article.content).forEach((section, index) => {
       const heading = termsOf(section.heading, article.language);
       const body = termsOf(section.sentences.join(" "), article.language);
@@ -151,7 +170,13 @@ export class PassageIndex {
       addTerms(counts, heading, 1);
       addTerms(counts, body, 2);
       const lengths = [title.length, heading.length, body.length];
-      for (let field = 0; field < FIELDS; field++) this.totalLength[field]! += lengths[field]!;
+      for (let field = 0; field < FIELDS; field++) {
+        this.totalLength[field]! += lengths[field]!;
+        if (field > 0) {
+          articleLength[field]! += lengths[field]!;
+          this.articleTotalLength[field]! += lengths[field]!;
+        }
+      }
       this.lengths.push(...lengths);
       for (const [term, tf] of counts) {
         let postings = this.postings.get(term);
@@ -186,7 +211,8 @@ export class PassageIndex {
   /**
    * Written words within a small edit distance of an unknown or rare one of at least 5 letters (1
    * up to 9 letters, 2 from 10), several times more frequent than it: what the visitor most likely
-   * meant to type. Shorter words have too many neighbours to guess from.
+   * meant to type. Shorter words have too many neighbours to guess from. An unknown word of 4
+   * letters or more that no typo explains may be the start of longer written words.
    */
   correctionsOf(word: string): string[] {
     const cached = this.corrections.get(word);
@@ -199,8 +225,16 @@ export class PassageIndex {
         for (const candidate of this.byLength.get(length) ?? []) {
           if (candidate === word || (candidate[0] !== word[0] && candidate[1] !== word[1])) continue;
           const count = this.written.get(candidate)?.count ?? 0;
-          if (count <= Math.max(own * 4, 1)) continue;
+          if (count <= own * 4) continue;
           if (editDistance(candidate, word) <= allowed) found.push({ word: candidate, count });
+        }
+      }
+    }
+    // A word the help centre never writes and no typo explains may be cut short ("encryp").
+    if (found.length === 0 && own === 0 && word.length >= PREFIX_MIN_LENGTH && !/\d/.test(word)) {
+      for (let length = word.length + 1; length <= word.length + PREFIX_MAX_EXTRA; length++) {
+        for (const candidate of this.byLength.get(length) ?? []) {
+          if (candidate.startsWith(word)) found.push({ word: candidate, count: this.written.get(candidate)?.count ?? 0 });
         }
       }
     }
@@ -219,6 +253,44 @@ export class PassageIndex {
    */
   writtenTerm(word: string): string | undefined {
     return this.written.get(word)?.term;
+  }
+
+  /**
+   * Every article matching some query term, with its BM25F score over the whole article: a term's
+   * frequency in each field summed over the article's passages (the title counted once, as every
+   * passage repeats it), normalised by the article's field lengths, idf over articles.
+   */
+  scoreArticles(query: readonly QueryTerm[]): Map<string, number> {
+    const n = this.articleLengths.size;
+    const average = this.articleTotalLength.map((total) => (n > 0 ? total / n : 0));
+    const scores = new Map<string, number>();
+    for (const { term, weight } of query) {
+      const postings = this.postings.get(term);
+      if (!postings) continue;
+      const tfByArticle = new Map<string, number[]>();
+      for (let i = 0; i < postings.passages.length; i++) {
+        const articleId = this.passages[postings.passages[i]!]!.articleId;
+        let tf = tfByArticle.get(articleId);
+        if (!tf) {
+          tf = new Array<number>(FIELDS).fill(0);
+          tfByArticle.set(articleId, tf);
+        }
+        tf[0] = Math.max(tf[0]!, fieldTf(postings.tf[i]!, 0));
+        for (let field = 1; field < FIELDS; field++) tf[field]! += fieldTf(postings.tf[i]!, field);
+      }
+      const idf = Math.log(1 + (n - tfByArticle.size + 0.5) / (tfByArticle.size + 0.5));
+      for (const [articleId, raw] of tfByArticle) {
+        const lengths = this.articleLengths.get(articleId)!;
+        let tf = 0;
+        for (let field = 0; field < FIELDS; field++) {
+          if (raw[field] === 0) continue;
+          const norm = 1 - ARTICLE_FIELD_B[field]! + ARTICLE_FIELD_B[field]! * (lengths[field]! / (average[field]! || 1));
+          tf += (ARTICLE_FIELD_WEIGHTS[field]! * raw[field]!) / norm;
+        }
+        scores.set(articleId, (scores.get(articleId) ?? 0) + (weight * idf * tf) / (K1 + tf));
+      }
+    }
+    return scores;
   }
 
   /** Every passage matching some query term, with its BM25F score and the query words it matched. */
@@ -240,11 +312,13 @@ export class PassageIndex {
           tf += (FIELD_WEIGHTS[field]! * raw) / norm;
         }
         const gain = (weight * idf * tf) / (K1 + tf);
+        const inTitle = fieldTf(postings.tf[i]!, 0) > 0 ? sources : 0;
         const entry = scores.get(passage);
         if (entry) {
           entry.score += gain;
           entry.matched |= sources;
-        } else scores.set(passage, { passage, score: gain, matched: sources });
+          entry.titleMatched |= inTitle;
+        } else scores.set(passage, { passage, score: gain, matched: sources, titleMatched: inTitle });
       }
     }
     return scores;

@@ -45,10 +45,18 @@ function likeliestFix(
   return candidates.find(inPhrase) ?? candidates[0];
 }
 
+export interface SubjectWord {
+  bit: number;
+  /** Its idf, capped (SUBJECT_WORD_MAX_WEIGHT). */
+  weight: number;
+  /** Nothing the help centre writes stands for it: not as written, corrected, completed or by a synonym. */
+  unknown: boolean;
+}
+
 export interface AnalyzedQuery {
   terms: QueryTerm[];
   /** The subject words' bits and how much each says (idf of its stem), for coverage. */
-  words: Array<{ bit: number; weight: number }>;
+  words: SubjectWord[];
   /**
    * Subject words the help centre never writes that were read as a correction ("refnud" as
    * "refund"): the word's position among wordsOf(text), as written (folded) and as corrected.
@@ -110,7 +118,7 @@ export function analyzeQuery(
     bitOf.set(position, bit);
     const fix = corrected[position];
     const term = elsewhere[position] ?? (fix ? (index.writtenTerm(fix) ?? stem(fix, language)) : stem(word, language));
-    subject.push({ bit, weight: Math.min(index.idf(term), SUBJECT_WORD_MAX_WEIGHT) });
+    subject.push({ bit, weight: Math.min(index.idf(term), SUBJECT_WORD_MAX_WEIGHT), unknown: true });
     // Only a word that matches nothing as written is a typo worth pointing out.
     if (fix && !elsewhere[position] && index.documentFrequency(stem(typed, language)) === 0) {
       corrections.push({ position, written: typed, corrected: fix });
@@ -149,5 +157,10 @@ export function analyzeQuery(
       }
     }
   }
-  return { terms: set.list(), words: subject, corrections };
+  const terms = set.list();
+  for (const term of terms) {
+    if (index.documentFrequency(term.term) === 0) continue;
+    for (const word of subject) if (term.sources & word.bit) word.unknown = false;
+  }
+  return { terms, words: subject, corrections };
 }

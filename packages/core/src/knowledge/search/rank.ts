@@ -1,13 +1,14 @@
 // Ranking a question against an agent's passage index: the lexical ranking of passages (BM25F
-// over the question's terms, the previous visitor message counting less), fused with any other
-// ranking of passages (the embeddings' nearest neighbours) in one place, then grouped into
-// articles. Each article carries its coverage: the share of the question's subject words, by
-// weight, that it contains, the evidence the "I don't know" threshold reads.
+// over the question's terms, the previous visitor message counting less), ordered by how relevant
+// each passage's article is (relevance below), fused with any other ranking of passages (the
+// embeddings' nearest neighbours) in one place, then grouped into articles. Each article carries
+// what the "I don't know" decision reads (confidence.ts): how much of the question it holds,
+// in its title, in one passage and in all, and its relevance.
 
 import { detectLanguage, type Language } from "../languages/detection.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
-import type { PassageIndex } from "./passage-index.ts";
-import { type AnalyzedQuery, analyzeQuery } from "./query.ts";
+import type { PassageIndex, QueryTerm } from "./passage-index.ts";
+import { type AnalyzedQuery, analyzeQuery, type SubjectWord } from "./query.ts";
 import type { SynonymGroup } from "./synonyms.ts";
 
 /** A passage in a ranking: (article, index of the section in sectionsOf(content)). */
@@ -29,6 +30,12 @@ export interface ArticleMatch {
   evidence: number;
   /** Bit set of the subject words found (see Ranking.words). */
   matched: number;
+  /** Share (0..1) of the question's subject words, by weight, found in the article's title. */
+  titleShare: number;
+  /** Share (0..1) of the message's own subject words, by weight, found in the article's best passage. */
+  passageShare: number;
+  /** How relevant the article is (relevance below); the articles come in this order when nothing is fused. */
+  relevance: number;
   /** The article's passages in ranked order (best first). */
   sections: number[];
 }
@@ -37,7 +44,7 @@ export interface Ranking {
   language: Language;
   articles: ArticleMatch[];
   /** The question's subject words (bits) and how much each counts. */
-  words: Array<{ bit: number; weight: number }>;
+  words: SubjectWord[];
 }
 
 /** How much the previous visitor message's words count in a follow-up ("and for monthly plans?"). */
@@ -46,6 +53,14 @@ const PREVIOUS_MESSAGE_WEIGHT = 0.4;
 const SAME_LANGUAGE_BOOST = 1.25;
 /** How much an article's second and third passages add to its best one. */
 const SUPPORT = [0.5, 0.25] as const;
+/**
+ * An article's relevance: its passage strength and its whole-article score (each as a share of the
+ * best of the question), raised by the share of the question its title names and its best passage
+ * holds. Chosen on the dev questions of every eval corpus together.
+ */
+const ARTICLE_SCORE_SHARE = 0.5;
+const TITLE_BONUS = 1;
+const PASSAGE_BONUS = 0.5;
 /** Best lexical passages grouped into articles (a common word matches thousands in a large help centre). */
 const LEXICAL_CANDIDATES = 300;
 /** Lexical passages handed to fusion. */
@@ -71,21 +86,13 @@ export function rankArticles(input: RankInput): Ranking {
     ? analyzeQuery(index, earlier, language, input.synonyms, { weight: PREVIOUS_MESSAGE_WEIGHT, firstBit: current.words.length })
     : undefined;
 
-  const scores = index.score(context ? [...current.terms, ...context.terms] : current.terms);
-  const matchedByArticle = new Map<string, number>();
-  const all: Array<RankedPassage & { matched: number }> = [];
-  for (const entry of scores.values()) {
-    const passage = index.passages[entry.passage]!;
-    const score = passage.language === language ? entry.score * SAME_LANGUAGE_BOOST : entry.score;
-    all.push({ articleId: passage.articleId, section: passage.section, score, matched: entry.matched });
-    matchedByArticle.set(passage.articleId, (matchedByArticle.get(passage.articleId) ?? 0) | entry.matched);
-  }
-  const lexical = topByScore(all, LEXICAL_CANDIDATES);
-
-  const strength = articleStrength(lexical);
-  const byStrength = [...lexical].sort((a, b) => strength(b.articleId) - strength(a.articleId) || b.score - a.score);
-  const fused = fuse(byStrength.slice(0, LEXICAL_DEPTH), input.otherRankings ?? []);
+  const terms = context ? [...current.terms, ...context.terms] : current.terms;
   const words = [...current.words, ...(context?.words.map((word) => ({ ...word, weight: word.weight * PREVIOUS_MESSAGE_WEIGHT })) ?? [])];
+  const { passages, found } = matchPassages(index, terms, current.words, language);
+  const lexical = topByScore(passages, LEXICAL_CANDIDATES);
+  const relevance = articleRelevance(index, terms, lexical, found, words);
+  const byRelevance = [...lexical].sort((a, b) => relevance(b.articleId) - relevance(a.articleId) || b.score - a.score);
+  const fused = fuse(byRelevance.slice(0, LEXICAL_DEPTH), input.otherRankings ?? []);
   // The earlier message can only add evidence: a question complete on its own ("how do I get a
   // refund?" after "I want to talk to a human") keeps the coverage of its own words.
   const coverageOf = (matched: number) => Math.max(shareFound(current.words, matched), shareFound(words, matched));
@@ -93,12 +100,15 @@ export function rankArticles(input: RankInput): Ranking {
   for (const passage of fused) {
     let article = articles.get(passage.articleId);
     if (!article) {
-      const matched = matchedByArticle.get(passage.articleId) ?? 0;
+      const { matched = 0, titleMatched = 0, passageShare = 0 } = found.get(passage.articleId) ?? {};
       article = {
         articleId: passage.articleId,
         coverage: coverageOf(matched),
         evidence: weightFound(words, matched),
         matched,
+        titleShare: shareFound(words, titleMatched),
+        passageShare,
+        relevance: relevance(passage.articleId),
         sections: [],
       };
       articles.set(passage.articleId, article);
@@ -113,7 +123,7 @@ export function rankArticles(input: RankInput): Ranking {
 /** An article of a search ranking (searchRanking). */
 export interface SearchMatch {
   articleId: string;
-  /** Its best passage's score plus shares of its next two (as the agent weighs articles). */
+  /** Its relevance, as the agent weighs articles (rank.ts articleRelevance). */
   score: number;
   /** Bit set of the query's subject words it contains (as written, corrected or by a synonym). */
   matched: number;
@@ -142,27 +152,12 @@ export function searchRanking(
 ): SearchRanking {
   const language = detectLanguage(query, fallbackLanguage);
   const analyzed = analyzeQuery(index, query, language, synonyms);
-  // Each article's three best passage scores (best first) and the words it matched.
-  const byArticle = new Map<string, { best: number[]; matched: number }>();
-  for (const entry of index.score(analyzed.terms).values()) {
-    const passage = index.passages[entry.passage]!;
-    const score = passage.language === language ? entry.score * SAME_LANGUAGE_BOOST : entry.score;
-    let article = byArticle.get(passage.articleId);
-    if (!article) {
-      article = { best: [], matched: 0 };
-      byArticle.set(passage.articleId, article);
-    }
-    article.matched |= entry.matched;
-    article.best.push(score);
-    article.best.sort((a, b) => b - a);
-    if (article.best.length > 3) article.best.pop();
-  }
+  const { passages, found } = matchPassages(index, analyzed.terms, analyzed.words, language);
+  const relevance = articleRelevance(index, analyzed.terms, topByScore(passages, passages.length), found, analyzed.words);
   const articles: SearchMatch[] = [];
-  for (const [articleId, { best, matched }] of byArticle) {
+  for (const [articleId, { matched }] of found) {
     // A passage reached only through a synonym phrase's single words stands for none of the words.
-    if (matched === 0) continue;
-    const [first = 0, second = 0, third = 0] = best;
-    articles.push({ articleId, score: first + SUPPORT[0] * second + SUPPORT[1] * third, matched });
+    if (matched !== 0) articles.push({ articleId, score: relevance(articleId), matched });
   }
   articles.sort((a, b) => b.score - a.score || (a.articleId < b.articleId ? -1 : 1));
   const allWords = analyzed.words.reduce((bits, word) => bits | word.bit, 0);
@@ -189,21 +184,79 @@ function topByScore<T extends { score: number }>(items: T[], k: number): T[] {
   return items.filter((item) => item.score >= cut).sort((a, b) => b.score - a.score);
 }
 
+/** What an article's passages matched of a query (matchPassages). */
+interface ArticleWords {
+  /** Bit set of the subject words found in any of its passages. */
+  matched: number;
+  /** Those found in its title. */
+  titleMatched: number;
+  /** The largest share of the message's own subject words found in one passage. */
+  passageShare: number;
+}
+
+/** Every passage matching some of `terms`, scored, and what each article matched. */
+function matchPassages(
+  index: PassageIndex,
+  terms: readonly QueryTerm[],
+  ownWords: readonly SubjectWord[],
+  language: Language,
+): { passages: RankedPassage[]; found: Map<string, ArticleWords> } {
+  const found = new Map<string, ArticleWords>();
+  const passages: RankedPassage[] = [];
+  for (const entry of index.score(terms).values()) {
+    const passage = index.passages[entry.passage]!;
+    const score = passage.language === language ? entry.score * SAME_LANGUAGE_BOOST : entry.score;
+    passages.push({ articleId: passage.articleId, section: passage.section, score });
+    const share = shareFound(ownWords, entry.matched);
+    const article = found.get(passage.articleId);
+    if (!article) found.set(passage.articleId, { matched: entry.matched, titleMatched: entry.titleMatched, passageShare: share });
+    else {
+      article.matched |= entry.matched;
+      article.titleMatched |= entry.titleMatched;
+      article.passageShare = Math.max(article.passageShare, share);
+    }
+  }
+  return { passages, found };
+}
+
 /**
- * Each article's strength: its best passage plus shares of its next two (an article that answers
- * in several places is more likely about the question). Passages come best first.
+ * Each article's relevance (see ARTICLE_SCORE_SHARE): its passage strength (its best passage plus
+ * shares of its next two: an article that answers in several places is more likely about the
+ * question) and its whole-article score, each divided by the best of the candidates, raised by
+ * what its title and best passage hold. `passages`: the candidates, best first.
  */
-function articleStrength(passages: readonly RankedPassage[]): (articleId: string) => number {
+function articleRelevance(
+  index: PassageIndex,
+  terms: readonly QueryTerm[],
+  passages: readonly RankedPassage[],
+  found: ReadonlyMap<string, ArticleWords>,
+  words: readonly SubjectWord[],
+): (articleId: string) => number {
   const best = new Map<string, number[]>();
   for (const passage of passages) {
     const scores = best.get(passage.articleId);
     if (!scores) best.set(passage.articleId, [passage.score]);
     else if (scores.length < 3) scores.push(passage.score);
   }
-  return (articleId) => {
-    const [first = 0, second = 0, third = 0] = best.get(articleId) ?? [];
-    return first + SUPPORT[0] * second + SUPPORT[1] * third;
-  };
+  const articleScores = index.scoreArticles(terms);
+  const strength = new Map<string, number>();
+  for (const [articleId, [first = 0, second = 0, third = 0]] of best)
+    strength.set(articleId, first + SUPPORT[0] * second + SUPPORT[1] * third);
+  let topStrength = 0;
+  let topScore = 0;
+  for (const [articleId, value] of strength) {
+    topStrength = Math.max(topStrength, value);
+    topScore = Math.max(topScore, articleScores.get(articleId) ?? 0);
+  }
+  const relevance = new Map<string, number>();
+  for (const [articleId, articleStrength] of strength) {
+    const share = ARTICLE_SCORE_SHARE * ((articleScores.get(articleId) ?? 0) / (topScore || 1));
+    const base = share + (1 - ARTICLE_SCORE_SHARE) * (articleStrength / (topStrength || 1));
+    const article = found.get(articleId);
+    const bonus = article ? TITLE_BONUS * shareFound(words, article.titleMatched) + PASSAGE_BONUS * article.passageShare : 0;
+    relevance.set(articleId, base * (1 + bonus));
+  }
+  return (articleId) => relevance.get(articleId) ?? 0;
 }
 
 /** Of an article's best few sections, those whose heading names more of the visitor's own words come first. */
