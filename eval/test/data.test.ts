@@ -34,6 +34,11 @@ function words(markdown: string): number {
 
 const corpora = listCorpora();
 
+it("has Kestrel and at least two corpora of real products' documentation", () => {
+  expect(corpora.map((corpus) => corpus.name)).toContain("kestrel");
+  expect(corpora.length).toBeGreaterThanOrEqual(3);
+});
+
 describe.each(corpora)("the $name corpus", (folder) => {
   const { collections, articles, byId, questions } = load(folder);
 
