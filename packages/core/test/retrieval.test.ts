@@ -3,8 +3,8 @@
 // handoff, greeting and thanks phrases of five languages. No database: the index is built from
 // articles in memory.
 import { beforeAll, describe, expect, it } from "vitest";
-import { asksForHuman, isGreeting, isThanks } from "../src/engine/intent.ts";
 import { answersQuestion, confidenceInputs, confidenceOf, KNOWLEDGE_MIN_CONFIDENCE } from "../src/engine/confidence.ts";
+import { asksForHuman, isGreeting, isThanks } from "../src/engine/intent.ts";
 import { detectLanguage, type Language, loadLanguageDetector } from "../src/knowledge/languages/detection.ts";
 import { termsOf } from "../src/knowledge/search/analyze.ts";
 import { reciprocalRankFusion } from "../src/knowledge/search/fusion.ts";
