@@ -1,5 +1,22 @@
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * Files that never open the server database or Redis: the embedded data folder's own tests (they
+ * set their own folder, whatever DATABASE_URL says) and the slow ones that touch no database at
+ * all. Against PostgreSQL and Redis (DATABASE_URL set, `.ci/run`'s second pass) they would only
+ * run the same thing again, so that pass leaves them out.
+ */
+const SERVER_INDEPENDENT = [
+  "packages/db/test/data-folder.test.ts",
+  "packages/db/test/folder-lock.test.ts",
+  "apps/web/test/seed-cli.test.ts",
+  "packages/core/test/voice-pocketsphinx.test.ts",
+  "packages/core/test/voice-flite.test.ts",
+  "packages/core/test/boundaries.test.ts",
+];
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: read by vitest when it starts, never by a turbo task.
+const againstServer = Boolean(process.env.DATABASE_URL);
 
 // Unit and integration tests of every package and the web app. Each integration test file opens
 // its own throwaway database (@parley/testing/database): in-memory PGlite by default, or a fresh
@@ -9,6 +26,7 @@ export default defineConfig({
   resolve: { alias: { "~": new URL("./apps/web/src", import.meta.url).pathname } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "apps/web/test/**/*.test.ts", "eval/test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(againstServer ? SERVER_INDEPENDENT : [])],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
