@@ -411,7 +411,9 @@ describe("workers", () => {
       const eventIds = await emit(3);
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", fileURLToPath(import.meta.resolve("@parley/testing/worker-process")), ctx.db.url!, "1500", "2000"],
+        // A timeout far longer than the kill takes, so the killed worker never records a failed
+        // attempt first (on a loaded machine its three requests can arrive over more than a second).
+        ["--import", "tsx", fileURLToPath(import.meta.resolve("@parley/testing/worker-process")), ctx.db.url!, "6000", "6500"],
         {
           stdio: ["ignore", "pipe", "inherit"],
         },
@@ -428,7 +430,8 @@ describe("workers", () => {
       serving = true;
 
       const restarted = scheduled(worker({ timeoutMs: 1_500, leaseMs: 2_000 }));
-      await hooks.waitFor(() => hooks.requests.filter((request) => request.answered === 200).length === 3, 10_000);
+      // Taken over once the killed worker's leases (6.5 s) expire.
+      await hooks.waitFor(() => hooks.requests.filter((request) => request.answered === 200).length === 3, 20_000);
       await restarted.stop();
       const acknowledged = hooks.requests.filter((request) => request.answered === 200).map((request) => request.id);
       expect(acknowledged.sort()).toEqual([...eventIds].sort());
