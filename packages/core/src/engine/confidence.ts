@@ -37,15 +37,20 @@ export interface ConfidenceInputs {
 export function confidenceInputs(ranking: Ranking, position: number): ConfidenceInputs {
   const match = ranking.articles[position]!;
   const next = ranking.articles[position + 1];
-  const total = ranking.words.reduce((sum, word) => sum + word.weight, 0);
-  const unknown = ranking.words.reduce((sum, word) => sum + (word.unknown ? word.weight : 0), 0);
   return {
     coverage: match.coverage,
     title: match.titleShare,
     margin: next && match.relevance > 0 ? Math.max(0, (match.relevance - next.relevance) / match.relevance) : 1,
     evidence: Math.min(match.evidence, EVIDENCE_SCALE) / EVIDENCE_SCALE,
-    unknown: total > 0 ? unknown / total : 0,
+    // A question complete on its own is not held against the earlier message's words.
+    unknown: Math.min(unknownShare(ranking.words.slice(0, ranking.ownWords)), unknownShare(ranking.words)),
   };
+}
+
+/** The share of `words`, by weight, that nothing in the help centre stands for. */
+function unknownShare(words: Ranking["words"]): number {
+  const total = words.reduce((sum, word) => sum + word.weight, 0);
+  return total > 0 ? words.reduce((sum, word) => sum + (word.unknown ? word.weight : 0), 0) / total : 0;
 }
 
 /** 0..1: how likely the article answers the question, as the eval's labels taught. */

@@ -45,6 +45,8 @@ export interface Ranking {
   articles: ArticleMatch[];
   /** The question's subject words (bits) and how much each counts. */
   words: SubjectWord[];
+  /** How many of `words`, first, are the message's own (the rest are its earlier message's). */
+  ownWords: number;
 }
 
 /** How much the previous visitor message's words count in a follow-up ("and for monthly plans?"). */
@@ -117,7 +119,7 @@ export function rankArticles(input: RankInput): Ranking {
   }
   const own = new Set(current.terms.filter((term) => term.weight >= 1 && !term.term.includes(" ")).map((term) => term.term));
   for (const article of articles.values()) article.sections = headingsFirst(index, article.articleId, article.sections, own);
-  return { language, articles: [...articles.values()], words };
+  return { language, articles: [...articles.values()], words, ownWords: current.words.length };
 }
 
 /** An article of a search ranking (searchRanking). */
