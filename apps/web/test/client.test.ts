@@ -239,6 +239,9 @@ describe("help", () => {
     });
     const { articles } = await parley.help.articles({ q: "refund" });
     expect(articles.map((article) => article.id)).toContain("art-refunds");
+    // A visitor's question, best match first.
+    const asked = await parley.help.articles({ q: "how do I get my money back", sort: "relevance" });
+    expect(asked.articles[0]?.id).toBe("art-refunds");
     const billing = await parley.help.articles({ source: "src-billing" });
     expect(billing.articles.every((article) => article.sourceId === "src-billing")).toBe(true);
     const article = await parley.help.article("art-refunds");

@@ -187,7 +187,7 @@ export class Parley {
           await this.#call<{ data: HelpArticles }>({
             method: "GET",
             path: `${this.#agentPath}/help/articles`,
-            query: { source: query.source, q: query.q },
+            query: { source: query.source, q: query.q, sort: query.sort },
             authenticated: false,
             options: requestOptions,
           })

@@ -91,6 +91,8 @@ export interface HelpArticleQuery {
   source?: string;
   /** Words or part of a word; at most 100 characters. */
   q?: string;
+  /** With `q`: "recent" (the default, most recently updated first) or "relevance" (best match first, for a search box). */
+  sort?: "recent" | "relevance";
 }
 
 /** Every error body (spec 2.7). */
