@@ -42,6 +42,12 @@ describe("over the index's memory budget", () => {
     expect((await searchHelpCentre(db, "demo", "refund", { limit: 50 })).everyWord).toBe(true);
   });
 
+  it("finds a part of a word, as the search of an indexed help centre does", async () => {
+    const found = await searchHelpCentre(db, "demo", "ccountan", { limit: 50 });
+    expect(ids(found.articles)).toEqual(["art-invoices"]);
+    expect(found.everyWord).toBe(true);
+  });
+
   it("lists the matches most recently updated first, or filtered by source", async () => {
     const recent = await searchHelpCentre(db, "demo", "refund invoices", { limit: 50, order: "recent" });
     const times = recent.articles.map((article) => article.updatedAt.getTime());

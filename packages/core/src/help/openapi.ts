@@ -1,7 +1,7 @@
 // The OpenAPI document's Help centre family: the three public, read-only help routes.
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
-import { HELP_QUERY_MAX_CHARS } from "../knowledge/limits.ts";
+import { HELP_CLOSEST_MATCHES, HELP_QUERY_MAX_CHARS } from "../knowledge/limits.ts";
 import { HELP_REQUESTS_PER_MINUTE } from "../platform/limits.ts";
 import { agentIdParam, errorResponse, type HeaderSet, methodNotAllowedResponse, responseHeaders } from "../platform/openapi-shared.ts";
 import { articleListQuerySchema } from "./articles.ts";
@@ -74,7 +74,7 @@ export const helpArticlesOperation: ZodOpenApiOperationObject = {
   operationId: "listHelpArticles",
   tags: ["Help centre"],
   summary: "List or search help articles",
-  description: `At most ${HELP_ARTICLES_PER_LIST} published articles, optionally of one collection, most recently updated first. With \`q\` (words or a question), the articles the help centre's search finds: ranked by the knowledge agent's own analysis (word forms, common typos, synonyms; any word may match), or, when no word matches, those holding the query as part of a word. They come most recently updated first, or with \`sort=relevance\` the best match first, as the help centre's search page lists them. No authentication.`,
+  description: `At most ${HELP_ARTICLES_PER_LIST} published articles, optionally of one collection, most recently updated first. With \`q\` (words or a question), the articles the help centre's search finds, by the knowledge agent's own analysis (word forms, common typos, synonyms): by default those holding every word of the query (or the query as part of a word), most recently updated first, or when none does, the ${HELP_CLOSEST_MATCHES} closest matches (any word); with \`sort=relevance\` (Parley's extension, for search boxes) every match, best first, as the help centre's search page lists them. No authentication.`,
   security: [],
   requestParams: { path: helpPathParams, query: articleListQuerySchema },
   responses: {

@@ -60,6 +60,12 @@ export const EMBEDDINGS_PGVECTOR_BACKFILL_PER_PASS = 500;
 export const HELP_QUERY_MAX_CHARS = 100;
 /** Relevance search ranks at most this many word matches (the newest), so a common word costs a bounded amount. */
 export const HELP_RANK_CANDIDATES = 100;
+/**
+ * When no article holds every word of a help search, the closest matches listed: the best this
+ * many by relevance (then in the order asked), so a most-recent-first list is not filled with
+ * articles sharing only one common word.
+ */
+export const HELP_CLOSEST_MATCHES = 10;
 /** An article's slug (its help page address part). Generated ones are shorter, leaving room for -2, -3 ... */
 export const ARTICLE_SLUG_MAX_CHARS = 120;
 export const ARTICLE_SLUG_GENERATED_MAX_CHARS = 100;

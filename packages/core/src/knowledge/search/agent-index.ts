@@ -40,6 +40,8 @@ export interface StoredArticle extends IndexedArticle {
 export interface AgentIndex {
   index: PassageIndex;
   articles: ReadonlyMap<string, StoredArticle>;
+  /** Whether it holds every visible article (not only the newest KNOWLEDGE_INDEX_MAX_ARTICLES, nor a few candidates). */
+  complete: boolean;
   /** The built-in groups of a language with the agent's own. */
   synonyms: (language: Language) => readonly SynonymGroup[];
 }
@@ -237,7 +239,12 @@ async function build(
   for (let i = 0; i < stale.length; i += 500) {
     for (const article of await readArticles(db, stale.slice(i, i + 500))) articles.set(article.id, article);
   }
-  const built = { index: new PassageIndex([...articles.values()].sort((a, b) => (a.id < b.id ? -1 : 1))), articles, synonyms };
+  const built = {
+    index: new PassageIndex([...articles.values()].sort((a, b) => (a.id < b.id ? -1 : 1))),
+    articles,
+    complete: signature.count <= KNOWLEDGE_INDEX_MAX_ARTICLES,
+    synonyms,
+  };
   if (previousEntry) registry.held.delete(previousEntry);
   if (entry.perAgent.get(agentId) === entry) {
     entry.bytes = textBytes;
@@ -322,7 +329,7 @@ async function candidateIndex(
   // Semantic retrieval's articles are the agent's visible ones already.
   const more = [...new Set(alsoArticleIds)].filter((id) => !articles.has(id)).slice(0, KNOWLEDGE_DATABASE_CANDIDATES);
   for (const article of await readArticles(db, more)) articles.set(article.id, article);
-  return { index: new PassageIndex([...articles.values()].sort((a, b) => (a.id < b.id ? -1 : 1))), articles, synonyms };
+  return { index: new PassageIndex([...articles.values()].sort((a, b) => (a.id < b.id ? -1 : 1))), articles, complete: false, synonyms };
 }
 
 /** The start of a long message is what the database search is given (its words are ORed). */

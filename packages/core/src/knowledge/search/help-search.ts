@@ -7,10 +7,11 @@
 // (database-search.ts): a help centre over the index's memory budget (any word may match), and a
 // query no indexed word matches (all words, or the query as part of a word: "ccountan", codes).
 import { type Database, Prisma } from "@parley/db";
-import { articleLanguageSql, isLanguage, type Language } from "../languages/detection.ts";
+import { articleLanguageSql, type Language } from "../languages/detection.ts";
+import { HELP_CLOSEST_MATCHES } from "../limits.ts";
 import { articleIsVisibleSql } from "../visibility.ts";
 import { agentIndex, type StoredArticle } from "./agent-index.ts";
-import { termsOf, wordsOf } from "./analyze.ts";
+import { wordsOf } from "./analyze.ts";
 import { type ArticleHit, searchVisibleArticles } from "./database-search.ts";
 import { type SearchRanking, searchRanking } from "./rank.ts";
 
@@ -57,11 +58,8 @@ export async function searchHelpCentre(db: Database, agentId: string, query: str
     return { articles: await searchVisibleArticles(db, agentId, "", { ...page, order: "recent" }), correctedQuery: null, everyWord: true };
 
   const held = await agentIndex(db, agentId);
-  if ("overBudget" in held) {
-    // Too large to hold in memory: the database's full-text search, any word matching.
-    const articles = await searchVisibleArticles(db, agentId, q, { ...page, order, match: "any" });
-    return { articles, correctedQuery: null, everyWord: articles.some((article) => hasEveryWord(article, q)) };
-  }
+  // Too large to hold in memory, or holding only the newest articles: the database searches them all.
+  if ("overBudget" in held || !held.complete) return databaseSearch(db, agentId, q, options, order);
 
   const ranking = searchRanking(held.index, held.synonyms, q, options.language);
   const matches = ranking.articles.flatMap((match) => {
@@ -71,17 +69,17 @@ export async function searchHelpCentre(db: Database, agentId: string, query: str
     if (options.language !== undefined && article.language !== options.language) return [];
     return [{ ...match, article }];
   });
-  if (matches.length === 0) {
-    // No indexed word matches: the database's search finds a part of a word ("ccountan").
-    const articles = await searchVisibleArticles(db, agentId, q, { ...page, order, match: "all" });
-    return { articles, correctedQuery: null, everyWord: articles.length > 0 };
-  }
+  // No indexed word matches: the database's search finds a part of a word ("ccountan").
+  if (matches.length === 0) return databaseSearch(db, agentId, q, options, order);
 
+  // Best first; the articles holding every word, or else only the closest matches, when listed newest first.
+  const everyWord = matches.filter((match) => (match.matched & ranking.allWords) === ranking.allWords);
   const newestFirst = (a: { article: StoredArticle }, b: { article: StoredArticle }) =>
     b.article.updatedAt.getTime() - a.article.updatedAt.getTime() || (a.article.id < b.article.id ? -1 : 1);
-  matches.sort(order === "recent" ? newestFirst : (a, b) => b.score - a.score || newestFirst(a, b));
+  const listed =
+    order === "relevance" ? matches : (everyWord.length > 0 ? everyWord : matches.slice(0, HELP_CLOSEST_MATCHES)).sort(newestFirst);
   const offset = options.offset ?? 0;
-  const pageMatches = matches.slice(offset, offset + options.limit);
+  const pageMatches = listed.slice(offset, offset + options.limit);
   const rows = await readVisibleHits(
     db,
     agentId,
@@ -96,8 +94,42 @@ export async function searchHelpCentre(db: Database, agentId: string, query: str
   return {
     articles,
     correctedQuery: correctedQueryOf(q, ranking),
-    everyWord: matches.some((match) => (match.matched & ranking.allWords) === ranking.allWords),
+    everyWord: everyWord.length > 0,
   };
+}
+
+/**
+ * The database's full-text search, for help centres the index does not hold whole: the articles
+ * holding every word or the query as part of a word, in the order asked; when there are none, the
+ * closest matches (any word, ranked by how many match and how well: the best HELP_CLOSEST_MATCHES).
+ */
+async function databaseSearch(
+  db: Database,
+  agentId: string,
+  query: string,
+  options: HelpSearchOptions,
+  order: "relevance" | "recent",
+): Promise<HelpSearch> {
+  const filters = { sourceId: options.sourceId, language: options.language };
+  const holdsEveryWord =
+    (await searchVisibleArticles(db, agentId, query, { ...filters, limit: 1, order: "recent", match: "all" })).length > 0;
+  if (holdsEveryWord) {
+    const page = { ...filters, limit: options.limit, offset: options.offset };
+    return {
+      articles: await searchVisibleArticles(db, agentId, query, { ...page, order, match: "all" }),
+      correctedQuery: null,
+      everyWord: true,
+    };
+  }
+  const closest = await searchVisibleArticles(db, agentId, query, {
+    ...filters,
+    limit: HELP_CLOSEST_MATCHES,
+    order: "relevance",
+    match: "any",
+  });
+  if (order === "recent") closest.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? -1 : 1));
+  const offset = options.offset ?? 0;
+  return { articles: closest.slice(offset, offset + options.limit), correctedQuery: null, everyWord: false };
 }
 
 /** The page of articles alone (the help centre's lists; a blank query lists the newest). */
@@ -145,11 +177,4 @@ function correctedQueryOf(query: string, ranking: SearchRanking): string | null 
     if (!words.some((_, i) => fixes.has(first + i))) return run;
     return words.map((word, i) => fixes.get(first + i) ?? word).join(" ");
   });
-}
-
-/** Whether an article holds every subject word of the query (stemmed, in the article's language or English). */
-function hasEveryWord(article: ArticleHit, query: string): boolean {
-  const language = article.language && isLanguage(article.language) ? article.language : "en";
-  const text = new Set([...termsOf(`${article.title}\n${article.content}`, language)]);
-  return termsOf(query, language).every((term) => text.has(term));
 }
