@@ -40,7 +40,8 @@ export function confidenceInputs(ranking: Ranking, position: number): Confidence
   return {
     coverage: match.coverage,
     title: match.titleShare,
-    margin: next && match.relevance > 0 ? Math.max(0, (match.relevance - next.relevance) / match.relevance) : 1,
+    // An article found only by meaning (no lexical relevance) stands above nothing; a lone one above all.
+    margin: match.relevance <= 0 ? 0 : next ? Math.max(0, (match.relevance - next.relevance) / match.relevance) : 1,
     evidence: Math.min(match.evidence, EVIDENCE_SCALE) / EVIDENCE_SCALE,
     // A question complete on its own is not held against the earlier message's words.
     unknown: Math.min(unknownShare(ranking.words.slice(0, ranking.ownWords)), unknownShare(ranking.words)),

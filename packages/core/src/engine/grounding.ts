@@ -9,7 +9,7 @@ import type { EngineDeps } from "./types.ts";
 
 /**
  * The model reads its sources and says when they do not answer, so it gets weaker matches than
- * the knowledge agent would quote alone (half its threshold, as for a second article there).
+ * the knowledge agent would link beside an answer (half that coverage, as for a second article).
  */
 const GROUNDING_MIN_COVERAGE = RELATED_MIN_COVERAGE / 2;
 

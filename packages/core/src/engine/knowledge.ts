@@ -194,7 +194,7 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
         return (i === 0 ? phrases.from(article.title) : phrases.alsoFrom(article.title)) + passage;
       });
       const reply = opening(greet, parts.join("\n\n"));
-      // Related links are articles that would have been answers too.
+      // Related links are other articles that hold most of the question too (confidence.ts relatedTo).
       const related = ranking.articles.filter((match) => relatedTo(match) && !quoted.some((q) => q.match === match));
       const cited = [...quoted.map(({ match }) => match), ...related]
         .slice(0, KNOWLEDGE_SEARCH_RESULTS)
