@@ -2,6 +2,7 @@
 // centre's search, each over the same questions. run.ts prints and writes what these return.
 import { runTurn } from "@parley/core/conversations";
 import { markdownToPlainText, searchHelpArticles } from "@parley/core/knowledge";
+import { HELP_QUERY_MAX_CHARS } from "@parley/core/knowledge/limits";
 import type { TestContext } from "@parley/testing/context";
 import { type Article, type EngineName, evalAgent, isAnswerable, type SplitQuestion } from "@parley/testing/eval-corpus";
 import { thresholdForRate } from "./calibrate.ts";
@@ -62,16 +63,14 @@ export interface HelpSearchFigures {
   top5: number | null;
 }
 
-/** The spec's longest `q`; a search box cuts a longer question there, as its maxlength would. */
-const HELP_QUERY_CHARS = 100;
-
 export async function helpSearchFigures(ctx: TestContext, questions: SplitQuestion[]): Promise<HelpSearchFigures> {
   const agentId = evalAgent("knowledge").id;
   let top1 = 0;
   let top5 = 0;
   const answerable = questions.filter(isAnswerable);
   for (const question of answerable) {
-    const query = [...question.question].slice(0, HELP_QUERY_CHARS).join("");
+    // A search box cuts a longer question at the route's longest `q`, as its maxlength would.
+    const query = [...question.question].slice(0, HELP_QUERY_MAX_CHARS).join("");
     const hits = await searchHelpArticles(ctx.db, agentId, query, { limit: 5 });
     const acceptable = new Set(question.answers.map((answer) => answer.article));
     if (hits[0] && acceptable.has(hits[0].id)) top1++;

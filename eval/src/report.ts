@@ -90,9 +90,11 @@ export function resultRows(results: CorpusResult[]): { byLanguage: ResultRow[]; 
 }
 
 const SUMMED = new Set(["questions", "answerable", "unanswerable"]);
+/** A peer's threshold is on its corpus's own score scale: a mean of them means nothing. */
+const NOT_AVERAGED = new Set(["corpus", "engine", "language", "threshold"]);
 
 function meanOf(rows: ResultRow[]): Record<string, number | null> {
-  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((key) => !["corpus", "engine", "language"].includes(key));
+  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((key) => !NOT_AVERAGED.has(key));
   return Object.fromEntries(
     keys.map((key) => {
       const values = rows.map((row) => row[key]).filter((value): value is number => typeof value === "number");

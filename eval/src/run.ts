@@ -6,7 +6,8 @@
 //
 //   npm run eval                          all corpora, all questions, the knowledge engine (and the
 //                                         LLM engine when LLM_BASE_URL and LLM_MODEL are set)
-//   npm run eval -- --corpus zulip        one corpus
+//   npm run eval -- --corpus zulip        one corpus (a run of one corpus, one split, one engine or
+//                                         with embeddings writes nothing)
 //   npm run eval -- --split dev           only the dev questions (test: only the held-back ones)
 //   npm run eval -- --slice 80            a deterministic slice of 80 questions a corpus (writes nothing)
 //   npm run eval -- --engine knowledge    one engine
@@ -96,7 +97,8 @@ async function main(): Promise<number> {
     console.log(`\n${verdict.lines.join("\n")}`);
     return verdict.ok ? 0 : 1;
   }
-  if (!sliceSize && !args.corpus) writeResults(results);
+  // The committed figures are a full run's: every corpus, both splits, the default retrieval.
+  if (!sliceSize && !args.corpus && splits.length === SPLITS.length && !embeddings && args.engine === undefined) writeResults(results);
   return 0;
 }
 
@@ -125,7 +127,8 @@ async function evaluateCorpus(
     const result: CorpusResult = { corpus: corpus.name, engines: new Map(), peers: new Map() };
     for (const engine of engines) result.engines.set(engine, await engineOutcomes(ctx, engine, questions));
     const knowledge = result.engines.get("knowledge");
-    if (options.peers && knowledge) {
+    // A peer's threshold is chosen on the dev questions: without them there is no peer row.
+    if (options.peers && knowledge && questions.some((question) => question.split === "dev")) {
       for (const peer of PEERS) result.peers.set(peer, peerOutcomes(peer, articles, questions, knowledge));
       result.helpSearch = await helpSearchFigures(ctx, questions);
     }
