@@ -140,6 +140,14 @@ describe("orders and filters", () => {
 });
 
 describe("visibility", () => {
+  it("finds nothing, without an error, for an agent that does not exist", async () => {
+    for (const agentId of ["%", "no-such-agent"]) {
+      for (const q of ["%", "refund", "how do I get my money back"]) {
+        expect((await searchHelpCentre(db, agentId, q, { limit: 50, order: "recent" })).articles, `${agentId} ${q}`).toEqual([]);
+      }
+    }
+  });
+
   it("never shows a hidden demo article, whatever the query", async () => {
     const queries = [
       "support runbook refunds account access",

@@ -102,7 +102,7 @@ function signatureSql(agentId: string): Prisma.Sql {
       (SELECT count(*)::int FROM "Article" a WHERE ${articleIsPublishedSql("a")} AND a."sourceId" IN (SELECT vs."id" FROM vs)) AS "count",
       (SELECT max(a."updatedAt") FROM "Article" a WHERE ${articleIsPublishedSql("a")} AND a."sourceId" IN (SELECT vs."id" FROM vs)) AS "latest",
       (SELECT coalesce(string_agg(vs."id", ',' ORDER BY vs."id"), '') FROM vs) AS "sources",
-      (SELECT coalesce(ag."knowledgeSynonyms", '') FROM "Agent" ag WHERE ag."id" = ${agentId}) AS "synonyms"`;
+      coalesce((SELECT ag."knowledgeSynonyms" FROM "Agent" ag WHERE ag."id" = ${agentId}), '') AS "synonyms"`;
 }
 
 function keyOf(signature: Signature): string {
