@@ -39,8 +39,16 @@ async function publish(page: Page, articleId: string): Promise<void> {
 
 async function deleteArticle(page: Page, articleId: string): Promise<void> {
   await page.goto(`/panel/knowledge/articles/${encodeURIComponent(articleId)}`);
-  await page.getByRole("region", { name: "Delete this article" }).getByRole("button", { name: "Delete article…" }).click();
-  await page.getByRole("dialog", { name: "Delete this article?" }).getByRole("button", { name: "Delete article" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete this article?" });
+  // A click that lands before the page is interactive opens nothing (seen once in CI, where the
+  // clean-up then waited out the test's timeout and left the articles for the next spec): try again.
+  await expect(async () => {
+    if (!(await dialog.isVisible())) {
+      await page.getByRole("region", { name: "Delete this article" }).getByRole("button", { name: "Delete article…" }).click();
+    }
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await dialog.getByRole("button", { name: "Delete article" }).click();
   await expect(page).toHaveURL(/\/panel\/knowledge\/sources\/src-billing$/);
 }
 
