@@ -3,9 +3,10 @@
 // corrections, synonyms, any word may match, best first), so that a visitor's natural question
 // finds the article the agent would answer from. The index holds the agent's visible articles
 // only; the page's rows are read again through the visibility rule, so an article hidden since
-// the index was checked never shows. Two cases go to the database's full-text search instead
-// (database-search.ts): a help centre over the index's memory budget (any word may match), and a
-// query no indexed word matches (all words, or the query as part of a word: "ccountan", codes).
+// the index was checked never shows. The database's full-text search (database-search.ts) answers
+// instead when the index does not hold every visible article (over its memory budget, or over the
+// newest KNOWLEDGE_INDEX_MAX_ARTICLES) and when no indexed word matches: every word or the query
+// as part of a word ("ccountan", codes) first, else the closest matches (databaseSearch below).
 import { type Database, Prisma } from "@parley/db";
 import { articleLanguageSql, type Language } from "../languages/detection.ts";
 import { HELP_CLOSEST_MATCHES } from "../limits.ts";
