@@ -256,20 +256,30 @@ export class PassageIndex {
   }
 
   /**
-   * Every article matching some query term, with its BM25F score over the whole article: a term's
+   * The `candidates` among the articles matching some query term, with their BM25F score over the whole article: a term's
    * frequency in each field summed over the article's passages (the title counted once, as every
    * passage repeats it), normalised by the article's field lengths, idf over articles.
    */
-  scoreArticles(query: readonly QueryTerm[]): Map<string, number> {
+  scoreArticles(query: readonly QueryTerm[], candidates: ReadonlySet<string>): Map<string, number> {
     const n = this.articleLengths.size;
     const average = this.articleTotalLength.map((total) => (n > 0 ? total / n : 0));
     const scores = new Map<string, number>();
     for (const { term, weight } of query) {
       const postings = this.postings.get(term);
       if (!postings) continue;
+      // An article's passages are indexed one after another, so its postings are too: the
+      // articles holding the term (its idf) are counted as the article changes, and only the
+      // candidates' frequencies are kept.
+      let articles = 0;
+      let previous: string | undefined;
       const tfByArticle = new Map<string, number[]>();
       for (let i = 0; i < postings.passages.length; i++) {
         const articleId = this.passages[postings.passages[i]!]!.articleId;
+        if (articleId !== previous) {
+          articles++;
+          previous = articleId;
+        }
+        if (!candidates.has(articleId)) continue;
         let tf = tfByArticle.get(articleId);
         if (!tf) {
           tf = new Array<number>(FIELDS).fill(0);
@@ -278,7 +288,7 @@ export class PassageIndex {
         tf[0] = Math.max(tf[0]!, fieldTf(postings.tf[i]!, 0));
         for (let field = 1; field < FIELDS; field++) tf[field]! += fieldTf(postings.tf[i]!, field);
       }
-      const idf = Math.log(1 + (n - tfByArticle.size + 0.5) / (tfByArticle.size + 0.5));
+      const idf = Math.log(1 + (n - articles + 0.5) / (articles + 0.5));
       for (const [articleId, raw] of tfByArticle) {
         const lengths = this.articleLengths.get(articleId)!;
         let tf = 0;

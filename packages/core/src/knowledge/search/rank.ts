@@ -240,7 +240,7 @@ function articleRelevance(
     if (!scores) best.set(passage.articleId, [passage.score]);
     else if (scores.length < 3) scores.push(passage.score);
   }
-  const articleScores = index.scoreArticles(terms);
+  const articleScores = index.scoreArticles(terms, new Set(best.keys()));
   const strength = new Map<string, number>();
   for (const [articleId, [first = 0, second = 0, third = 0]] of best)
     strength.set(articleId, first + SUPPORT[0] * second + SUPPORT[1] * third);
