@@ -8,11 +8,12 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
 import { hashPassword, passwordWork, startSession, verifyPassword } from "@parley/core/people";
 import { PASSWORD_CHECKS_AT_ONCE } from "@parley/core/people/limits";
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import { createTestContext, type TestContext } from "@parley/testing/context";
 import bcrypt from "bcryptjs";
 import type { Session, User } from "next-auth";
 import { encode, type JWT } from "next-auth/jwt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseAppEnv } from "~/env.ts";
 import { authorizeCredentials, createAuthOptions, readSession, resolveAuthSecret } from "~/server/auth.ts";
 
@@ -33,8 +34,13 @@ afterAll(async () => {
 });
 
 const from = (ip: string) => ({ "x-parley-client-ip": ip });
+/** The throttle's tests run with the clock frozen 1 s into its 15-minute window. */
+const atSignInWindowStart = () => freezeClockAtWindowStart(15 * 60);
 
 describe("authorizeCredentials", () => {
+  beforeEach(atSignInWindowStart);
+  afterEach(() => vi.useRealTimers());
+
   it("returns the admin with their workspace and a new session for the right password (email case-insensitive)", async () => {
     expect(await authorizeCredentials(ctx, { email: " Admin@Example.com ", password: PASSWORD }, from("198.51.100.1"))).toEqual({
       id: "user-1",
@@ -79,6 +85,9 @@ describe("authorizeCredentials", () => {
 });
 
 describe("sign-in limits per IP and the cost of a hash", () => {
+  beforeEach(atSignInWindowStart);
+  afterEach(() => vi.useRealTimers());
+
   it(`refuses an IP after ${FAILED_SIGN_INS_PER_IP_PER_WINDOW} failures, whatever emails they named, even the right password`, async () => {
     const ip = from("198.51.100.20");
     for (let attempt = 0; attempt < FAILED_SIGN_INS_PER_IP_PER_WINDOW; attempt++) {

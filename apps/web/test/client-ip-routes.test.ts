@@ -5,9 +5,10 @@
 
 import { FAILED_KEY_ATTEMPTS_PER_MINUTE, FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
 import { hashPassword } from "@parley/core/people";
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import { createTestContext, type TestContext } from "@parley/testing/context";
 import { createAgentWithKey, type TestAgent } from "@parley/testing/messaging";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { authorizeCredentials } from "~/server/auth.ts";
 import { messagesRoute } from "./support/routes.ts";
 
@@ -35,14 +36,11 @@ function viaProxy(client: string, spoofed: string): Record<string, string> {
   return { "x-parley-client-ip": PROXY, "x-forwarded-for": `${spoofed}, ${client}` };
 }
 
-async function awayFromWindowEdge(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
-}
-
 describe("behind a trusted proxy", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("the failed-key guard counts the client the proxy saw, whatever it writes on the left", async () => {
-    await awayFromWindowEdge();
+    freezeClockAtWindowStart(60);
     const send = (authorization: string, headers: Record<string, string>) =>
       messagesRoute(
         ctx,
@@ -62,6 +60,7 @@ describe("behind a trusted proxy", () => {
   });
 
   it("the sign-in throttle counts the client the proxy saw, whatever it writes on the left", async () => {
+    freezeClockAtWindowStart(15 * 60);
     for (let attempt = 0; attempt < FAILED_SIGN_INS_PER_WINDOW; attempt++) {
       const headers = viaProxy("203.0.113.7", `198.51.100.${attempt}`);
       expect(await authorizeCredentials(ctx, { email: "admin@example.com", password: `wrong-${attempt}` }, headers)).toBeNull();
