@@ -4,7 +4,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { changeConversation, ESCALATED_REPLY, getConversation, replyToConversation, signalTyping } from "@parley/core/conversations";
+import { changeConversation, getConversation, replyToConversation, signalTyping } from "@parley/core/conversations";
 import { renderMessageHtml } from "@parley/core/markdown";
 import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parley/core/widget";
 import type { TestContext } from "@parley/testing/context";
@@ -219,6 +219,7 @@ describe("a conversation over the socket", () => {
       resumeToken: null,
       status: "active",
       person: null,
+      notice: null,
       messages: [],
       // No settings in the panel: the defaults.
       config: {
@@ -240,6 +241,10 @@ describe("a conversation over the socket", () => {
     expect(reply).toMatchObject({ role: "agent", clientMessageId: "m1", toolCalls: [{ name: "search_knowledge_base" }] });
     // The reply's Markdown as HTML from the server's one sanitiser (the widget renders no Markdown itself).
     expect(reply.html).toBe(renderMessageHtml(reply.text));
+    // The article's five steps arrive as a numbered list, the paragraph after them as a paragraph.
+    expect(reply.html).toMatch(
+      /^<p>Hi Ada, from “How to reset your password”:<\/p>\n<ol>\n<li>Go to the sign-in page at app\.acmecloud\.example\/login\.<\/li>\n(?:<li>[^<]+<\/li>\n){4}<\/ol>\n<p>The reset link works once /,
+    );
     expect(reply.richContent).toEqual([
       { type: "articles", articles: expect.arrayContaining([expect.objectContaining({ id: "art-reset-password" })]) },
     ]);
@@ -469,19 +474,20 @@ describe("page variables, tracking and live replies", () => {
     client.ws.close();
   });
 
-  it("delivers the admin's reply and status changes live", async () => {
+  it("delivers the admin's reply and status changes live; an assignment alone tells the visitor nobody joined", async () => {
     const client = await hello("w-knowledge");
     await client.next("ready");
-    client.send({ type: "message", text: "How do I reset my password?" });
-    const conversationId = (await client.next("ready")).conversationId as string;
+    client.send({ type: "message", text: "I want to talk to a person" });
+    const started = await client.next("ready");
+    const conversationId = started.conversationId as string;
     await client.next("message");
+    // Nobody has joined: the visitor is told a person will reply (no answered handoffs to time yet).
+    expect(started).toMatchObject({ status: "escalated", person: null, notice: "A person will reply here." });
 
     const admin = { workspaceId: "ws-demo", userId: "user-admin", role: "owner" as const };
-    await changeConversation(ctx.db, admin, conversationId, { kind: "take_over" }, new Date(), ctx.live);
-    // The person's name as the visitor sees it (the seeded admin is "Demo admin").
-    expect(await client.next("status")).toEqual({ type: "status", status: "escalated", person: "Demo admin" });
-    client.send({ type: "message", text: "Hello?" });
-    expect((await client.next("message")).text).toBe(ESCALATED_REPLY);
+    await changeConversation(ctx.db, admin, conversationId, { kind: "assign", assigneeId: "user-admin" }, new Date(), ctx.live);
+    client.send({ type: "message", text: "Hello? Is anyone there?" });
+    expect((await client.next("message")).text).toBe("Thanks, your message has been added to the conversation. A person will reply here.");
 
     // While the person types in the panel, the visitor sees who is typing.
     await signalTyping(ctx.db, admin, conversationId, ctx.live);
@@ -489,21 +495,39 @@ describe("page variables, tracking and live replies", () => {
     let typing = await client.next("typing");
     while (!("person" in typing)) typing = await client.next("typing");
     expect(typing).toEqual({ type: "typing", active: true, person: "Demo admin" });
+    // Replying is joining: the person's name as the visitor sees it (the seeded admin is "Demo admin").
     await replyToConversation(ctx.db, admin, { id: conversationId, text: "Hi, this is Sam." }, new Date(), ctx.live);
+    expect(await client.next("status")).toEqual({
+      type: "status",
+      status: "escalated",
+      person: "Demo admin",
+      notice: "Demo admin from our team has joined the conversation.",
+    });
     const live = await client.next("message");
     expect(live).toMatchObject({ type: "message", role: "human", text: "Hi, this is Sam.", html: "<p>Hi, this is Sam.</p>\n" });
+    // The assignment sent no status frame: the reply's is the only one since the handoff.
+    expect(client.frames.filter((frame) => frame.type === "status")).toHaveLength(1);
+    client.send({ type: "message", text: "Thanks!" });
+    let reply = await client.next("message");
+    while (reply.role !== "agent") reply = await client.next("message");
+    expect(reply.text).toBe("Thanks, your message has been added to the conversation. Demo admin will reply here.");
     client.ws.close();
     await client.closed;
 
     // After a reload, the widget still knows who answers.
     const token = createResumeTokens(SECRET).sign({ agentId: "w-knowledge", conversationId }, new Date());
     const again = await hello("w-knowledge", { resumeToken: token });
-    expect(await again.next("ready")).toMatchObject({ conversationId, status: "escalated", person: "Demo admin" });
+    expect(await again.next("ready")).toMatchObject({
+      conversationId,
+      status: "escalated",
+      person: "Demo admin",
+      notice: "Demo admin from our team has joined the conversation.",
+    });
     // Resolved reads `active` to the visitor; the agent answers the next message.
     await changeConversation(ctx.db, admin, conversationId, { kind: "resolve" }, new Date(), ctx.live);
-    expect(await again.next("status")).toEqual({ type: "status", status: "active", person: null });
+    expect(await again.next("status")).toEqual({ type: "status", status: "active", person: null, notice: null });
     again.send({ type: "message", text: "How do I reset my password?" });
-    expect((await again.next("message")).text).not.toBe(ESCALATED_REPLY);
+    expect((await again.next("message")).text).not.toMatch(/^Thanks, your message has been added/);
     again.ws.close();
   });
 

@@ -91,6 +91,7 @@ describe("conversations", () => {
       messageCount: 2,
       assignee: null,
       escalatedAt: null,
+      waitingSince: null,
       resolvedAt: null,
       erasedAt: null,
       createdAt: expect.any(Date),

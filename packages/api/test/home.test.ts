@@ -1,5 +1,5 @@
 // The panel home through its procedure on a real database: the escalations waiting for a person
-// (oldest first, other workspaces' and assigned ones left out), each agent's conversations and
+// (the longest wait first, other workspaces' and assigned ones left out), each agent's conversations and
 // turns today and this week, the questions the knowledge base could not answer, the agents close to
 // a monthly limit, and the getting-started checklist ticked from stored rows.
 import type { TestContext } from "@parley/testing/context";
@@ -29,7 +29,7 @@ async function conversation(
   createdAt: Date,
   updatedAt: Date,
   messages: MessageSpec[] = [],
-  extra: { status?: "escalated"; escalatedAt?: Date; assigneeId?: string; visitorName?: string } = {},
+  extra: { status?: "escalated"; escalatedAt?: Date; waitingSince?: Date; assigneeId?: string; visitorName?: string } = {},
 ) {
   conversationNumber += 1;
   const id = `home-conversation-${conversationNumber}`;
@@ -70,12 +70,18 @@ afterAll(async () => {
 
 describe("what needs a person now", () => {
   it("lists the unassigned escalations of the workspace, the longest-waiting first, with the total", async () => {
-    const older = await conversation(a.agentId, ago(3 * HOUR), ago(2 * HOUR), [], {
+    // The inbox's queue order: the longest wait first, although the older one was active more recently.
+    const older = await conversation(a.agentId, ago(3 * HOUR), ago(HOUR / 4), [], {
       status: "escalated",
       escalatedAt: ago(2 * HOUR),
+      waitingSince: ago(2 * HOUR),
       visitorName: "Ada",
     });
-    const newer = await conversation(a.agentId, ago(HOUR), ago(HOUR / 2), [], { status: "escalated", escalatedAt: ago(HOUR / 2) });
+    const newer = await conversation(a.agentId, ago(HOUR), ago(HOUR / 2), [], {
+      status: "escalated",
+      escalatedAt: ago(HOUR / 2),
+      waitingSince: ago(HOUR / 2),
+    });
     await conversation(a.agentId, ago(HOUR), ago(HOUR), [], {
       status: "escalated",
       escalatedAt: ago(4 * HOUR),
@@ -93,6 +99,7 @@ describe("what needs a person now", () => {
         visitorEmail: null,
         firstPageUrl: null,
         escalatedAt: ago(2 * HOUR),
+        waitingSince: ago(2 * HOUR),
       },
       {
         conversationId: newer,
@@ -101,6 +108,7 @@ describe("what needs a person now", () => {
         visitorEmail: null,
         firstPageUrl: null,
         escalatedAt: ago(HOUR / 2),
+        waitingSince: ago(HOUR / 2),
       },
     ]);
   });

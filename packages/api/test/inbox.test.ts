@@ -4,7 +4,7 @@
 // change publishes, and the one permission table.
 
 import type { MessagingAgent } from "@parley/core/agents";
-import { ESCALATED_REPLY, planTransition, runTurn } from "@parley/core/conversations";
+import { HANDOFF_TEXTS, planTransition, runTurn } from "@parley/core/conversations";
 import { INBOX_SEARCH_WINDOW } from "@parley/core/conversations/limits";
 import { PERMISSIONS, roleOf } from "@parley/core/people";
 import { createMemoryLiveBus, inboxChannel, type LiveEvent } from "@parley/core/widget";
@@ -50,14 +50,20 @@ describe("take over, hand back, resolve", () => {
     const taken = await admin.conversations.takeOver({ id: first.conversationId });
     expect(taken).toMatchObject({ status: "escalated", assignee: { id: a.scope.userId, name: "Alex Admin" }, escalatedAt: NOW });
 
-    // The spec's escalated behaviour: the message is stored for the person, the reply says so.
+    // The spec's escalated behaviour: the message is stored for the person, the reply says so (and
+    // names the person who took it over: they joined).
     const waiting = await apiTurn("Are you there?", first.conversationId);
-    expect(waiting).toMatchObject({ status: "escalated", reply: ESCALATED_REPLY, handoffRequested: false, toolCalls: [] });
+    expect(waiting).toMatchObject({
+      status: "escalated",
+      reply: "Thanks, your message has been added to the conversation. Alex Admin will reply here.",
+      handoffRequested: false,
+      toolCalls: [],
+    });
 
     expect(await admin.conversations.handBack({ id: first.conversationId })).toMatchObject({ status: "active" });
     const answered = await apiTurn("How do I reset my password?", first.conversationId);
     expect(answered.status).toBe("active");
-    expect(answered.reply).not.toBe(ESCALATED_REPLY);
+    expect(answered.reply).not.toContain(HANDOFF_TEXTS.added);
     expect(answered.toolCalls.map((call) => call.name)).toContain("search_knowledge_base");
   });
 
@@ -72,7 +78,7 @@ describe("take over, hand back, resolve", () => {
 
     const reopened = await apiTurn("One more question about invoices", first.conversationId);
     expect(reopened.status).toBe("active");
-    expect(reopened.reply).not.toBe(ESCALATED_REPLY);
+    expect(reopened.reply).not.toContain(HANDOFF_TEXTS.added);
     expect(await stored(first.conversationId)).toMatchObject({ status: "active", resolvedAt: null });
 
     const detail = await admin.conversations.get({ id: first.conversationId });
@@ -248,10 +254,13 @@ describe("live", () => {
     for (const unsubscribe of stop) unsubscribe();
 
     expect(onConversation.map((event) => (event.type === "message" ? ["message", event.message.role] : [event.type, event]))).toEqual([
-      ["status", { type: "status", status: "escalated", person: "Alex Admin" }],
+      [
+        "status",
+        { type: "status", status: "escalated", person: "Alex Admin", notice: "Alex Admin from our team has joined the conversation." },
+      ],
       ["message", "human"],
       // Resolved reads `active` to the visitor: the agent answers the next message.
-      ["status", { type: "status", status: "active", person: null }],
+      ["status", { type: "status", status: "active", person: null, notice: null }],
     ]);
     expect(onInbox).toEqual([
       { type: "inbox", conversationId: first.conversationId },
@@ -284,9 +293,9 @@ describe("permissions", () => {
   });
 
   it("a change to the state a conversation has plans nothing", () => {
-    expect(planTransition({ status: "resolved", assigneeId: null }, { kind: "resolve" }, "u", NOW)).toBeNull();
-    expect(planTransition({ status: "escalated", assigneeId: "u" }, { kind: "take_over" }, "u", NOW)).toBeNull();
-    expect(planTransition({ status: "escalated", assigneeId: "v" }, { kind: "take_over" }, "u", NOW)).toMatchObject({
+    expect(planTransition({ status: "resolved", assigneeId: null, joinedById: null }, { kind: "resolve" }, "u", NOW)).toBeNull();
+    expect(planTransition({ status: "escalated", assigneeId: "u", joinedById: "u" }, { kind: "take_over" }, "u", NOW)).toBeNull();
+    expect(planTransition({ status: "escalated", assigneeId: "v", joinedById: null }, { kind: "take_over" }, "u", NOW)).toMatchObject({
       status: "escalated",
       assigneeId: "u",
       activities: [{ kind: "taken_over", actorId: "u", assigneeId: "u" }],

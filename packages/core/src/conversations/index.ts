@@ -3,6 +3,7 @@
 
 export { deleteAgent } from "./agent-deletion.ts";
 export { agentConversationOperations } from "./agent-operations.ts";
+export { escalatedReply, formatWithin, HANDOFF_TEXTS, handoffNotice, typicalReplyMs, visitorNotice } from "./handoff.ts";
 export { getConversation, listConversations, listConversationsInput, waitingEscalations } from "./inbox/conversations.ts";
 export { exportConversations, parseExportQuery } from "./inbox/export.ts";
 export { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox/inbox.ts";
@@ -28,7 +29,7 @@ export { runTestTurn, testChatInput } from "./test-chat.ts";
 export { acceptsEventStream, serverSentEvent } from "./turn/event-stream.ts";
 export { invalidRequest, type MessageRequest, messageRequestSchema } from "./turn/message-schema.ts";
 export { type SendMessageInput, sendMessage } from "./turn/send-message.ts";
-export { ESCALATED_REPLY, type MessageResponse, runTurn } from "./turn/turn.ts";
+export { type MessageResponse, runTurn } from "./turn/turn.ts";
 export { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "./visitor-data.ts";
 export { visitorDataOperations } from "./visitor-data-operations.ts";
 export { toWireMessage, type WireMessage } from "./wire-message.ts";

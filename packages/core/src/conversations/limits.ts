@@ -46,3 +46,11 @@ export const VISITOR_DATA_PAGE = 100;
 /** How often the retention pass runs across all instances, and the most conversations one pass erases. */
 export const RETENTION_INTERVAL_MS = 3_600_000;
 export const RETENTION_MAX_PER_PASS = 5_000;
+/**
+ * "A person will reply here; usually within N minutes": N is the median first reply of the
+ * workspace's latest handoffs (at most this many, of the last this many days), given only when
+ * at least this many were answered.
+ */
+export const HANDOFF_REPLY_TIME_SAMPLES = 200;
+export const HANDOFF_REPLY_TIME_WINDOW_DAYS = 30;
+export const HANDOFF_REPLY_TIME_MIN_SAMPLES = 5;

@@ -9,12 +9,13 @@ import type { WireMessage } from "./wire-message.ts";
 
 /**
  * On a conversation's channel: a reply or a status change for the visitor's widget (`person`: the
- * team member now answering, by their public name; null: the agent). On a workspace's inbox
+ * team member who joined, by their public name; null: none has; `notice`: what the visitor is
+ * told, handoff.ts; null while the agent answers). On a workspace's inbox
  * channel (inboxChannel): something changed in a conversation, for the open panels to refetch.
  */
 export type LiveEvent =
   | { type: "message"; message: WireMessage }
-  | { type: "status"; status: "active" | "escalated"; person?: string | null }
+  | { type: "status"; status: "active" | "escalated"; person?: string | null; notice?: string | null }
   | { type: "typing"; active: boolean; person: string }
   | { type: "inbox"; conversationId: string; escalated?: boolean };
 

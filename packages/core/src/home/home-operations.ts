@@ -18,6 +18,8 @@ export const panelHomeOutput = z.object({
         visitorEmail: z.string().nullable(),
         firstPageUrl: z.string().nullable(),
         escalatedAt: moment,
+        /** Since when the visitor has waited for a person's reply; null once a person answered. */
+        waitingSince: moment.nullable(),
       }),
     ),
   }),

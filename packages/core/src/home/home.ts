@@ -4,6 +4,7 @@
 // Every query is bounded by an index: escalations by (status, escalatedAt), the week's activity by
 // the conversations updated this week (updatedAt index) and their messages (conversationId, sequence).
 import type { Database } from "@parley/db";
+import { findInQueueOrder } from "../conversations/inbox/queue.ts";
 import { SEARCH_TOOL } from "../engine/tools.ts";
 import { assertCan } from "../people/permissions.ts";
 import type { AdminScope } from "../people/scope.ts";
@@ -22,6 +23,8 @@ export interface WaitingEscalation {
   visitorEmail: string | null;
   firstPageUrl: string | null;
   escalatedAt: Date;
+  /** Since when the visitor has waited for a person's reply; null when a person has answered. */
+  waitingSince: Date | null;
 }
 
 export interface AgentActivity {
@@ -78,25 +81,30 @@ export async function panelHome(db: Database, scope: AdminScope, now: Date): Pro
   };
 }
 
-/** Escalated conversations nobody has taken, the longest-waiting first (a few of them). */
+/** Escalated conversations nobody has taken, in the inbox's queue order (a few of them). */
 async function waitingForAPerson(db: Database, workspaceId: string) {
   const where = { agent: { workspaceId }, status: "escalated" as const, assigneeId: null, test: false };
   const [count, rows] = await Promise.all([
     db.prisma.conversation.count({ where }),
-    db.prisma.conversation.findMany({
+    findInQueueOrder(
+      (args) =>
+        db.prisma.conversation.findMany({
+          ...args,
+          select: {
+            id: true,
+            escalatedAt: true,
+            waitingSince: true,
+            updatedAt: true,
+            visitorName: true,
+            visitorEmail: true,
+            firstPageUrl: true,
+            agent: { select: { name: true } },
+          },
+        }),
       where,
-      orderBy: [{ escalatedAt: "asc" }, { id: "asc" }],
-      take: HOME_WAITING_SHOWN,
-      select: {
-        id: true,
-        escalatedAt: true,
-        updatedAt: true,
-        visitorName: true,
-        visitorEmail: true,
-        firstPageUrl: true,
-        agent: { select: { name: true } },
-      },
-    }),
+      null,
+      HOME_WAITING_SHOWN,
+    ),
   ]);
   const oldest = rows.map(({ id, agent, escalatedAt, updatedAt, ...visitor }) => ({
     conversationId: id,

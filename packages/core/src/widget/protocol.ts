@@ -136,8 +136,13 @@ export type ServerFrame =
       conversationId: string | null;
       resumeToken: string | null;
       status: "active" | "escalated";
-      /** While a team member has the conversation: their name as visitors see it; else null. */
+      /** While escalated, the team member who joined (took it over or replied): their name as visitors see it; else null. */
       person: string | null;
+      /**
+       * While escalated, what the visitor is told about a person: "<name> from our team has joined
+       * the conversation." or "A person will reply here; usually within N minutes."; else null.
+       */
+      notice: string | null;
       /** On resume: the conversation's latest messages, oldest first. */
       messages: WireMessage[];
       /** The agent's widget settings (title, greeting, accent, suggestions), read at hello. */
@@ -149,7 +154,7 @@ export type ServerFrame =
   | { type: "message.delta"; delta: string; clientMessageId?: string }
   | ({ type: "message"; clientMessageId?: string } & WireMessage)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
-  | { type: "status"; status: "active" | "escalated"; person: string | null }
+  | { type: "status"; status: "active" | "escalated"; person: string | null; notice: string | null }
   | { type: "feedback"; messageId: string; helpful: boolean }
   | { type: "error"; error: string; details?: string; clientMessageId?: string; retryAfter?: number }
   | VoiceServerFrame;

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@parley/db";
 import { type MessagingAgent, messagingAgentSelect } from "../agents/keys/message-auth.ts";
+import { visitorNotice } from "../conversations/handoff.ts";
 import { CLIENT_VARIABLES_MAX_KEYS } from "../conversations/limits.ts";
 import type { LiveEvent } from "../conversations/live.ts";
 import type { Visitor } from "../conversations/turn/message-schema.ts";
@@ -118,8 +119,10 @@ export class WidgetSession {
   private config: WidgetConfig | null = null;
   private conversationId: string | null = null;
   private status: WireStatus = "active";
-  /** The team member answering (public name) while a person has the conversation; null: the agent. */
+  /** The team member who joined (public name: took it over or replied) while escalated; else null. */
   private person: string | null = null;
+  /** What the visitor is told about a person (handoff.ts) while escalated; null: the agent answers. */
+  private notice: string | null = null;
   private visitor: Visitor | undefined;
   /** Page variables not yet stored (before the conversation exists). */
   private pendingVariables: Record<string, string> = {};
@@ -294,13 +297,14 @@ export class WidgetSession {
         claims && claims.agentId === agent.id
           ? await this.ctx.db.prisma.conversation.findFirst({
               where: { id: claims.conversationId, agentId: agent.id },
-              select: { id: true, status: true, assignee: { select: { name: true } } },
+              select: { id: true, status: true, joinedBy: { select: { name: true } } },
             })
           : null;
       if (conversation) {
         this.attach(conversation.id);
         this.status = wireStatus(conversation.status);
-        this.person = this.status === "escalated" && conversation.assignee ? publicName(conversation.assignee) : null;
+        this.person = this.status === "escalated" && conversation.joinedBy ? publicName(conversation.joinedBy) : null;
+        this.notice = await this.noticeFor(agent, this.status, this.person);
         messages = await this.recentMessages(conversation.id);
       } else {
         this.send({ type: "error", error: "Invalid resume token", details: "The token is invalid or expired; a new conversation starts." });
@@ -364,6 +368,7 @@ export class WidgetSession {
         this.attach(response.conversationId);
         await this.attachTracking(response.conversationId);
         this.status = response.status;
+        this.notice = await this.noticeFor(agent, response.status, null);
         this.sendReady([]);
       }
       const stored = storedReply.ids;
@@ -384,7 +389,8 @@ export class WidgetSession {
       if (response.status !== this.status) {
         this.status = response.status;
         this.person = null;
-        this.send({ type: "status", status: response.status, person: null });
+        this.notice = await this.noticeFor(agent, response.status, null);
+        this.send({ type: "status", status: response.status, person: null, notice: this.notice });
       }
       return { messageId, reply: response.reply };
     } catch (error) {
@@ -662,8 +668,14 @@ export class WidgetSession {
       if (event.status === this.status && person === this.person) return;
       this.status = event.status;
       this.person = person;
-      this.send({ type: "status", status: event.status, person });
+      this.notice = event.notice ?? null;
+      this.send({ type: "status", status: event.status, person, notice: this.notice });
     }
+  }
+
+  /** What the visitor is told about a person (core's one wording, handoff.ts); null while the agent answers. */
+  private noticeFor(agent: WidgetAgent, status: WireStatus, person: string | null): Promise<string | null> {
+    return visitorNotice(this.ctx.db, { workspaceId: agent.workspaceId, status, person }, this.ctx.now());
   }
 
   private async recentMessages(conversationId: string): Promise<WireMessage[]> {
@@ -684,6 +696,7 @@ export class WidgetSession {
       resumeToken: conversationId && agent ? this.options.tokens.sign({ agentId: agent.id, conversationId }, this.ctx.now()) : null,
       status: this.status,
       person: this.person,
+      notice: this.notice,
       messages,
       ...(this.config ? { config: this.config } : {}),
     });

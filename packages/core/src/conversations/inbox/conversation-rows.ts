@@ -14,6 +14,7 @@ export const conversationSelect = {
   firstPageUrl: true,
   messageCount: true,
   escalatedAt: true,
+  waitingSince: true,
   resolvedAt: true,
   erasedAt: true,
   createdAt: true,

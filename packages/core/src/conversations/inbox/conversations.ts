@@ -17,6 +17,7 @@ import {
 } from "../limits.ts";
 import { type ConversationRow, conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";
 import { noteSelect, toNote } from "./notes.ts";
+import { findInQueueOrder } from "./queue.ts";
 import { searchConversationIds } from "./search.ts";
 import type { ActivityKind } from "./transitions.ts";
 
@@ -78,8 +79,10 @@ export function assigneeIdOf(scope: AdminScope, filter: z.infer<typeof assigneeF
 /** A search reads the message index: each counts, per person, a batch's calls one by one. */
 const INBOX_SEARCHES_POLICY = { name: "inbox-searches", limit: INBOX_SEARCHES_PER_MINUTE, windowSeconds: 60 };
 
-/** Most recently active first; page through with `cursor`. With `q`, only the conversations that match. */
-
+/**
+ * In queue order (queue.ts: the visitor waiting longest first, then the most recently active);
+ * page through with `cursor`. With `q`, only the conversations that match, most recently active first.
+ */
 export async function listConversations(
   deps: { db: Database; limiters: RateLimiters },
   scope: AdminScope,
@@ -101,13 +104,22 @@ export async function listConversations(
     const byId = new Map(found.map((row) => [row.id, row]));
     rows = ids.flatMap((id) => byId.get(id) ?? []);
   } else {
-    rows = await db.prisma.conversation.findMany({
-      where: filterWhere(scope, input),
-      select: conversationSelect,
-      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-      take: input.limit + 1,
-      ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
-    });
+    const cursor = input.cursor
+      ? await db.prisma.conversation.findFirst({
+          where: { id: input.cursor, agent: { workspaceId: scope.workspaceId } },
+          select: { id: true, waitingSince: true, updatedAt: true },
+        })
+      : null;
+    // A cursor that names no conversation of the workspace (erased meanwhile) ends the list.
+    rows =
+      input.cursor && !cursor
+        ? []
+        : await findInQueueOrder(
+            (args) => db.prisma.conversation.findMany({ ...args, select: conversationSelect }),
+            filterWhere(scope, input),
+            cursor,
+            input.limit + 1,
+          );
   }
   const page = rows.slice(0, input.limit);
   const previews = await lastMessages(db, page);

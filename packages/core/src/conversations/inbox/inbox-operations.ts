@@ -24,8 +24,10 @@ export const conversationOutput = z.object({
   firstPageUrl: z.string().nullable(),
   messageCount: count,
   assignee: teamMemberOutput.nullable(),
-  /** When it last became escalated (waiting time); null when never. */
+  /** When it last became escalated; null when never. */
   escalatedAt: moment.nullable(),
+  /** Since when the visitor has waited for a person's reply (the queue's order); null: nobody waits. */
+  waitingSince: moment.nullable(),
   resolvedAt: moment.nullable(),
   /** When the visitor's data was erased; null when it was not. */
   erasedAt: moment.nullable(),

@@ -1,8 +1,9 @@
 // The inbox's writes: a person takes a conversation over, hands it back, resolves it, assigns it,
 // or replies (which takes it over first when the agent holds it). Each change runs in one
 // transaction with the conversation's row locked, writes its timeline entries and webhook events
-// there, and is announced live after the commit: to the visitor's widget (status, the person's
-// name, the reply) and to every open panel of the workspace.
+// there, and is announced live after the commit: to the visitor's widget (status, the name of the
+// person who joined, what the visitor is told, the reply) and to every open panel of the workspace.
+// The visitor hears that a person joined only when one takes over or replies (handoff.ts).
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
 import { PEOPLE_ERRORS } from "../../people/errors.ts";
@@ -22,6 +23,7 @@ import {
   type WebhookEventInput,
 } from "../../webhooks/events.ts";
 import { CONVERSATIONS_ERRORS } from "../errors.ts";
+import { visitorNotice } from "../handoff.ts";
 import { MESSAGE_MAX_CHARS } from "../limits.ts";
 import { type LiveBus, publishInbox, publishLive } from "../live.ts";
 import { toWireMessage } from "../wire-message.ts";
@@ -46,12 +48,13 @@ interface LockedConversation {
   agentId: string;
   status: ConversationState;
   assigneeId: string | null;
+  joinedById: string | null;
 }
 
 /** The conversation, of this workspace only, locked until the transaction ends. */
 async function lockConversation(tx: Tx, workspaceId: string, id: string): Promise<LockedConversation> {
   const rows = await tx.$queryRaw<LockedConversation[]>`
-    SELECT c."id", c."agentId", c."status"::text AS "status", c."assigneeId"
+    SELECT c."id", c."agentId", c."status"::text AS "status", c."assigneeId", c."joinedById"
     FROM "Conversation" c
     JOIN "Agent" a ON a."id" = c."agentId"
     WHERE c."id" = ${id} AND a."workspaceId" = ${workspaceId}
@@ -72,7 +75,7 @@ async function teamMember(tx: Tx, workspaceId: string, userId: string): Promise<
 interface Announcement {
   workspaceId: string;
   conversationId: string;
-  /** For the visitor's widget: the public status and the person now answering (null: the agent). */
+  /** For the visitor's widget: the public status and the person who joined (null: none has). */
   status: { status: "active" | "escalated"; person: string | null } | null;
 }
 
@@ -89,8 +92,10 @@ async function applyPlan(
     data: {
       status: plan.status,
       assigneeId: plan.assigneeId,
+      joinedById: plan.joinedById,
       ...(plan.escalatedAt ? { escalatedAt: plan.escalatedAt } : {}),
       ...(plan.resolvedAt !== undefined ? { resolvedAt: plan.resolvedAt } : {}),
+      ...(plan.waitingSince !== undefined ? { waitingSince: plan.waitingSince } : {}),
       updatedAt: now,
     },
     select: conversationSelect,
@@ -107,7 +112,15 @@ async function applyPlan(
     eventsOf(row, current, plan, actor, assignee),
     now,
   );
-  return { row, person: plan.status === "escalated" && assignee ? assignee.publicName : null };
+  const joined =
+    plan.joinedById === null
+      ? null
+      : plan.joinedById === actor.id
+        ? actor
+        : plan.joinedById === assignee?.id
+          ? assignee
+          : await teamMember(tx, scope.workspaceId, plan.joinedById);
+  return { row, person: plan.status === "escalated" && joined ? joined.publicName : null };
 }
 
 function eventsOf(
@@ -175,7 +188,7 @@ export async function changeConversation(
       return { conversation: toConversation(row), announcement: null };
     }
     const { row, person } = await applyPlan(tx, scope, current, plan, now);
-    const statusChanged = plan.status !== current.status || plan.assigneeId !== current.assigneeId;
+    const statusChanged = plan.status !== current.status || plan.joinedById !== current.joinedById;
     const announcement: Announcement = {
       workspaceId: scope.workspaceId,
       conversationId: id,
@@ -183,14 +196,15 @@ export async function changeConversation(
     };
     return { conversation: toConversation(row), announcement };
   });
-  if (announcement) await announce(live, announcement);
+  if (announcement) await announce(db, live, announcement, now);
   return conversation;
 }
 
 /**
  * A person's reply, stored as a `human` message. When the agent holds the conversation (or nobody
  * has taken it yet) the reply takes it over first, in the same transaction: the agent stops
- * answering and the conversation is the replier's. The conversation row is locked first, so the
+ * answering and the conversation is the replier's. Either way the replier has joined (the visitor
+ * is told, once) and the visitor no longer waits. The conversation row is locked first, so the
  * sequence comes from the atomic messageCount increment and concurrent turns never share one.
  * Emits conversation.message (also for conversations of the HTTP API: this is a panel action).
  */
@@ -212,10 +226,13 @@ export async function replyToConversation(
         const { person } = await applyPlan(tx, scope, current, plan, now);
         announcement = { ...announcement, status: { status: "escalated", person } };
       }
+    } else if (current.joinedById !== scope.userId) {
+      const replier = await teamMember(tx, scope.workspaceId, scope.userId);
+      announcement = { ...announcement, status: { status: "escalated", person: replier.publicName } };
     }
     const { messageCount, ...row } = await tx.conversation.update({
       where: { id: input.id },
-      data: { messageCount: { increment: 1 }, updatedAt: now },
+      data: { messageCount: { increment: 1 }, updatedAt: now, joinedById: scope.userId, waitingSince: null },
       select: { ...conversationSelect, messageCount: true },
     });
     const message = await tx.message.create({
@@ -235,7 +252,7 @@ export async function replyToConversation(
     return { reply: toMessage(message), announcement };
   });
   // After the commit: the visitor sees who joined, then the reply.
-  await announce(live, announcement);
+  await announce(db, live, announcement, now);
   await publishLive(live, input.id, { type: "message", message: toWireMessage(reply) });
   return reply;
 }
@@ -256,9 +273,10 @@ export async function signalTyping(db: Database, scope: AdminScope, id: string, 
   return { ok: true };
 }
 
-async function announce(live: LiveBus | undefined, announcement: Announcement): Promise<void> {
-  if (announcement.status) {
-    await publishLive(live, announcement.conversationId, { type: "status", ...announcement.status });
+async function announce(db: Database, live: LiveBus | undefined, announcement: Announcement, now: Date): Promise<void> {
+  if (announcement.status && live) {
+    const notice = await visitorNotice(db, { workspaceId: announcement.workspaceId, ...announcement.status }, now);
+    await publishLive(live, announcement.conversationId, { type: "status", ...announcement.status, notice });
   }
   await publishInbox(live, announcement.workspaceId, { conversationId: announcement.conversationId });
 }

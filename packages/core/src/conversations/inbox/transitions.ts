@@ -2,7 +2,9 @@
 // escalated and theirs, so the agent stops answering), hand it back (active: the agent answers
 // again), resolve it (closed by a person; the next message reopens it as active), assign it. A
 // plan says what the row becomes and which timeline entries record it; a change to the state it
-// already has plans nothing (no write, no event).
+// already has plans nothing (no write, no event). Taking over is joining: the visitor is told the
+// person joined (joinedById). Assigning is not: the visitor hears of the new assignee when they
+// reply, and someone who joined before no longer speaks for the conversation once it is reassigned.
 import type { ConversationState } from "../../platform/wire-status.ts";
 
 export type InboxTransition =
@@ -17,6 +19,8 @@ export type ActivityKind = "taken_over" | "handed_back" | "assigned" | "unassign
 export interface ConversationFacts {
   status: ConversationState;
   assigneeId: string | null;
+  /** The team member the visitor was told has joined, or null. */
+  joinedById: string | null;
 }
 
 export interface TransitionPlan {
@@ -26,36 +30,51 @@ export interface TransitionPlan {
   escalatedAt?: Date;
   /** Set on resolve, cleared when it leaves `resolved`; absent: unchanged. */
   resolvedAt?: Date | null;
+  /** Cleared when nobody waits for a person any more (handed back, resolved); absent: unchanged. */
+  waitingSince?: null;
+  joinedById: string | null;
   activities: Array<{ kind: ActivityKind; actorId: string; assigneeId: string | null }>;
 }
 
 export function planTransition(current: ConversationFacts, transition: InboxTransition, actorId: string, now: Date): TransitionPlan | null {
-  const keep = { status: current.status, assigneeId: current.assigneeId };
+  const keep = { status: current.status, assigneeId: current.assigneeId, joinedById: current.joinedById };
+  // The agent answers again, or the conversation is closed: no person speaks for it, nobody waits.
+  const released = { joinedById: null, waitingSince: null } as const;
   switch (transition.kind) {
     case "take_over":
-      if (current.status === "escalated" && current.assigneeId === actorId) return null;
+      // Assigned to them is not taken over: taking it over is how they join (the visitor is told).
+      if (current.status === "escalated" && current.assigneeId === actorId && current.joinedById === actorId) return null;
       return {
         status: "escalated",
         assigneeId: actorId,
+        joinedById: actorId,
         ...(current.status === "escalated" ? {} : { escalatedAt: now }),
         resolvedAt: null,
         activities: [{ kind: "taken_over", actorId, assigneeId: actorId }],
       };
     case "hand_back":
       if (current.status === "active") return null;
-      return { ...keep, status: "active", resolvedAt: null, activities: [{ kind: "handed_back", actorId, assigneeId: null }] };
+      return { ...keep, ...released, status: "active", resolvedAt: null, activities: [{ kind: "handed_back", actorId, assigneeId: null }] };
     case "resolve":
       if (current.status === "resolved") return null;
-      return { ...keep, status: "resolved", resolvedAt: now, activities: [{ kind: "resolved", actorId, assigneeId: null }] };
+      return { ...keep, ...released, status: "resolved", resolvedAt: now, activities: [{ kind: "resolved", actorId, assigneeId: null }] };
     case "assign": {
       if (transition.assigneeId === current.assigneeId) return null;
       const kind = transition.assigneeId === null ? "unassigned" : "assigned";
-      return { ...keep, assigneeId: transition.assigneeId, activities: [{ kind, actorId, assigneeId: transition.assigneeId }] };
+      return {
+        ...keep,
+        assigneeId: transition.assigneeId,
+        joinedById: transition.assigneeId === current.joinedById ? current.joinedById : null,
+        activities: [{ kind, actorId, assigneeId: transition.assigneeId }],
+      };
     }
   }
 }
 
-/** A reply from a person takes the conversation over unless it is already escalated and assigned. */
+/**
+ * A reply from a person takes the conversation over unless it is already escalated and assigned
+ * (the reply then only makes the replier the one who joined, and ends the visitor's wait).
+ */
 export function replyTakesOver(current: ConversationFacts): boolean {
   return current.status !== "escalated" || current.assigneeId === null;
 }

@@ -1,5 +1,6 @@
 // What the agent answers in a turn, before anything is written: the engine's reply (from the
-// conversation's recent history), or, once a person has been asked for, the fixed escalated reply.
+// conversation's recent history), or, once a person has been asked for, the escalated reply
+// (handoff.ts: who joined, else when a person usually replies).
 // Engines do no writes, so a failure here leaves nothing behind.
 
 import type { MessagingAgent } from "../../agents/keys/message-auth.ts";
@@ -10,14 +11,14 @@ import { AppError, isAppError } from "../../platform/errors.ts";
 import { logger } from "../../platform/logger.ts";
 import type { ConversationState } from "../../platform/wire-status.ts";
 import type { ConversationContext } from "../context.ts";
-
-/** The reply of every turn of an escalated conversation: the person taking over will see it. */
-export const ESCALATED_REPLY =
-  "Thanks, your message has been added to the conversation. A person from our team has been asked to take over and will follow up here.";
+import { escalatedReply, typicalReplyMs } from "../handoff.ts";
 
 export interface AnswerInput {
-  /** The existing conversation, or null for the first turn of a new one. */
-  conversation: { id: string; status: ConversationState } | null;
+  /**
+   * The existing conversation, or null for the first turn of a new one; `person`: the public name
+   * of the team member who joined it (took it over or replied), else null.
+   */
+  conversation: { id: string; status: ConversationState; person: string | null } | null;
   message: string;
   visitor: EngineVisitor;
   variables: Record<string, string>;
@@ -31,7 +32,10 @@ export interface AnswerInput {
 export async function answerTurn(ctx: ConversationContext, agent: MessagingAgent, input: AnswerInput): Promise<EngineResult> {
   const { conversation, ...engineInput } = input;
   // Only an escalated conversation is a person's: a resolved one is reopened and the agent answers.
-  if (conversation?.status === "escalated") return escalatedTurn(input.message);
+  if (conversation?.status === "escalated") {
+    const typical = conversation.person ? null : await typicalReplyMs(ctx.db, agent.workspaceId, ctx.now());
+    return escalatedTurn(input.message, escalatedReply({ person: conversation.person, typicalReplyMs: typical }));
+  }
   return runEngine(ctx, agent, { ...engineInput, history: conversation ? await loadHistory(ctx, conversation.id) : [] });
 }
 
@@ -65,10 +69,10 @@ async function runEngine(
  * An escalated conversation is the person's now: the engine does not answer, the message is stored
  * for them, and the reply says so. Tokens are counted like the knowledge agent's (message + reply).
  */
-function escalatedTurn(message: string): EngineResult {
+function escalatedTurn(message: string, reply: string): EngineResult {
   return {
-    reply: ESCALATED_REPLY,
-    tokenUsage: countTokens(message) + countTokens(ESCALATED_REPLY),
+    reply,
+    tokenUsage: countTokens(message) + countTokens(reply),
     toolCalls: [],
     richContent: [],
     handoffRequested: false,

@@ -53,6 +53,8 @@ export async function createConversation(
       test: conversation.test,
       messageCount: 2,
       escalatedAt: status === "escalated" ? conversation.now : null,
+      // A conversation that asks for a person at once waits for one from its first message.
+      waitingSince: status === "escalated" ? conversation.now : null,
       createdAt: conversation.now,
       updatedAt: conversation.now,
     },
@@ -66,7 +68,8 @@ export async function createConversation(
  * concurrent turns of one conversation, and the returned count gives each its sequence numbers.
  * The status changes only when the turn sets one, or when the conversation was resolved (a new
  * message reopens it as active); otherwise it stays as the row holds it at commit (so an admin's
- * concurrent change stands). Visitor fields are replaced only when sent; variables are merged.
+ * concurrent change stands). Visitor fields are replaced only when sent; variables are merged. In
+ * an escalated conversation the visitor's message starts their wait unless one already runs.
  */
 export async function advanceConversation(
   tx: Pick<Tx, "$queryRaw">,
@@ -89,6 +92,10 @@ export async function advanceConversation(
         "escalatedAt" = CASE WHEN ${change.setStatus}::text = 'escalated' AND c."status" <> 'escalated'
                              THEN (${at}::timestamptz AT TIME ZONE 'UTC') ELSE c."escalatedAt" END,
         "resolvedAt" = NULL,
+        -- The visitor waits for a person while the conversation is escalated: since the first of
+        -- their messages no person has answered yet (a person's reply clears it; inbox.ts).
+        "waitingSince" = CASE WHEN COALESCE(${change.setStatus}::text, c."status"::text) = 'escalated'
+                              THEN COALESCE(c."waitingSince", (${at}::timestamptz AT TIME ZONE 'UTC')) ELSE NULL END,
         "visitorEmail" = COALESCE(${change.visitor.email ?? null}::text, c."visitorEmail"),
         "visitorName" = COALESCE(${change.visitor.name ?? null}::text, c."visitorName"),
         "visitorPhone" = COALESCE(${change.visitor.phone ?? null}::text, c."visitorPhone"),

@@ -9,6 +9,7 @@ import type { MessagingAgent } from "../../agents/keys/message-auth.ts";
 import { turnGapKind } from "../../engine/gaps.ts";
 import type { ClientTool, EngineResult, EngineVisitor, RichContentItem, ToolCall } from "../../engine/types.ts";
 import { knowledgeGapRow } from "../../knowledge/gaps/gap-rows.ts";
+import { publicName } from "../../people/team.ts";
 import { AppError } from "../../platform/errors.ts";
 import { logger } from "../../platform/logger.ts";
 import { type WireStatus, wireStatus } from "../../platform/wire-status.ts";
@@ -22,8 +23,6 @@ import type { MessageRequest } from "./message-schema.ts";
 import { answerTurn } from "./turn-answer.ts";
 import { turnEvents } from "./turn-events.ts";
 import { advanceConversation, createConversation, recordTurnActivity, type StoredConversation, storeMessages } from "./turn-store.ts";
-
-export { ESCALATED_REPLY } from "./turn-answer.ts";
 
 /** The 200 body of spec 2.2: exactly these seven fields. */
 export interface MessageResponse {
@@ -85,6 +84,7 @@ const conversationSelect = {
   visitorPhone: true,
   clientVariables: true,
   pageVariables: true,
+  joinedBy: { select: { name: true } },
 } satisfies Prisma.ConversationSelect;
 type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }>;
 
@@ -117,7 +117,11 @@ export async function runTurn(
 
   const visitor = visitorOf(request, conversation);
   const result = await answerTurn(ctx, agent, {
-    conversation,
+    conversation: conversation && {
+      id: conversation.id,
+      status: conversation.status,
+      person: conversation.joinedBy ? publicName(conversation.joinedBy) : null,
+    },
     message: request.message,
     visitor,
     variables: variablesOf(request, conversation, options),
