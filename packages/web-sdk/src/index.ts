@@ -71,7 +71,7 @@ export interface ParleyEvents extends VoiceEvents {
   /** The reply so far, as it streams; the `message` event that follows is the reply itself. */
   delta: MessageDelta;
   status: ConversationStatus;
-  /** The person of the team who has the conversation (their name), or null when the agent answers. */
+  /** The person of the team who joined (took over or replied; their name), or null while none has. */
   person: string | null;
   typing: boolean;
   /** A team member is typing (their name); sent again every few seconds while they type. */
@@ -90,8 +90,14 @@ export interface ParleyConnection {
   readonly agentId: string;
   readonly conversationId: string | null;
   readonly status: ConversationStatus;
-  /** The team member answering, or null while the agent does. */
+  /** The team member who joined (took over or replied), or null while none has. */
   readonly person: string | null;
+  /**
+   * While escalated, what to tell the visitor about a person (who joined, or how soon one usually
+   * replies), as the server words it; null while the agent answers. Set before `person` and
+   * `status` are emitted.
+   */
+  readonly notice: string | null;
   readonly state: ConnectionState;
   /** Voice mode: chat.voice.start() in a browser, or open()/sendAudio() with your own audio. */
   readonly voice: ParleyVoice;
@@ -130,6 +136,7 @@ class Connection implements ParleyConnection {
   conversationId: string | null = null;
   status: ConversationStatus = "active";
   person: string | null = null;
+  notice: string | null = null;
   state: ConnectionState = "connecting";
   private socket: WebSocket | null = null;
   private readonly listeners = new Map<keyof ParleyEvents, Set<AnyListener>>();
@@ -294,6 +301,7 @@ class Connection implements ParleyConnection {
           this.outbox = [];
           for (const queued of pending) this.write(queued);
         }
+        this.notice = frame.notice ?? null;
         this.emit("ready", frame);
         this.setPerson(frame.person ?? null);
         return;
@@ -321,6 +329,7 @@ class Connection implements ParleyConnection {
       }
       case "status":
         this.status = frame.status;
+        this.notice = frame.notice ?? null;
         // Who answers first, so a status listener knows whether a named person has joined.
         this.setPerson(frame.person ?? null);
         this.emit("status", frame.status);

@@ -123,8 +123,13 @@ export interface ReadyFrame {
   conversationId: string | null;
   resumeToken: string | null;
   status: ConversationStatus;
-  /** While a person of the team has the conversation: their name; else null. */
+  /** While escalated, the person of the team who joined (took it over or replied): their name; else null. */
   person?: string | null;
+  /**
+   * While escalated, what the visitor is told about a person: "<name> from our team has joined the
+   * conversation." or "A person will reply here; usually within N minutes."; else null.
+   */
+  notice?: string | null;
   messages: Message[];
   /** The agent's widget settings from the panel. */
   config?: WidgetConfig;
@@ -162,7 +167,7 @@ export type ServerFrame =
   | { type: "message.delta"; delta: string; clientMessageId?: string }
   | ({ type: "message" } & Message)
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
-  | { type: "status"; status: ConversationStatus; person?: string | null }
+  | { type: "status"; status: ConversationStatus; person?: string | null; notice?: string | null }
   /** The visitor's "Was this helpful?" answer was stored. */
   | { type: "feedback"; messageId: string; helpful: boolean }
   | ErrorFrame

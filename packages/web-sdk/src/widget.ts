@@ -83,7 +83,8 @@ textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: v
 
 /** How long "<name> is typing…" stays without a new signal (the panel signals every 3 s). */
 const PERSON_TYPING_MS = 6_000;
-const HANDOFF_NOTICE = "A person from our team has been asked to join. They will reply here.";
+/** The handoff notice when the server words none (core's handoff.ts words it, with the usual reply time). */
+const HANDOFF_NOTICE = "A person will reply here.";
 const KEEP_TYPING = "You can keep typing.";
 const VOICE_FAILURES: Record<VoiceError["code"], string> = {
   denied: "Microphone access was refused.",
@@ -208,11 +209,12 @@ function start(script: HTMLScriptElement): WidgetApi {
     scrollDown();
   }
 
+  /** Once per handoff: what is true until a person joins (the server's words, with the usual reply time). */
   function showHandoff() {
     setHandedOff(true);
     if (handoffShown) return;
     handoffShown = true;
-    notice(HANDOFF_NOTICE);
+    notice(connection?.notice ?? HANDOFF_NOTICE);
   }
 
   function setHandedOff(value: boolean) {
@@ -454,9 +456,10 @@ function start(script: HTMLScriptElement): WidgetApi {
         typing.textContent = "";
       }, PERSON_TYPING_MS);
     });
+    // Only a person who took the conversation over or replied is announced (an assignment is not).
     chat.on("person", (name) => {
       person = name;
-      if (name) notice(`${name} from our team has joined the conversation.`);
+      if (name) notice(chat.notice ?? `${name} from our team has joined the conversation.`);
     });
     chat.on("status", (status) => {
       setHandedOff(status === "escalated");

@@ -84,7 +84,10 @@ function EmptyList({ filters }: { filters: InboxFilters }) {
 }
 
 function ConversationRow({ conversation, now }: { conversation: Item; now: number }) {
-  const waiting = conversation.status === "escalated" && conversation.assignee === null;
+  // The visitor waits for a person's reply (assigned or not): the list's order puts them first,
+  // the longest wait first, and the row says for how long.
+  const waiting = conversation.waitingSince !== null;
+  const unassigned = conversation.status === "escalated" && conversation.assignee === null;
   const className = ["item", "inbox-item", waiting ? "item-escalated" : "", conversation.status === "resolved" ? "inbox-item-resolved" : ""]
     .filter(Boolean)
     .join(" ");
@@ -99,9 +102,7 @@ function ConversationRow({ conversation, now }: { conversation: Item; now: numbe
           </Link>
           <StatusBadge status={conversation.status} />
         </span>
-        {waiting && conversation.escalatedAt ? (
-          <span className="inbox-waited">Waiting {formatWaited(conversation.escalatedAt, now)}</span>
-        ) : null}
+        {conversation.waitingSince ? <span className="inbox-waited">Waiting {formatWaited(conversation.waitingSince, now)}</span> : null}
       </div>
       {preview ? (
         <p className="item-excerpt">
@@ -110,7 +111,7 @@ function ConversationRow({ conversation, now }: { conversation: Item; now: numbe
         </p>
       ) : null}
       <p className="item-meta muted">
-        {conversation.assignee ? `${conversation.assignee.name} · ` : waiting ? "Unassigned · " : ""}
+        {conversation.assignee ? `${conversation.assignee.name} · ` : unassigned ? "Unassigned · " : ""}
         {conversation.agentName} · {conversation.channel === "widget" ? "Widget" : "API"} · {conversation.messageCount}{" "}
         {conversation.messageCount === 1 ? "message" : "messages"} · updated {formatDateTime(conversation.updatedAt)}
       </p>

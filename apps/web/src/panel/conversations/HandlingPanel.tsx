@@ -19,13 +19,18 @@ function handlingText(conversation: Conversation, myId: string | undefined, now:
   const assignee = conversation.assignee;
   if (conversation.status === "resolved") return "Resolved. The agent answers if the visitor writes again, which reopens it.";
   if (conversation.status === "escalated") {
+    const since = conversation.waitingSince ?? conversation.escalatedAt;
     if (!assignee) {
-      const waited = conversation.escalatedAt ? ` for ${formatWaited(conversation.escalatedAt, now)}` : "";
+      const waited = since ? ` for ${formatWaited(since, now)}` : "";
       return `Waiting for a person${waited}. The agent has stopped answering; take it over or reply.`;
     }
+    // Assigned is not answered: the visitor hears that a person joined only from a take-over or a reply.
+    const waiting = conversation.waitingSince
+      ? ` The visitor is waiting for a reply (${formatWaited(conversation.waitingSince, now)}).`
+      : "";
     return assignee.id === myId
-      ? "You have this conversation. The agent is not answering."
-      : `${assignee.name} has this conversation. The agent is not answering.`;
+      ? `You have this conversation. The agent is not answering.${waiting}`
+      : `${assignee.name} has this conversation. The agent is not answering.${waiting}`;
   }
   return "The agent is answering. Take over (or just reply) to answer yourself.";
 }

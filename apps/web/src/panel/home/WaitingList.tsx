@@ -11,7 +11,7 @@ type Waiting = RouterOutputs["home"]["get"]["waiting"];
 
 export const WAITING_INBOX = "/panel/conversations?status=escalated&assignee=unassigned";
 
-/** Escalations nobody has taken, the longest-waiting first, each linking to its conversation. */
+/** Escalations nobody has taken, in the inbox's queue order (the longest wait first), each linking to its conversation. */
 export function WaitingList({ waiting }: { waiting: Waiting }) {
   const now = useNow();
   return (
@@ -26,7 +26,7 @@ export function WaitingList({ waiting }: { waiting: Waiting }) {
               <li key={item.conversationId}>
                 <Link href={`/panel/conversations/${encodeURIComponent(item.conversationId)}`}>{visitorIdentity(item)}</Link>{" "}
                 <span className="muted">
-                  · {item.agentName} · waiting {formatWaited(item.escalatedAt, now)}
+                  · {item.agentName} · waiting {formatWaited(item.waitingSince ?? item.escalatedAt, now)}
                 </span>
               </li>
             ))}
