@@ -9,6 +9,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SECURITY_HEADERS } from "@parley/core/response-headers";
+import { SHUTDOWN_DRAIN_MS, SHUTDOWN_EXIT_MS } from "@parley/core/shutdown";
 import next from "next";
 import { BodyLimitedRequest } from "./src/server/body-limited-request.mjs";
 import { refuseBadPath } from "./src/server/request-path.mjs";
@@ -57,7 +58,19 @@ function builtConfig() {
   }
 }
 
+// Set on SIGTERM/SIGINT (see shutdown below).
+let stopping = false;
+
 const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) => {
+  // While stopping, a request that still arrives on an open keep-alive connection is served, and
+  // its connection closed after the response: the client (or the load balancer) opens its next
+  // one to another instance.
+  if (stopping) res.setHeader("connection", "close");
+  // A request that was running when stopping began: its connection closes once it has answered,
+  // not a keep-alive timeout later (which would hold the exit for 5 s).
+  res.once("finish", () => {
+    if (stopping) setImmediate(() => server.closeIdleConnections());
+  });
   // The one place that adds the security headers (@parley/core/response-headers): set first, they
   // are on every response, whoever writes it (the refusals below, the direct path, Next's pages,
   // route handlers, files, 404s and errors), and nothing else sets them.
@@ -85,6 +98,10 @@ const server = createServer({ IncomingMessage: BodyLimitedRequest }, (req, res) 
 });
 // /ws: the widget and SDK (src/server/widget-socket.ts, published by the instrumentation hook).
 server.on("upgrade", (req, socket, head) => {
+  if (stopping) {
+    socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n");
+    return;
+  }
   req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
   const pathname = (req.url ?? "/").split("?")[0];
   if (pathname !== "/ws") {
@@ -128,13 +145,29 @@ registry.started = () => {
 await app.prepare().catch(exitOnStartupFailure);
 markPrepared();
 
-// Hooks registered by the app (the scheduler, /ws) finish their
-// work before the process exits: they run while the server stops taking connections.
-async function shutdown() {
-  setTimeout(() => process.exit(0), 5_000).unref();
+// Graceful shutdown (SIGTERM from an orchestrator or `docker stop`, SIGINT from Ctrl-C): the
+// listener closes at once (new connections are refused, so the load balancer sends them to another
+// instance) and idle keep-alive connections with it; requests in flight, running turns among them,
+// finish. The app's hooks run meanwhile (src/server/registry.ts), given the drain bound: /ws lets
+// each running widget turn reply, then closes the socket with 1001 (the widget reconnects, to
+// another instance); the scheduler stops, handing back the webhook deliveries it holds. The process
+// exits once all of that is done, or at SHUTDOWN_EXIT_MS (@parley/core/shutdown) whatever runs.
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  const since = performance.now();
+  const elapsed = () => `${Math.round(performance.now() - since)} ms`;
+  console.log(`${signal}: stopping; running work has ${SHUTDOWN_DRAIN_MS / 1000} s to finish`);
+  setTimeout(() => {
+    console.log(`Stopped after ${elapsed()}: work still running was cut off`);
+    process.exit(0);
+  }, SHUTDOWN_EXIT_MS).unref();
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
   const hooks = [...registry.shutdown];
-  await Promise.allSettled([...hooks.map((hook) => hook()), new Promise((resolve) => server.close(resolve))]);
+  await Promise.allSettled([...hooks.map((hook) => hook(SHUTDOWN_DRAIN_MS)), closed]);
+  console.log(`Stopped after ${elapsed()}: running work finished`);
   process.exit(0);
 }
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

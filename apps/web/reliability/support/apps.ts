@@ -23,6 +23,10 @@ export interface AppInstance {
   stop(): Promise<void>;
   /** SIGKILL at once: no shutdown code runs. */
   kill(): Promise<void>;
+  /** Sends `signal` to the server process alone and returns at once (stop() and kill() wait). */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves when the server process has exited, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface AppOptions {
@@ -77,11 +81,24 @@ export async function startApp(options: AppOptions): Promise<AppInstance> {
     await server.stop(1_000);
     throw new Error(`${(error as Error).message}\n--- ${options.name} log ---\n${tail(logFile, 40)}`);
   }
+  const child = server.child;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
   return {
     name: options.name,
     url,
     port,
     pid: server.pid,
+    exited,
+    signal: (signal) => {
+      try {
+        process.kill(server.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    },
     logTail: (lines = 30) => tail(logFile, lines),
     stop: () => server.stop(STOP_GRACE_MS),
     kill: async () => {

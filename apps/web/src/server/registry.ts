@@ -24,8 +24,11 @@ export interface ProcessRegistry {
   };
   /** The server entry's: called once the start-up hook has finished. */
   started?(): void;
-  /** Run when the process stops (the scheduler, /ws), while the server stops taking connections. */
-  shutdown: Set<() => Promise<void>>;
+  /**
+   * Run when the process stops (the scheduler, /ws), while the server stops taking connections;
+   * given how long running work may still take (SHUTDOWN_DRAIN_MS of @parley/core/shutdown).
+   */
+  shutdown: Set<(drainMs: number) => Promise<void>>;
 }
 
 const KEY = Symbol.for("parley.process");

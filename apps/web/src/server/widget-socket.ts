@@ -20,8 +20,12 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
 
 export interface WidgetSocketServer {
   handleUpgrade: UpgradeHandler;
-  /** Closes every connection (1001, going away) and stops accepting new ones. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections (an upgrade is answered 503), lets each connection's running turn
+   * reply (within `drainMs`), then closes it with 1001 (going away): the widget reconnects, to
+   * another instance behind a load balancer, and resumes its conversation there.
+   */
+  close(drainMs?: number): Promise<void>;
 }
 
 export interface WidgetSocketOptions {
@@ -47,6 +51,8 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
   });
   let tokens: ResumeTokens | undefined;
   const alive = new WeakSet<WebSocket>();
+  /** Each open connection's session (null when it failed to start), for close() to wait on. */
+  const sessions = new Map<WebSocket, Promise<WidgetSession | null>>();
 
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
@@ -111,17 +117,34 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
         else if (text !== null) current.receive(text);
       });
     });
-    ws.on("close", () => void session.then((current) => current?.closed()));
+    sessions.set(ws, session);
+    ws.on("close", () => {
+      sessions.delete(ws);
+      void session.then((current) => current?.closed());
+    });
   }
 
   return {
     handleUpgrade(request, socket, head) {
       wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request));
     },
-    async close() {
+    async close(drainMs = 0) {
       clearInterval(heartbeat);
-      for (const ws of wss.clients) ws.close(CLOSE_CODES.GOING_AWAY.code, CLOSE_CODES.GOING_AWAY.reason);
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      // From here ws answers upgrades 503; the callback runs once every connection has closed.
+      const closed = new Promise<void>((resolve) => wss.close(() => resolve()));
+      let timer: NodeJS.Timeout | undefined;
+      const drained = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), drainMs);
+      });
+      await Promise.all(
+        [...wss.clients].map(async (ws) => {
+          const session = await Promise.race([sessions.get(ws) ?? null, drained]);
+          if (session) await Promise.race([session.settled(), drained]);
+          ws.close(CLOSE_CODES.GOING_AWAY.code, CLOSE_CODES.GOING_AWAY.reason);
+        }),
+      );
+      clearTimeout(timer);
+      await closed;
     },
   };
 }
@@ -143,6 +166,6 @@ export async function startWidgetSocket(): Promise<void> {
   if (registry.hooks.upgrade) return;
   const server = createWidgetSocketServer({ getContext: getAppContext, secret: authSecret });
   registry.hooks.upgrade = server.handleUpgrade;
-  registry.shutdown.add(() => server.close());
+  registry.shutdown.add((drainMs) => server.close(drainMs));
   logger.info("widget socket ready");
 }

@@ -233,6 +233,18 @@ export class WidgetSession {
     return true;
   }
 
+  /**
+   * Resolves once every frame received so far has been handled: a running turn has sent its reply
+   * (or its error). A stopping server waits on this before it closes the socket.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const current = this.queue;
+      await current.catch(() => undefined);
+      if (current === this.queue) return;
+    }
+  }
+
   /** The socket closed (either side): forget subscriptions, fail pending tool calls. */
   closed(): void {
     this.isClosed = true;
