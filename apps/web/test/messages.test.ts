@@ -4,6 +4,7 @@
 // set) and the failed-key guard, X-Request-Id, and the exact 200 shape.
 import { ERRORS, type ErrorCode, errorDocsLink } from "@parley/core";
 import { generateAgentKey, revokeAgentKey } from "@parley/core/agents";
+import { renderMessageHtml } from "@parley/core/markdown";
 import type { TestContext } from "@parley/testing/context";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -96,7 +97,7 @@ describe("success", () => {
     ]);
     expect(body).toMatchObject({
       conversationId: expect.any(String),
-      reply: expect.stringMatching(/^Hi Ada, from “How to reset your password”: /),
+      reply: expect.stringMatching(/^Hi Ada, from “How to reset your password”:\n\n1\. Go to the sign-in page /),
       tokenUsage: expect.any(Number),
       toolCalls: [{ name: "search_knowledge_base", args: { query: "How do I reset my password?" } }],
       handoffRequested: false,
@@ -107,6 +108,90 @@ describe("success", () => {
       title: "How to reset your password",
       url: `${ctx.appUrl}/help/demo/articles/reset-password`,
     });
+  });
+
+  it("keeps an article's numbered steps and bulleted list in `reply`, as Markdown with no HTML", async () => {
+    // An agent whose only source holds one article: five numbered steps (emphasis, a link, a
+    // literal tag written in the article as text), a paragraph, and a bulleted list.
+    const source = await ctx.db.prisma.source.create({ data: { workspaceId: "ws-demo", name: "Exports help" } });
+    await ctx.db.prisma.article.create({
+      data: {
+        sourceId: source.id,
+        title: "Exporting your workspace",
+        published: true,
+        publishedAt: new Date(),
+        content: [
+          "Exports run in the background and arrive by email.",
+          "",
+          "## Export your workspace",
+          "",
+          "1. Open **Settings**.",
+          "2. Choose **Data → Export**.",
+          "3. Pick CSV or JSON (the \\<table\\> tag is not supported).",
+          "4. Select [Start export](https://help.example.com/start).",
+          "5. Open the link in the email we send you",
+          "",
+          "The link works for 7 days.",
+          "",
+          "## What an export contains",
+          "",
+          "- Every project and its tasks",
+          "- Comments and attachments",
+          "- Invoices <img src=x onerror=alert(1)>",
+        ].join("\n"),
+      },
+    });
+    const agent = await createAgentWithKey(ctx, { sources: [source.id] });
+
+    const steps = await postAs(agent, { message: "How do I export my workspace?" });
+    expect(steps.status).toBe(200);
+    const stepsBody = await steps.json();
+    expect(stepsBody.reply).toBe(
+      [
+        "From “Exporting your workspace”:",
+        "",
+        "1. Open Settings.",
+        "2. Choose Data → Export.",
+        "3. Pick CSV or JSON (the \\<table> tag is not supported).",
+        "4. Select Start export.",
+        "5. Open the link in the email we send you",
+        "",
+        "The link works for 7 days.",
+        // The section is short: the article's next-ranked section follows, its list a bulleted one.
+        "",
+        "- Every project and its tasks",
+        "- Comments and attachments",
+        // The article's raw HTML is left out, not written into the reply.
+        "- Invoices",
+      ].join("\n"),
+    );
+    // The article stays a card.
+    expect(stepsBody.richContent[0]).toEqual({
+      type: "articles",
+      articles: [{ id: expect.any(String), title: "Exporting your workspace", url: expect.stringContaining("/help/") }],
+    });
+
+    // What the widget, the panel's test chat and the transcript show of it (the one renderer):
+    // the steps an ordered list, the points a bulleted one, the tag written in the article as text.
+    expect(renderMessageHtml(stepsBody.reply)).toBe(
+      [
+        "<p>From “Exporting your workspace”:</p>",
+        "<ol>",
+        "<li>Open Settings.</li>",
+        "<li>Choose Data → Export.</li>",
+        "<li>Pick CSV or JSON (the &lt;table&gt; tag is not supported).</li>",
+        "<li>Select Start export.</li>",
+        "<li>Open the link in the email we send you</li>",
+        "</ol>",
+        "<p>The link works for 7 days.</p>",
+        "<ul>",
+        "<li>Every project and its tasks</li>",
+        "<li>Comments and attachments</li>",
+        "<li>Invoices</li>",
+        "</ul>",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("echoes a caller's X-Request-Id", async () => {

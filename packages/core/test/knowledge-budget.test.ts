@@ -121,7 +121,7 @@ describe("an agent over the memory budget", () => {
   it("still answers from the right article, found by the database search", async () => {
     const password = await engine.run(input("demo", "How do I reset my password?"));
     expect(cited(password)[0]).toBe("art-reset-password");
-    expect(password.reply.startsWith("From “How to reset your password”: ")).toBe(true);
+    expect(password.reply.startsWith("From “How to reset your password”:\n\n1. Go to the sign-in page")).toBe(true);
 
     const gateway = await engine.run(input("demo", "how can I configure the zephyr gateway?"));
     expect(cited(gateway)[0]).toBe("src-big-b-70");

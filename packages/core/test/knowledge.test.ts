@@ -28,6 +28,19 @@ afterAll(async () => {
   await db.close();
 });
 
+/** The answer to "How do I reset my password?": the demo article's steps, still steps. */
+const RESET_REPLY = [
+  "From “How to reset your password”:",
+  "",
+  "1. Go to the sign-in page at app.acmecloud.example/login.",
+  "2. Choose Forgot password? under the password field.",
+  "3. Enter the email address you use for Acme Cloud and choose Send reset link.",
+  '4. Open the email titled "Reset your Acme Cloud password" and select Choose a new password.',
+  "5. Type your new password twice and choose Save. You are signed in right away.",
+  "",
+  "The reset link works once and expires after 60 minutes. If it has expired, simply request a new one; only the most recent link is valid.",
+].join("\n");
+
 function input(message: string, extra: Partial<EngineInput> = {}): EngineInput {
   return { agent: demo, history: [], message, visitor: {}, variables: {}, status: "active", ...extra };
 }
@@ -40,9 +53,10 @@ function articleIds(result: Awaited<ReturnType<Engine["run"]>>): string[] {
 describe("answers from the articles", () => {
   it("answers the password question from the reset article, naming it", async () => {
     const result = await engine.run(input("How do I reset my password?"));
-    expect(result.reply.startsWith("From “How to reset your password”: ")).toBe(true);
-    // The passage is the section on resetting, in whole sentences.
-    expect(result.reply).toContain("Forgot password?");
+    // The passage is the section on resetting, in whole sentences, laid out as the article has
+    // it: its five steps a numbered list (the words without the article's emphasis and links),
+    // the paragraph after them a paragraph.
+    expect(result.reply).toBe(RESET_REPLY);
     expect(result.toolCalls).toEqual([{ name: "search_knowledge_base", args: { query: "How do I reset my password?" } }]);
     expect(articleIds(result)[0]).toBe("art-reset-password");
     expect(result.richContent[0]).toMatchObject({
@@ -54,8 +68,17 @@ describe("answers from the articles", () => {
 
   it("answers refunds from the refund article", async () => {
     const result = await engine.run(input("How can I request a refund?"));
-    expect(result.reply.startsWith("From “Refund policy and how to request a refund”: ")).toBe(true);
-    expect(result.reply).toContain("Request a refund");
+    expect(result.reply).toBe(
+      [
+        "From “Refund policy and how to request a refund”:",
+        "",
+        "1. Open Settings → Billing → Invoices.",
+        "2. Find the payment and choose Request a refund from the ⋯ menu.",
+        "3. Tell us briefly why you are asking; it helps us improve.",
+        "",
+        "Only workspace Owners and Billing admins can request refunds. You can also write to billing@acmecloud.example from the address on the account; include the invoice number (it starts with AC-).",
+      ].join("\n"),
+    );
     expect(articleIds(result)[0]).toBe("art-refunds");
   });
 
@@ -120,7 +143,7 @@ describe("when it does not know", () => {
       { role: "agent", text: "Of course.", toolCalls: [], answered: true },
     ];
     const result = await engine.run(input("How do I get a refund?", { history }));
-    expect(result.reply.startsWith("From “Refund policy and how to request a refund”: ")).toBe(true);
+    expect(result.reply.startsWith("From “Refund policy and how to request a refund”:")).toBe(true);
     expect(articleIds(result)[0]).toBe("art-refunds");
   });
 });
@@ -157,14 +180,14 @@ describe("handoff", () => {
 describe("greetings", () => {
   it("greets the visitor by name the first time", async () => {
     const result = await engine.run(input("How do I reset my password?", { visitor: { name: "Ada" } }));
-    expect(result.reply.startsWith("Hi Ada, from “How to reset your password”: ")).toBe(true);
+    expect(result.reply).toBe(`Hi Ada, f${RESET_REPLY.slice(1)}`);
     const later = await engine.run(
       input("How do I reset my password?", {
         visitor: { name: "Ada" },
         history: [{ role: "agent", text: result.reply, toolCalls: result.toolCalls, answered: true }],
       }),
     );
-    expect(later.reply.startsWith("From “How to reset your password”: ")).toBe(true);
+    expect(later.reply).toBe(RESET_REPLY);
   });
 
   it("answers a greeting without searching", async () => {
@@ -208,11 +231,99 @@ describe("text helpers", () => {
       "| c | d |",
     ].join("\n");
     const [, reset] = sectionsOf(markdown);
-    expect(quoteSection(reset!, new Set(["password"]), "en")).toBe("Open the sign-in page. Choose Forgot password? c: d.");
-    const long = {
-      heading: "Refunds",
-      sentences: ["Plans renew each month.", "Cancel at any time.", "Charged by mistake? We refund the wrong charge."],
-    };
-    expect(quoteSection(long, new Set(["refund", "charg"]), "en", 60)).toBe("Charged by mistake? We refund the wrong charge.");
+    // The steps stay numbered, the table's row is an item of its own list.
+    expect(quoteSection(reset!, new Set(["password"]), "en")).toEqual({
+      markdown: "1. Open the sign-in page.\n2. Choose Forgot password?\n\n- c: d.",
+      length: "Open the sign-in page. Choose Forgot password? c: d.".length,
+    });
+    const long = sectionsOf(
+      "## Refunds\n\nPlans renew each month. Cancel at any time. Charged by mistake? We refund the wrong charge.",
+    )[0]!;
+    expect(quoteSection(long, new Set(["refund", "charg"]), "en", 60).markdown).toBe("Charged by mistake? We refund the wrong charge.");
+  });
+
+  it("lays a quote out as the article did: paragraphs, numbered and bulleted lists, a table's rows", () => {
+    const markdown = [
+      "## Export your data",
+      "",
+      "You can export everything. It takes a few minutes.",
+      "",
+      "1. Open **Settings**",
+      "2. Choose *Export*.",
+      "3. Pick a format:",
+      "   - CSV",
+      "   - JSON",
+      "4. Select [Start export](https://x.example/export)",
+      "5. Wait for the email",
+      "",
+      "What the export holds:",
+      "",
+      "* Your projects",
+      "* Your invoices",
+      "",
+      "| Format | Size |",
+      "|---|---|",
+      "| CSV | small |",
+    ].join("\n");
+    const [section] = sectionsOf(markdown);
+    // The sentences (all that search reads) are as before: each item one sentence, a stop added.
+    expect(section!.sentences).toEqual([
+      "You can export everything.",
+      "It takes a few minutes.",
+      "Open Settings.",
+      "Choose Export.",
+      "Pick a format:",
+      "Select Start export.",
+      "Wait for the email.",
+      "What the export holds:",
+      "Your projects.",
+      "Your invoices.",
+      "CSV: small.",
+    ]);
+    expect(quoteSection(section!, new Set(["export"]), "en").markdown).toBe(
+      [
+        "You can export everything. It takes a few minutes.",
+        "",
+        // The article's own words: no stop where it wrote none; a nested list is left to the article.
+        "1. Open Settings",
+        "2. Choose Export.",
+        "3. Pick a format:",
+        "4. Select Start export",
+        "5. Wait for the email",
+        "",
+        "What the export holds:",
+        "",
+        "- Your projects",
+        "- Your invoices",
+        "",
+        "- CSV: small.",
+      ].join("\n"),
+    );
+    // A quote that starts at the third step keeps its number (Markdown starts the list at 3).
+    expect(quoteSection(section!, new Set(["format"]), "en", 40).markdown).toBe("3. Pick a format:\n4. Select Start export");
+  });
+
+  it("writes the article's words so that Markdown reads them as written, never as markup or HTML", () => {
+    const markdown = [
+      "## Odd text",
+      "",
+      "1986\\. The year it began.",
+      "",
+      "Type \\<img src=x onerror=alert(1)\\> or `<script>alert(1)</script>` in the box, then 5 \\* 3 and \\[x\\](javascript:alert(1)).",
+      "",
+      "<script>alert('raw')</script>",
+      "",
+      "- \\# not a heading",
+    ].join("\n");
+    const [section] = sectionsOf(markdown);
+    expect(quoteSection(section!, new Set(["box"]), "en").markdown).toBe(
+      [
+        "1986\\. The year it began.",
+        "",
+        "Type \\<img src=x onerror=alert(1)> or \\<script>alert(1)\\</script> in the box, then 5 \\* 3 and \\[x\\](javascript:alert(1)).",
+        "",
+        "- \\# not a heading",
+      ].join("\n"),
+    );
   });
 });

@@ -3,9 +3,9 @@
 // output, the way a browser would read it).
 import { XSS_ARTICLE, XSS_PAYLOADS } from "@parley/testing/xss-payloads";
 import { type ChildNode, type Element, isTag } from "domhandler";
-import { parseDocument } from "htmlparser2";
+import { DomUtils, parseDocument } from "htmlparser2";
 import { describe, expect, it } from "vitest";
-import { renderArticleHtml, renderMessageHtml } from "../src/platform/markdown.ts";
+import { markdownLiteral, renderArticleHtml, renderMessageHtml } from "../src/platform/markdown.ts";
 import { LINK_SCHEMES, safeLinkUrl } from "../src/platform/safe-url.ts";
 
 const SAFE_TAGS = new Set(
@@ -155,6 +155,55 @@ describe("renderMessageHtml", () => {
     expect(renderMessageHtml("Hi Ada,\nyour refund is on its way.\n\n# Next steps")).toBe(
       "<p>Hi Ada,<br />your refund is on its way.</p>\n<h3>Next steps</h3>\n",
     );
+  });
+});
+
+describe("markdownLiteral (an article's plain words in a Markdown reply)", () => {
+  /** The text a browser shows of `html`, and whether any element but a paragraph or a link (an address in the text) is in it. */
+  function shown(html: string): { text: string; tags: string[] } {
+    const document = parseDocument(html, { decodeEntities: true });
+    return { text: DomUtils.textContent(document).trim(), tags: [...new Set(elements(document.children).map((element) => element.name))] };
+  }
+
+  it.each([
+    "5 * 3 * 2 = 30, snake_case and a < b stay as written",
+    "Click **Save** and _then_ `Done`",
+    "1986. The year it began.",
+    "2) Second",
+    "# not a heading",
+    "> not a quote",
+    "- not a bullet",
+    "+ not a bullet either",
+    "---",
+    "===",
+    "~~not struck~~ but ~5 minutes",
+    "AT&T &copy; &#169; &amp;",
+    "[not a link](/x) ![not an image](x.png) [ref][1]",
+    "a \\ backslash and \\* an escape",
+  ])("%s reads as itself", (text) => {
+    expect(shown(renderMessageHtml(markdownLiteral(text)))).toEqual({ text, tags: ["p"] });
+  });
+
+  it("keeps the words that look like plain text as they are", () => {
+    for (const text of [
+      "Open Settings → Billing → Invoices.",
+      "Choose Forgot password? under the field.",
+      "snake_case, a < b, 5 - 3",
+      "It costs $5 (or €4) and takes ~5 minutes.",
+    ]) {
+      expect(markdownLiteral(text)).toBe(text);
+    }
+  });
+
+  // Every payload of the fixture, as an article's plain words in a reply (its whitespace flattened,
+  // as a sentence is): shown as its own text, never as an element that could run script.
+  it.each(XSS_PAYLOADS.map((payload) => [payload.name, payload.markdown.replace(/\s+/g, " ")]))("%s is shown as text", (_name, text) => {
+    const html = renderMessageHtml(markdownLiteral(text));
+    expect(dangers(html)).toEqual([]);
+    const { text: seen, tags } = shown(html);
+    expect(seen).toBe(text.trim());
+    // An http(s) address in the text may become a link to it; nothing else is markup.
+    expect(tags.filter((tag) => tag !== "p" && tag !== "a")).toEqual([]);
   });
 });
 

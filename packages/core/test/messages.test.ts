@@ -67,7 +67,7 @@ describe("a successful turn", () => {
     );
     const body = outcome.body;
     expect(body).toMatchObject({ handoffRequested: false, status: "active" });
-    expect(body.reply).toMatch(/^Hi Ada, from “How to reset your password”: /);
+    expect(body.reply).toMatch(/^Hi Ada, from “How to reset your password”:\n\n1\. Go to the sign-in page /);
     expect(body.toolCalls).toEqual([{ name: "search_knowledge_base", args: { query: "How do I reset my password?" } }]);
     expect(Number.isInteger(body.tokenUsage)).toBe(true);
     expect(outcome.headers["ratelimit-policy"]).toBeDefined();
@@ -463,7 +463,7 @@ describe("the LLM agent through the pipeline (local fake OpenAI-compatible serve
     const before = fake.requests.length;
     const outcome = await send(messageInput(agent, { message: "How do I reset my password?" }));
     expect(outcome.status).toBe(200);
-    expect(outcome.body.reply).toMatch(/^From “How to reset your password”: /);
+    expect(outcome.body.reply).toMatch(/^From “How to reset your password”:\n\n1\. Go to the sign-in page /);
     expect(fake.requests.length).toBe(before);
   });
 });

@@ -30,6 +30,10 @@ describe("test chat", () => {
     const first = await runTestTurn(ctx, "ws-demo", { agentId: agent.id, message: "How do I reset my password?" });
     expect(first.articles).toEqual(expect.arrayContaining([expect.objectContaining({ id: "art-reset-password" })]));
     expect(first.html).toContain("<p>");
+    // The article's steps are a numbered list in the test chat, as in the widget.
+    expect(first.html).toContain(
+      "<ol>\n<li>Go to the sign-in page at app.acmecloud.example/login.</li>\n<li>Choose Forgot password? under",
+    );
     const second = await runTestTurn(ctx, "ws-demo", { agentId: agent.id, message: "And billing?", conversationId: first.conversationId });
     expect(second.conversationId).toBe(first.conversationId);
 

@@ -76,6 +76,49 @@ describe("what is read aloud of Markdown", () => {
     expect(speakableText("See [the reset guide](https://help.example.com/reset) [1]. Go to https://example.com now.")).toBe(
       "See the reset guide. Go to now.",
     );
-    expect(speakableText("1. Open **Settings**\n2. Choose `Security`\n\n![logo](/logo.png)")).toBe("Open Settings Choose Security");
+    // Steps without a full stop of their own are read as sentences, not run together.
+    expect(speakableText("1. Open **Settings**\n2. Choose `Security`\n\n![logo](/logo.png)")).toBe("Open Settings. Choose Security.");
+    expect(speakableText("## Steps\n\n- First\n- Second?\n  - nested")).toBe("Steps. First. Second? nested.");
+  });
+
+  it("never reads a list's numbers, bullets or escapes, whether the reply comes whole or in pieces", async () => {
+    // A knowledge answer as the engine writes it (numbered steps, a bulleted list, escaped text).
+    const markdown = [
+      "From “How to reset your password”:",
+      "",
+      "1. Go to the sign-in page.",
+      "2. Choose Forgot password? under the password field.",
+      "3. Enter your email",
+      "",
+      "- At least 12 characters",
+      "- Not one of your last 5 passwords",
+      "",
+      "Version 2. It costs 5 \\* 3 credits.",
+    ].join("\n");
+    const said = [
+      "Go to the sign-in page.",
+      "Choose Forgot password?",
+      "under the password field.",
+      "Enter your email.",
+      "At least 12 characters.",
+      "Not one of your last 5 passwords.",
+      "Version 2.",
+      "It costs 5 * 3 credits.",
+    ];
+    // Whole (the knowledge agent answers at once): one piece up to the last sentence end, then the rest.
+    // A clock that jumps ahead: the audio counts as played at once (no waiting for it in real time).
+    let clock = 0;
+    const later = () => (clock += 60_000);
+    spokenTexts.length = 0;
+    const whole = reply(24_000, later);
+    whole.spoken.push(markdown);
+    await whole.spoken.finish();
+    expect(whole.spoken.spokenText()).toBe(`From “How to reset your password”: ${said.join(" ")}`);
+    // In pieces of 5 characters, as a model streams: each sentence once complete, no "2." on its own.
+    spokenTexts.length = 0;
+    const pieces = reply(24_000, later);
+    for (let i = 0; i < markdown.length; i += 5) pieces.spoken.push(markdown.slice(i, i + 5));
+    await pieces.spoken.finish();
+    expect(spokenTexts).toEqual(["From “How to reset your password”:", ...said]);
   });
 });

@@ -19,7 +19,7 @@ import { nearestPassages } from "../knowledge/semantic/nearest.ts";
 import { answersQuestion, RELATED_MIN_COVERAGE, relatedTo } from "./confidence.ts";
 import { asksForHuman, isGreeting, isThanks } from "./intent.ts";
 import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "./limits.ts";
-import { quoteSection } from "./passage.ts";
+import { opensWithList, quoteSection } from "./passage.ts";
 import { PHRASES, type Phrases } from "./phrases.ts";
 import { countTokens } from "./tokens.ts";
 import { HANDOFF_TOOL, SEARCH_TOOL } from "./tools.ts";
@@ -128,9 +128,9 @@ function sectionsOfArticle(article: StoredArticle): Section[] {
 }
 
 /**
- * The passage of `match` to quote: its best-ranked section, cut around the question's words, and
- * when that is short, its next-ranked section too (the answer is often split between a section
- * and the one that qualifies it), within KNOWLEDGE_ANSWER_MAX_CHARS.
+ * The passage of `match` to quote, as Markdown (passage.ts): its best-ranked section, cut around
+ * the question's words, and when that is short, its next-ranked section too (the answer is often
+ * split between a section and the one that qualifies it), within KNOWLEDGE_ANSWER_MAX_CHARS.
  */
 export function quoteOf(article: StoredArticle, match: ArticleMatch, question: string, language: Language): string {
   const sections = sectionsOfArticle(article);
@@ -139,8 +139,13 @@ export function quoteOf(article: StoredArticle, match: ArticleMatch, question: s
   if (!first) return "";
   const quote = quoteSection(first, terms, article.language);
   const room = KNOWLEDGE_ANSWER_MAX_CHARS - quote.length - 1;
-  if (!second || room < KNOWLEDGE_ANSWER_MAX_CHARS / 2) return quote;
-  return `${quote} ${quoteSection(second, terms, article.language, room)}`;
+  if (!second || room < KNOWLEDGE_ANSWER_MAX_CHARS / 2) return quote.markdown;
+  return `${quote.markdown}\n\n${quoteSection(second, terms, article.language, room).markdown}`;
+}
+
+/** A passage after the words that introduce it ("From “Title”: "); a list starts on a line of its own. */
+function introduced(introduction: string, passage: string): string {
+  return opensWithList(passage) ? `${introduction.trimEnd()}\n\n${passage}` : introduction + passage;
 }
 
 /** A second article to quote: one that holds enough of the question's words the first lacks. */
@@ -191,7 +196,7 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       if (second && secondStored) quoted.push({ article: secondStored, match: second });
       const parts = quoted.map(({ article, match }, i) => {
         const passage = quoteOf(article, match, message, ranking.language) || article.title;
-        return (i === 0 ? phrases.from(article.title) : phrases.alsoFrom(article.title)) + passage;
+        return introduced(i === 0 ? phrases.from(article.title) : phrases.alsoFrom(article.title), passage);
       });
       const reply = opening(greet, parts.join("\n\n"));
       // Related links are other articles that hold most of the question too (confidence.ts relatedTo).

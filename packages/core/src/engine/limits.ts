@@ -5,7 +5,10 @@
 export const TURN_HISTORY_MESSAGES = 40;
 /** Knowledge agent: articles retrieved per question (the best answers, the rest are related links). */
 export const KNOWLEDGE_SEARCH_RESULTS = 3;
-/** Knowledge agent: longest passage quoted from the best article (whole sentences), in characters. */
+/**
+ * Knowledge agent: longest passage quoted from the best article (whole sentences), in characters
+ * of its words; the list markers and line breaks that keep the article's layout are not counted.
+ */
 export const KNOWLEDGE_ANSWER_MAX_CHARS = 600;
 
 /** LLM agent: model calls per turn (tool results go back to the model), articles per search, article characters per tool result. */

@@ -111,3 +111,23 @@ export function renderArticleHtml(markdown: string): string {
 export function renderMessageHtml(text: string): string {
   return renderMarkdown(text, { kind: "message", topHeading: 3 });
 }
+
+/**
+ * Plain text (one line, no markup meant) written as Markdown that reads as that very text, for
+ * replies built from an article's words. The characters Markdown reads as markup anywhere (a
+ * backslash, ` * [ ]) are escaped; the others only where they would act: an underscore at a
+ * word's edge (snake_case stays), a "<" that could open a tag ("a < b" stays), an "&" that names
+ * a character, tildes that could pair up, and a line start that would make a heading, quote, list
+ * or rule ("1986. A good year." is no list). A renderer shows each escape as the character alone.
+ */
+export function markdownLiteral(text: string): string {
+  const tildes = text.split("~").length - 1;
+  return text
+    .replace(/[\\`*[\]]/g, "\\$&")
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\_")
+    .replace(/<(?=[A-Za-z/!?])/g, "\\<")
+    .replace(/&(?=#?[A-Za-z0-9]+;)/g, "\\&")
+    .replace(/~/g, tildes > 1 ? "\\~" : "~")
+    .replace(/^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|[-=]+\s*$)/, "$1\\$2")
+    .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2");
+}

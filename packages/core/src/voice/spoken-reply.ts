@@ -22,11 +22,14 @@ interface SpokenSentence {
   durationMs: number;
 }
 
-/** A sentence ends at . ! ? (with closing quotes or brackets) before a space, or at a line break. */
 /** The page starts playing a little after the first frame is sent (network, its buffer). */
 const PLAYBACK_MARGIN_MS = 300;
 
-const SENTENCE_END = /[.!?…]+["')\]]*\s+|\n+/g;
+/**
+ * A sentence ends at . ! ? (with closing quotes or brackets) before a space, or at a line break;
+ * not at the "3. " that numbers a list item (a piece "3." alone would be read out as a number).
+ */
+const SENTENCE_END = /(?<!(?:^|\n)[ \t]*\d{1,9})[.!?…]+["')\]]*\s+|\n+/g;
 
 export class SpokenReply {
   readonly id = randomUUID();
@@ -191,15 +194,27 @@ export class SpokenReply {
 
 const lexer = new Marked();
 
-/** Markdown as it is read aloud: the words only (link texts, list items, no marks, no addresses). */
+/**
+ * Markdown as it is read aloud: the words only (link texts, list items, no marks, no addresses).
+ * A list item or heading without closing punctuation ends with a full stop, so that steps are
+ * read as sentences with a pause between them, not run together.
+ */
 export function speakableText(markdown: string): string {
   const words: string[] = [];
   const walk = (tokens: Token[]) => {
     for (const token of tokens) {
       if (token.type === "image" || token.type === "html" || token.type === "hr") continue;
+      const start = words.length;
       if ("tokens" in token && Array.isArray(token.tokens) && token.tokens.length > 0) walk(token.tokens);
-      else if (token.type === "list") walk(token.items);
-      else if ("text" in token && typeof token.text === "string") words.push(token.text);
+      else if (token.type === "list") {
+        // A list nested in an item starts after the item's own words.
+        words.push(" ");
+        walk(token.items);
+      } else if ("text" in token && typeof token.text === "string") words.push(token.text);
+      if (token.type === "heading" || token.type === "list_item") {
+        const said = words.slice(start).join("").trimEnd();
+        if (said !== "" && !/[.!?…:;,]["')\]]*$/.test(said)) words.push(".");
+      }
       if (token.type === "paragraph" || token.type === "heading" || token.type === "list_item") words.push(" ");
     }
   };

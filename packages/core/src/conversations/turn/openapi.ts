@@ -63,7 +63,8 @@ function messageResponseExamples(appUrl: string) {
       summary: "An answer from the knowledge base",
       value: {
         conversationId: EXAMPLE_CONVERSATION_ID,
-        reply: "Hi Ada, from “Refund policy and how to request a refund”: You can request a refund within 30 days of a charge.",
+        reply:
+          "Hi Ada, from “Refund policy and how to request a refund”:\n\n1. Open Settings → Billing → Invoices.\n2. Find the payment and choose Request a refund from the ⋯ menu.\n3. Tell us briefly why you are asking; it helps us improve.",
         tokenUsage: 412,
         toolCalls: [{ name: "search_knowledge_base", args: { query: "How do I get a refund?" } }],
         richContent: [

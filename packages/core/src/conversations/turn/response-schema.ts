@@ -8,7 +8,10 @@ import { richContentItemSchema, toolCallSchema } from "../../platform/reply-cont
 export const messageResponseSchema = z
   .object({
     conversationId: z.string().meta({ description: "Store it and send it back to continue this conversation." }),
-    reply: z.string().meta({ description: "The agent's answer." }),
+    reply: z.string().meta({
+      description:
+        "The agent's answer text, as Markdown (GitHub-flavoured): an answer quoted from an article keeps its paragraphs and its numbered and bulleted lists, one item a line; it holds no HTML (article text that Markdown would read as markup is escaped with a backslash). Render it as Markdown, or show it as text with its line breaks.",
+    }),
     tokenUsage: z.int().min(0).meta({ description: "Tokens this turn consumed (counted against the monthly token quota)." }),
     toolCalls: z.array(toolCallSchema),
     richContent: z.array(richContentItemSchema).meta({ description: "May be empty." }),
