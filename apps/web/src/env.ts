@@ -79,6 +79,9 @@ const appEnvSchema = cliEnvSchema
 
 export type AppEnv = z.infer<typeof appEnvSchema>;
 
+/** Every variable the app's settings read; the README's operations table names each (a test checks it). */
+export const APP_ENV_VARIABLES: readonly string[] = Object.keys(appEnvSchema.shape);
+
 /** Parses an environment; throws EnvError naming each bad variable. */
 export function parseAppEnv(source: Record<string, string | undefined>): AppEnv {
   return parseEnvWith(appEnvSchema, source);
