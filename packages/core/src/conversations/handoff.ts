@@ -52,29 +52,31 @@ export function escalatedReply(facts: HandoffFacts): string {
 
 /**
  * The median time from a handoff to the team's first reply, over the workspace's latest handoffs
- * of the last HANDOFF_REPLY_TIME_WINDOW_DAYS that a person answered (at most
- * HANDOFF_REPLY_TIME_SAMPLES of them); null with fewer than HANDOFF_REPLY_TIME_MIN_SAMPLES. A
- * handoff nobody answered has no reply time and is left out (the visitor may have left). The
- * median, not the mean: one conversation answered the next morning does not move it.
+ * (at most HANDOFF_REPLY_TIME_SAMPLES, of the last HANDOFF_REPLY_TIME_WINDOW_DAYS) that a person
+ * answered; null when fewer than HANDOFF_REPLY_TIME_MIN_SAMPLES were. A handoff nobody answered has
+ * no reply time and is left out (the visitor may have left). The median, not the mean: one
+ * conversation answered the next morning does not move it. The latest handoffs are picked first,
+ * so each turn reads at most that many conversations' first replies, however busy the workspace.
  */
 export async function typicalReplyMs(db: Database, workspaceId: string, now: Date): Promise<number | null> {
   const since = new Date(now.getTime() - HANDOFF_REPLY_TIME_WINDOW_DAYS * DAY_MS);
   const rows = await db.prisma.$queryRaw<Array<{ median: number | null; samples: number }>>(Prisma.sql`
-    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r."ms") AS "median", count(*)::int AS "samples"
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (first."at" - c."escalatedAt")) * 1000) AS "median",
+           count(*)::int AS "samples"
     FROM (
-      SELECT EXTRACT(EPOCH FROM (first."at" - c."escalatedAt")) * 1000 AS "ms"
+      SELECT c."id", c."escalatedAt"
       FROM "Conversation" c
       JOIN "Agent" a ON a."id" = c."agentId"
-      JOIN LATERAL (
-        SELECT min(m."createdAt") AS "at" FROM "Message" m
-        WHERE m."conversationId" = c."id" AND m."role" = 'human' AND m."createdAt" >= c."escalatedAt"
-      ) first ON first."at" IS NOT NULL
       WHERE a."workspaceId" = ${workspaceId} AND c."test" = false
         AND c."escalatedAt" >= (${since.toISOString()}::timestamptz AT TIME ZONE 'UTC')
         AND c."escalatedAt" <= (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')
       ORDER BY c."escalatedAt" DESC
       LIMIT ${HANDOFF_REPLY_TIME_SAMPLES}
-    ) r`);
+    ) c
+    JOIN LATERAL (
+      SELECT min(m."createdAt") AS "at" FROM "Message" m
+      WHERE m."conversationId" = c."id" AND m."role" = 'human' AND m."createdAt" >= c."escalatedAt"
+    ) first ON first."at" IS NOT NULL`);
   const row = rows[0];
   if (!row || row.median === null || row.samples < HANDOFF_REPLY_TIME_MIN_SAMPLES) return null;
   return Number(row.median);

@@ -47,9 +47,9 @@ export const VISITOR_DATA_PAGE = 100;
 export const RETENTION_INTERVAL_MS = 3_600_000;
 export const RETENTION_MAX_PER_PASS = 5_000;
 /**
- * "A person will reply here; usually within N minutes": N is the median first reply of the
- * workspace's latest handoffs (at most this many, of the last this many days), given only when
- * at least this many were answered.
+ * "A person will reply here; usually within N minutes": N is the median first reply over the
+ * workspace's latest handoffs (at most this many, of the last this many days) that a person
+ * answered, given only when at least this many were.
  */
 export const HANDOFF_REPLY_TIME_SAMPLES = 200;
 export const HANDOFF_REPLY_TIME_WINDOW_DAYS = 30;
