@@ -434,15 +434,28 @@ function start(script: HTMLScriptElement): WidgetApi {
     connection = chat;
     api.connection = chat;
     let firstReady = true;
+    // A first message that asks for a person: its `ready` comes before the agent's reply, and the
+    // handoff notice reads after that reply.
+    let handoffAfterReply = false;
     chat.on("ready", (ready) => {
       // After a reconnect the visitor's own messages are on screen already (sent from here).
       for (const message of ready.messages) if (firstReady || message.role !== "user") showMessage(message);
       if (ready.config) applyConfig(ready.config, ready.conversationId !== null);
+      const created = !firstReady && ready.messages.length === 0;
       firstReady = false;
       if (ready.status === "escalated") setHandedOff(true);
-      if (ready.status === "escalated" && !ready.person) showHandoff();
+      if (ready.status === "escalated" && !ready.person) {
+        if (created) handoffAfterReply = true;
+        else showHandoff();
+      }
     });
-    chat.on("message", showMessage);
+    chat.on("message", (message) => {
+      showMessage(message);
+      if (handoffAfterReply && message.role === "agent") {
+        handoffAfterReply = false;
+        showHandoff();
+      }
+    });
     chat.on("delta", showDelta);
     chat.on("typing", (active) => {
       typing.textContent = active ? "Assistant is typing…" : "";
