@@ -1,9 +1,10 @@
-// How the widget shows the knowledge agent's answers: an article's numbered steps come back as a
-// numbered list (not one run-on paragraph), the paragraph after them apart, the article as a card,
-// at desktop and phone widths. The widget shows the server's sanitised HTML of the reply's Markdown.
-import { expect, type Page, test } from "@playwright/test";
+// How the knowledge agent's answers are shown: an article's numbered steps come back as a numbered
+// list (not one run-on paragraph), the paragraph after them apart, the article as a card, at
+// desktop and phone widths; in the widget, and the same in the panel's test chat and in the
+// conversation's transcript. All show the server's sanitised HTML of the reply's Markdown.
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { E2E_PORT } from "./playwright.config.ts";
-import { keepScreenshot } from "./support.ts";
+import { keepScreenshot, signIn } from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 
@@ -65,3 +66,72 @@ for (const viewport of [
     }
   });
 }
+
+/** The one numbered list of an answer's text holding the five steps in order (beside the lists of its card or tool calls). */
+async function expectSteps(answer: Locator): Promise<void> {
+  const list = answer.getByRole("list").filter({ hasText: STEPS[0]! });
+  await expect(list).toHaveCount(1);
+  expect(await list.evaluate((element) => element.tagName)).toBe("OL");
+  await expect(list.getByRole("listitem")).toHaveText(STEPS);
+  expect(await list.evaluate((element) => getComputedStyle(element.querySelector("li")!).listStyleType)).toBe("decimal");
+}
+
+test("the panel's test chat and the conversation's transcript show the steps as a numbered list too", async ({
+  page,
+  browser,
+}, testInfo) => {
+  // A visitor asks in the widget; the conversation is theirs to read in the panel.
+  const visitor = await browser.newContext();
+  let conversationId: string | null = null;
+  try {
+    const site = await visitor.newPage();
+    await site.goto("/help/demo");
+    await site.getByRole("button", { name: "Open chat" }).click();
+    const chat = widget(site);
+    await chat.input.fill("How do I reset my password?");
+    await chat.input.press("Enter");
+    await expectSteps(chat.log.getByRole("listitem").filter({ has: site.getByRole("link", { name: "How to reset your password" }) }));
+    conversationId = await site.evaluate(
+      () =>
+        (window as unknown as { parley?: { connection: { conversationId: string | null } | null } }).parley?.connection?.conversationId ??
+        null,
+    );
+  } finally {
+    await visitor.close();
+  }
+  expect(conversationId).toBeTruthy();
+
+  await signIn(page);
+  await page.goto("/panel/agents/demo");
+  const tryIt = page.getByRole("region", { name: "Try it" });
+  await tryIt.getByLabel("Test message").fill("How do I reset my password?");
+  await tryIt.getByRole("button", { name: "Send" }).click();
+  const testAnswer = tryIt
+    .getByRole("list", { name: "Test conversation" })
+    .getByRole("listitem")
+    .filter({ hasText: "From “How to reset your password”:" });
+  await expectSteps(testAnswer);
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await testAnswer.getByRole("list").filter({ hasText: STEPS[0]! }).scrollIntoViewIfNeeded();
+    await keepScreenshot(page, testInfo, `test-chat-numbered-steps-${width}`, { fullPage: false });
+  }
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/panel/conversations/${conversationId}`);
+  const transcript = page.getByRole("region", { name: "Transcript" });
+  const answer = transcript.getByRole("listitem").filter({ hasText: "From “How to reset your password”:" });
+  await expectSteps(answer);
+  await expect(answer.locator("p", { hasText: "The reset link works once and expires after 60 minutes." })).toBeVisible();
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await answer.getByRole("list").filter({ hasText: STEPS[0]! }).scrollIntoViewIfNeeded();
+    await keepScreenshot(page, testInfo, `transcript-numbered-steps-${width}`, { fullPage: false });
+  }
+});
