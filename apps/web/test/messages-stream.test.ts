@@ -200,7 +200,26 @@ describe("POST .../messages with Accept: text/event-stream", () => {
     const agent = await createAgentWithKey(ctx);
     const events = await eventsOf(await post(agent, { message: QUESTION })).rest();
     expect(events.map((event) => event.event)).toEqual(["message"]);
-    expect(events[0]?.data).toMatchObject({ reply: expect.stringContaining("Forgot password") });
+    // The reply as in the JSON form: the article's steps still a numbered list.
+    expect(events[0]?.data).toMatchObject({
+      reply: expect.stringMatching(/^From “How to reset your password”:\n\n1\. Go to the sign-in page .*\n2\. Choose Forgot password\? /),
+    });
+  });
+
+  it("keeps a reply's Markdown lists and line breaks in its pieces, as in the reply stored", async () => {
+    const agent = await llmAgent();
+    fake.enqueue(
+      streamedText([
+        "To reset it:\n\n1. Open the ",
+        "sign-in page [1].\n2. Choose ",
+        "Forgot password.\n\n- It is free\n- It takes a minute",
+      ]),
+    );
+    const events = await eventsOf(await post(agent, { message: QUESTION })).rest();
+    const reply = "To reset it:\n\n1. Open the sign-in page.\n2. Choose Forgot password.\n\n- It is free\n- It takes a minute";
+    const deltas = events.filter((event) => event.event === "message.delta").map((event) => (event.data as { delta: string }).delta);
+    expect(deltas.join("")).toBe(reply);
+    expect(events.at(-1)).toMatchObject({ event: "message", data: { reply } });
   });
 
   it("keeps the JSON form the default", async () => {
