@@ -117,7 +117,7 @@ describe("success", () => {
     await ctx.db.prisma.article.create({
       data: {
         sourceId: source.id,
-        title: "Exporting your workspace",
+        title: "Exporting your workspace (CSV & <JSON>)",
         published: true,
         publishedAt: new Date(),
         content: [
@@ -148,7 +148,8 @@ describe("success", () => {
     const stepsBody = await steps.json();
     expect(stepsBody.reply).toBe(
       [
-        "From “Exporting your workspace”:",
+        // The title too is written to read as itself.
+        "From “Exporting your workspace (CSV & \\<JSON>)”:",
         "",
         "1. Open Settings.",
         "2. Choose Data → Export.",
@@ -168,14 +169,14 @@ describe("success", () => {
     // The article stays a card.
     expect(stepsBody.richContent[0]).toEqual({
       type: "articles",
-      articles: [{ id: expect.any(String), title: "Exporting your workspace", url: expect.stringContaining("/help/") }],
+      articles: [{ id: expect.any(String), title: "Exporting your workspace (CSV & <JSON>)", url: expect.stringContaining("/help/") }],
     });
 
     // What the widget, the panel's test chat and the transcript show of it (the one renderer):
     // the steps an ordered list, the points a bulleted one, the tag written in the article as text.
     expect(renderMessageHtml(stepsBody.reply)).toBe(
       [
-        "<p>From “Exporting your workspace”:</p>",
+        "<p>From “Exporting your workspace (CSV &amp; &lt;JSON&gt;)”:</p>",
         "<ol>",
         "<li>Open Settings.</li>",
         "<li>Choose Data → Export.</li>",

@@ -16,6 +16,7 @@ import { type AgentIndex, agentIndex, overBudgetIndex, type StoredArticle } from
 import { termsOf } from "../knowledge/search/analyze.ts";
 import { type ArticleMatch, type RankedPassage, type Ranking, rankArticles } from "../knowledge/search/rank.ts";
 import { nearestPassages } from "../knowledge/semantic/nearest.ts";
+import { markdownLiteral } from "../platform/markdown.ts";
 import { answersQuestion, RELATED_MIN_COVERAGE, relatedTo } from "./confidence.ts";
 import { asksForHuman, isGreeting, isThanks } from "./intent.ts";
 import { KNOWLEDGE_ANSWER_MAX_CHARS, KNOWLEDGE_SEARCH_RESULTS } from "./limits.ts";
@@ -195,8 +196,10 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       const secondStored = second && index.articles.get(second.articleId);
       if (second && secondStored) quoted.push({ article: secondStored, match: second });
       const parts = quoted.map(({ article, match }, i) => {
-        const passage = quoteOf(article, match, message, ranking.language) || article.title;
-        return introduced(i === 0 ? phrases.from(article.title) : phrases.alsoFrom(article.title), passage);
+        // The reply is Markdown: the title is written to read as itself, as the quote's words are.
+        const title = markdownLiteral(article.title);
+        const passage = quoteOf(article, match, message, ranking.language) || title;
+        return introduced(i === 0 ? phrases.from(title) : phrases.alsoFrom(title), passage);
       });
       const reply = opening(greet, parts.join("\n\n"));
       // Related links are other articles that hold most of the question too (confidence.ts relatedTo).
