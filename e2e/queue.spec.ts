@@ -12,7 +12,8 @@ const ADMIN_NAME = "Demo admin";
 /** With too few answered handoffs no time is promised; once the team has answered five, the median. */
 const WAITING_NOTICE = /^A person will reply here(; usually within \d+ (minute|minutes|hour|hours|days))?\.$/;
 // (The rendered reply's text ends with the paragraph's line break.)
-const WAITING_REPLY = /^Thanks, your message has been added to the conversation\. A person will reply here(; usually within \d+ \w+)?\.\s*$/;
+const WAITING_REPLY =
+  /^Thanks, your message has been added to the conversation\. A person will reply here(; usually within \d+ \w+)?\.\s*$/;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -108,6 +109,8 @@ test("an assignment does not tell the visitor someone joined, a reply does; the 
     await expect(handling.getByRole("status")).toHaveText("Assignment saved.");
     await expect(handling).toContainText("You have this conversation.");
     await expect(handling).toContainText("The visitor is waiting for a reply");
+    // Assigned to me is not joined: Take over is still offered (it would tell the visitor).
+    await expect(handling.getByRole("button", { name: "Take over" })).toBeVisible();
     await input.fill("Hello? Is anyone there?");
     await input.press("Enter");
     await expect(log.locator(".msg.agent").last().locator(".body")).toHaveText(WAITING_REPLY);

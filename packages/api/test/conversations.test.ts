@@ -90,6 +90,7 @@ describe("conversations", () => {
       firstPageUrl: null,
       messageCount: 2,
       assignee: null,
+      joinedBy: null,
       escalatedAt: null,
       waitingSince: null,
       resolvedAt: null,

@@ -129,6 +129,11 @@ describe("what the visitor is told", () => {
     // Nothing for the visitor: Sam has not opened it.
     expect(heard).toEqual([]);
     expect(await stored(asked.conversationId)).toEqual({ status: "escalated", waitingSince: NOW, joinedById: null });
+    expect(await admin.conversations.get({ id: asked.conversationId })).toMatchObject({
+      assignee: { id: sam.id, name: "Sam Support" },
+      joinedBy: null,
+      waitingSince: NOW,
+    });
     const hello = await apiTurn("Hello? Is anyone there?", asked.conversationId);
     expect(hello.reply).toBe("Thanks, your message has been added to the conversation. A person will reply here.");
 
@@ -145,6 +150,10 @@ describe("what the visitor is told", () => {
       ["message", "Hi, Sam here."],
     ]);
     expect(await stored(asked.conversationId)).toEqual({ status: "escalated", waitingSince: null, joinedById: sam.id });
+    expect(await admin.conversations.get({ id: asked.conversationId })).toMatchObject({
+      joinedBy: { id: sam.id, name: "Sam Support" },
+      waitingSince: null,
+    });
     const next = await apiTurn("Great, thanks", asked.conversationId);
     expect(next.reply).toBe("Thanks, your message has been added to the conversation. Sam Support will reply here.");
     // The visitor wrote again after Sam's reply: waiting again, since then.

@@ -81,6 +81,8 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
     action();
   }
   const isMine = conversation.status === "escalated" && conversation.assignee?.id === myId;
+  // Assigned to me is not joined: Take over (or a reply) is what tells the visitor I am here.
+  const joinedByMe = isMine && conversation.joinedBy?.id === myId;
   useShortcuts({
     r: () => replyRef.current?.focus(),
     e: () => {
@@ -93,7 +95,7 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
       <h2 id="handling-heading">Handling</h2>
       <p className="handling-state">{handlingText(conversation, myId, now)}</p>
       <div className="button-row">
-        {isMine ? null : (
+        {joinedByMe ? null : (
           <ActionButton
             variant="primary"
             pending={takeOver.isPending}

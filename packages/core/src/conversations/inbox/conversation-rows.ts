@@ -21,12 +21,18 @@ export const conversationSelect = {
   updatedAt: true,
   agent: { select: { name: true } },
   assignee: { select: { id: true, name: true, email: true } },
+  joinedBy: { select: { id: true, name: true, email: true } },
 } satisfies Prisma.ConversationSelect;
 
 export type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }>;
 
-export function toConversation({ agent, assignee, ...row }: ConversationRow) {
-  return { ...row, agentName: agent.name, assignee: assignee ? { id: assignee.id, name: teamMemberName(assignee) } : null };
+export function toConversation({ agent, assignee, joinedBy, ...row }: ConversationRow) {
+  return {
+    ...row,
+    agentName: agent.name,
+    assignee: assignee ? { id: assignee.id, name: teamMemberName(assignee) } : null,
+    joinedBy: joinedBy ? { id: joinedBy.id, name: teamMemberName(joinedBy) } : null,
+  };
 }
 
 export const messageSelect = {

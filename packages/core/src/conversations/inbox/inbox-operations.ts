@@ -24,6 +24,8 @@ export const conversationOutput = z.object({
   firstPageUrl: z.string().nullable(),
   messageCount: count,
   assignee: teamMemberOutput.nullable(),
+  /** The team member the visitor was told has joined (took it over or replied); null: none has. */
+  joinedBy: teamMemberOutput.nullable(),
   /** When it last became escalated; null when never. */
   escalatedAt: moment.nullable(),
   /** Since when the visitor has waited for a person's reply (the queue's order); null: nobody waits. */
