@@ -34,9 +34,10 @@ export async function loadInboxMessages(
 ): Promise<void> {
   const started = performance.now();
   await ensureBenchAdmin(db);
-  // Conversations: every 10th with an email, every 7th with a company variable, every 20th escalated.
+  // Conversations: every 10th with an email, every 7th with a company variable, every 20th escalated
+  // (half of those still waiting for a person's reply: the list's queue order puts them first).
   await db.query(
-    `INSERT INTO "Conversation" (id, "agentId", status, channel, "visitorName", "visitorEmail", "clientVariables", "messageCount", "escalatedAt", "createdAt", "updatedAt")
+    `INSERT INTO "Conversation" (id, "agentId", status, channel, "visitorName", "visitorEmail", "clientVariables", "messageCount", "escalatedAt", "waitingSince", "createdAt", "updatedAt")
      SELECT 'inbox_' || g, $1,
             (CASE WHEN g % 20 = 0 THEN 'escalated' ELSE 'active' END)::"ConversationStatus",
             (CASE WHEN g % 3 = 0 THEN 'widget' ELSE 'api' END)::"ConversationChannel",
@@ -45,6 +46,7 @@ export async function loadInboxMessages(
             CASE WHEN g % 7 = 0 THEN jsonb_build_object('company', 'acme-corp-' || (g % 50)) ELSE '{}'::jsonb END,
             $2,
             CASE WHEN g % 20 = 0 THEN now() - (g || ' minutes')::interval END,
+            CASE WHEN g % 40 = 0 THEN now() - (g || ' minutes')::interval END,
             now() - ((g * 77) % (90 * 24 * 60) || ' minutes')::interval,
             now() - ((g * 77) % (90 * 24 * 60) || ' minutes')::interval + interval '5 minutes'
      FROM generate_series(1, $3) AS g`,
