@@ -1,0 +1,315 @@
+// The deployment topology of compose.yaml, on this machine's loopback: two production instances on
+// one PostgreSQL database and one Redis, behind nginx running the repository's own
+// deploy/nginx.conf (its upstreams and port replaced by the instances' on 127.0.0.1; the test adds
+// only an X-Upstream response header, to see which instance answered). Under load through the
+// balancer (API turns from several clients, help reads, a widget conversation over the balancer's
+// WebSocket) the instance holding the widget's socket is killed with SIGKILL, then restarted.
+// Asserted and printed: no acknowledged (200) turn is missing from the database; requests fail
+// only in the failover window and only those the dead instance had taken (502, nginx never sends
+// a POST twice); the widget reconnects through the balancer to the other instance and resumes the
+// same conversation; the panel admin's reply (tRPC, through the balancer, on whichever instance)
+// reaches the visitor over Redis; the restarted instance takes traffic again.
+//
+// The instances are processes of the production build (`node apps/web/server.mjs`), not
+// containers: the image is built and run separately (README, Operations). Needs nginx on the PATH;
+// skipped with a message otherwise. Traffic stays on 127.0.0.1.
+//
+//   npm run test:topology      (DATABASE_URL and REDIS_URL as for the reliability suite)
+import { execFileSync, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { freePort, tail } from "@parley/testing/processes";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { type AppInstance, newAuthSecret, printLogsOnFailure, redisUrl, startApp } from "./support/apps.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, appDatabaseUrl, createAgent, createSeededDatabase, type ServerDatabase } from "./support/database.ts";
+import { type Outcome, signIn, sleep } from "./support/http.ts";
+import { REPO_ROOT } from "./support/paths.ts";
+
+const PAGE_ORIGIN = "https://shop.example";
+const CLIENTS = 4;
+
+function nginxBinary(): string | null {
+  for (const candidate of ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]) {
+    try {
+      execFileSync(candidate, ["-v"], { stdio: "ignore" });
+      return candidate;
+    } catch {
+      // Not there.
+    }
+  }
+  return null;
+}
+const NGINX = nginxBinary();
+if (!NGINX) console.log("topology: skipped, nginx is not installed (apt-get install nginx)");
+
+/** deploy/nginx.conf with the given upstreams and port, in the foreground, its files under `dir`. */
+function nginxConfig(dir: string, port: number, upstreams: number[]): string {
+  const conf = readFileSync(path.join(REPO_ROOT, "deploy/nginx.conf"), "utf8");
+  const servers = upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=10s;`).join("\n");
+  const replaced = conf
+    .replace(/^\s*server app\d+:3000[^\n]*\n/gm, "")
+    .replace(/upstream parley \{\n/, (match) => `${match}${servers}\n`)
+    .replace("listen 80;", `listen 127.0.0.1:${port};`)
+    .replace("pid /tmp/nginx.pid;", `pid ${dir}/nginx.pid;\ndaemon off;\nerror_log ${dir}/error.log warn;`)
+    .replace(
+      "location / {",
+      `access_log off;\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    location / {\n      add_header X-Upstream $upstream_addr always;`,
+    );
+  if (!replaced.includes(servers) || !replaced.includes(`listen 127.0.0.1:${port};`))
+    throw new Error("deploy/nginx.conf changed shape: update the topology test");
+  return replaced;
+}
+
+interface Widget {
+  upstream: string;
+  frames: Array<{ type: string; [key: string]: unknown }>;
+  closed: Promise<number>;
+  send(text: string): string;
+  close(): void;
+}
+
+/** A widget connection through the balancer, said hello (with a resume token if given), ready. */
+async function connectWidget(url: string, agentId: string, resumeToken?: string): Promise<Widget> {
+  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws`, ["parley.v1"], { origin: PAGE_ORIGIN });
+  const frames: Widget["frames"] = [];
+  let upstream = "";
+  ws.on("upgrade", (response) => {
+    upstream = String(response.headers["x-upstream"] ?? "");
+  });
+  ws.on("message", (data) => frames.push(JSON.parse(data.toString())));
+  const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  ws.send(JSON.stringify({ type: "hello", agentId, ...(resumeToken ? { resumeToken } : {}) }));
+  await waitFor("the widget's ready", () => frames.some((frame) => frame.type === "ready"));
+  return {
+    upstream,
+    frames,
+    closed,
+    send(text) {
+      const clientMessageId = randomUUID();
+      ws.send(JSON.stringify({ type: "message", text, clientMessageId }));
+      return clientMessageId;
+    },
+    close: () => ws.close(),
+  };
+}
+
+async function waitFor(what: string, probe: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+interface Sample {
+  kind: "turn" | "help";
+  phase: "before" | "failover" | "restarted";
+  status: number;
+  upstream: string;
+  body: Outcome["body"];
+}
+
+describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () => {
+  let db: ServerDatabase;
+  let apps: Array<AppInstance | undefined> = [];
+  let nginx: ReturnType<typeof spawn> | undefined;
+  let nginxDir = "";
+  let lbUrl = "";
+  let appEnv: Record<string, string> = {};
+  let authSecret = "";
+
+  beforeAll(async () => {
+    db = await createSeededDatabase();
+    const lbPort = await freePort();
+    lbUrl = `http://127.0.0.1:${lbPort}`;
+    authSecret = newAuthSecret();
+    // Both instances know the balancer's address as theirs: the panel's sign-in and its same-origin
+    // check see the URL the browser (here: the test) uses.
+    appEnv = {
+      DATABASE_URL: appDatabaseUrl(db.url, "parley-topology"),
+      REDIS_URL: redisUrl(),
+      APP_URL: lbUrl,
+      NEXTAUTH_URL: lbUrl,
+      TRUST_PROXY: "1",
+      // Several clients' turns a second on one key for 20 s: above the key's 30 a minute.
+      RATE_LIMIT_SCALE: "50",
+    };
+    apps = await Promise.all([1, 2].map((n) => startApp({ name: `topology-${n}`, env: appEnv, authSecret })));
+    nginxDir = mkdtempSync(path.join(tmpdir(), "parley-topology-nginx-"));
+    // nginx's workers (another user when it runs as root) create their temporary folders in it.
+    chmodSync(nginxDir, 0o755);
+    const confFile = path.join(nginxDir, "nginx.conf");
+    writeFileSync(
+      confFile,
+      nginxConfig(
+        nginxDir,
+        lbPort,
+        apps.map((app) => app!.port),
+      ),
+    );
+    nginx = spawn(NGINX!, ["-p", nginxDir, "-c", confFile, "-e", path.join(nginxDir, "error.log")], { stdio: "ignore" });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const ok = await fetch(`${lbUrl}/api/health`)
+        .then((response) => response.status === 200)
+        .catch(() => false);
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`nginx did not answer:\n${tail(path.join(nginxDir, "error.log"))}`);
+      await sleep(100);
+    }
+  });
+
+  printLogsOnFailure(() => apps);
+
+  afterAll(async () => {
+    nginx?.kill("SIGTERM");
+    await Promise.all(apps.map((app) => app?.stop()));
+    await db?.close();
+  });
+
+  it("SIGKILL of the widget's instance under load: no acknowledged turn lost, the widget resumes on the other, the admin's reply reaches it", async () => {
+    const agent = await createAgent(db, "topology");
+    await db.prisma.agent.update({ where: { id: agent.id }, data: { allowedOrigins: [PAGE_ORIGIN] } });
+    const upstreamOf = (app: AppInstance | undefined) => `127.0.0.1:${app!.port}`;
+
+    // The widget's conversation, through the balancer.
+    const widget = await connectWidget(lbUrl, agent.id);
+    const firstId = widget.send("How do I reset my password?");
+    await waitFor("the widget's first reply", () =>
+      widget.frames.some((frame) => frame.type === "message" && frame.clientMessageId === firstId),
+    );
+    const ready = widget.frames.filter((frame) => frame.type === "ready").at(-1)!;
+    const conversationId = ready.conversationId as string;
+    const resumeToken = ready.resumeToken as string;
+    expect(conversationId).toBeTruthy();
+    const victimIndex = apps.findIndex((app) => upstreamOf(app) === widget.upstream);
+    expect(victimIndex, `the widget's upstream ${widget.upstream} is one of the instances`).toBeGreaterThanOrEqual(0);
+    const victim = apps[victimIndex]!;
+    const survivor = apps[1 - victimIndex]!;
+
+    // Load: API turns from several clients and help reads, all through the balancer.
+    let phase: Sample["phase"] = "before";
+    let running = true;
+    const samples: Sample[] = [];
+    // A request counts in the phase it ended in: one in flight when the instance died is the failover's.
+    const record = async (kind: Sample["kind"], request: () => Promise<Response>) => {
+      try {
+        const response = await request();
+        const text = await response.text();
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // Not JSON (nginx's 502 page).
+        }
+        samples.push({ kind, phase, status: response.status, upstream: response.headers.get("x-upstream") ?? "", body });
+      } catch {
+        samples.push({ kind, phase, status: 0, upstream: "", body: null });
+      }
+    };
+    const turnClient = async (client: number) => {
+      for (let i = 0; running; i++) {
+        await record("turn", () =>
+          fetch(`${lbUrl}/api/agent/${agent.id}/messages`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${agent.key}`, "content-type": "application/json" },
+            body: JSON.stringify({ message: `Client ${client}, question ${i}: how do refunds work?` }),
+          }),
+        );
+      }
+    };
+    const helpClient = async () => {
+      while (running) await record("help", () => fetch(`${lbUrl}/api/agent/demo/help`));
+    };
+    const load = Promise.all([...Array.from({ length: CLIENTS }, (_, client) => turnClient(client)), helpClient()]);
+
+    await sleep(3_000);
+    phase = "failover";
+    const killedAt = performance.now();
+    await victim.kill();
+
+    // The widget's socket died with its instance: it reconnects through the balancer, as the
+    // widget does, with its resume token.
+    expect(await widget.closed).toBe(1006);
+    await sleep(500);
+    const resumed = await connectWidget(lbUrl, agent.id, resumeToken);
+    const reconnectedAfter = performance.now() - killedAt;
+    expect(resumed.upstream).toBe(upstreamOf(survivor));
+    const resumedReady = resumed.frames.find((frame) => frame.type === "ready")!;
+    expect(resumedReady.conversationId).toBe(conversationId);
+    expect((resumedReady.messages as Array<{ text: string }>).map((message) => message.text)).toContain("How do I reset my password?");
+    const secondId = resumed.send("And how do I change my email?");
+    await waitFor("the resumed widget's reply", () =>
+      resumed.frames.some((frame) => frame.type === "message" && frame.clientMessageId === secondId),
+    );
+
+    // The panel admin answers the conversation through the balancer; the visitor sees it.
+    const cookie = await signIn(lbUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const reply = await fetch(`${lbUrl}/api/trpc/conversations.reply`, {
+      method: "POST",
+      headers: { cookie, origin: lbUrl, "content-type": "application/json" },
+      body: JSON.stringify({ id: conversationId, text: "Hi, this is the support team." }),
+    });
+    expect(reply.status).toBe(200);
+    await waitFor("the admin's reply at the widget", () =>
+      resumed.frames.some((frame) => frame.type === "message" && frame.role === "human" && frame.text === "Hi, this is the support team."),
+    );
+
+    await sleep(Math.max(0, 4_000 - (performance.now() - killedAt)));
+    // The killed instance comes back on its port; nginx tries it again after fail_timeout (10 s).
+    const restarted = await startApp({ name: `${victim.name}-restarted`, env: appEnv, authSecret, port: victim.port }).catch(
+      (error: Error) => error,
+    );
+    expect(restarted).not.toBeInstanceOf(Error);
+    apps[victimIndex] = restarted as AppInstance;
+    phase = "restarted";
+    const restartedAt = performance.now();
+    await waitFor(
+      "the restarted instance to take traffic",
+      () => samples.some((sample) => sample.phase === "restarted" && sample.upstream === upstreamOf(victim) && sample.status === 200),
+      20_000,
+    );
+    await sleep(1_000);
+    running = false;
+    await load;
+    resumed.close();
+
+    // Every acknowledged turn is stored, reply and all.
+    const acknowledged = samples.filter((sample) => sample.kind === "turn" && sample.status === 200);
+    const stored = await db.prisma.message.findMany({
+      where: { conversation: { agentId: agent.id }, role: "agent" },
+      select: { conversationId: true, text: true },
+    });
+    const storedKeys = new Set(stored.map((message) => `${message.conversationId}\n${message.text}`));
+    const lost = acknowledged.filter((sample) => !storedKeys.has(`${sample.body.conversationId}\n${sample.body.reply}`));
+    expect(lost).toEqual([]);
+
+    // Failures only while the instance died, only what it had taken (at most one a client), as 502.
+    const failures = samples.filter((sample) => sample.status !== 200);
+    const byPhase = (name: Sample["phase"]) => samples.filter((sample) => sample.phase === name);
+    const failedIn = (name: Sample["phase"]) => failures.filter((sample) => sample.phase === name);
+    expect(failedIn("before")).toEqual([]);
+    expect(failedIn("restarted")).toEqual([]);
+    expect(failedIn("failover").length).toBeLessThanOrEqual(CLIENTS + 1);
+    for (const failure of failures) expect(failure.status).toBe(502);
+
+    const share = (name: Sample["phase"], app: AppInstance) => byPhase(name).filter((sample) => sample.upstream === upstreamOf(app)).length;
+    console.log(
+      [
+        `topology: ${samples.length} requests through nginx (${acknowledged.length} acknowledged turns, all stored; ${samples.filter((s) => s.kind === "help").length} help reads)`,
+        `  before the kill: ${byPhase("before").length} requests, ${failedIn("before").length} failed; killed instance took ${share("before", victim)}, the other ${share("before", survivor)}`,
+        `  failover window (SIGKILL to restart, ${Math.round(restartedAt - killedAt)} ms): ${byPhase("failover").length} requests, ${failedIn("failover").length} failed (${((100 * failedIn("failover").length) / Math.max(1, byPhase("failover").length)).toFixed(2)} %, all 502: requests the dead instance had taken)`,
+        `  after the restart: ${byPhase("restarted").length} requests, ${failedIn("restarted").length} failed; restarted instance took ${share("restarted", victim)}`,
+        `  widget: reconnected through nginx to the other instance ${Math.round(reconnectedAfter)} ms after the kill (500 ms of it the widget's own delay), same conversation, the admin's reply delivered`,
+      ].join("\n"),
+    );
+  });
+});
