@@ -250,12 +250,34 @@ describe("own account", () => {
     const theirs = await startSession(ctx.db, { userId: a.scope.userId, ip: null, userAgent: null }, NOW);
     const caller = callerFor(ctx, { ...me, sessionId: mine.id });
     expect(await caller.account.sessions()).toEqual([
-      { id: mine.id, createdAt: NOW, lastSeenAt: NOW, ip: "192.0.2.7", userAgent: "Firefox", current: true },
+      { id: mine.id, createdAt: NOW, lastSeenAt: NOW, ip: "192.0.2.7", userAgent: "Firefox", browser: "Unknown browser", current: true },
     ]);
     await expect(caller.account.endSession({ id: theirs.id })).resolves.toEqual({ ended: false });
     expect(await checkSession(ctx.db, { sessionId: theirs.id, userId: a.scope.userId }, NOW)).not.toBeNull();
     await expect(caller.account.endSession({ id: mine.id })).resolves.toEqual({ ended: true });
     expect(await caller.account.sessions()).toEqual([]);
+  });
+
+  it("signs out everywhere else: every other session of the person ends, this one and other people's stay", async () => {
+    const me = await addPerson("kit", "support");
+    const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    const here = await startSession(ctx.db, { userId: me.userId, ip: "127.0.0.1", userAgent: chrome }, NOW);
+    const elsewhere = await startSession(
+      ctx.db,
+      { userId: me.userId, ip: "192.0.2.8", userAgent: "Mozilla/5.0 (Windows NT 10.0) Firefox/133.0" },
+      NOW,
+    );
+    const theirs = await startSession(ctx.db, { userId: a.scope.userId, ip: null, userAgent: null }, NOW);
+    const caller = callerFor(ctx, { ...me, sessionId: here.id });
+    expect((await caller.account.sessions()).map(({ browser, current }) => ({ browser, current }))).toEqual([
+      { browser: "Chrome on Linux", current: true },
+      { browser: "Firefox on Windows", current: false },
+    ]);
+    await expect(caller.account.endOtherSessions()).resolves.toEqual({ endedSessions: 1 });
+    expect(await checkSession(ctx.db, { sessionId: elsewhere.id, userId: me.userId }, NOW)).toBeNull();
+    expect(await checkSession(ctx.db, { sessionId: here.id, userId: me.userId }, NOW)).not.toBeNull();
+    expect(await checkSession(ctx.db, { sessionId: theirs.id, userId: a.scope.userId }, NOW)).not.toBeNull();
+    expect((await caller.account.sessions()).map((session) => session.id)).toEqual([here.id]);
   });
 
   it("the operator's reset sets a generated one-time password and ends every session", async () => {

@@ -9,11 +9,12 @@ import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { RateLimiters } from "../platform/ratelimit/types.ts";
 import { CLI_ACTOR, recordAudit } from "./audit.ts";
 import { PEOPLE_ERRORS } from "./errors.ts";
-import { PASSWORD_CHANGES_PER_WINDOW, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from "./limits.ts";
+import { OTHER_SESSIONS_ENDS_PER_WINDOW, PASSWORD_CHANGES_PER_WINDOW, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from "./limits.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import type { AdminScope } from "./scope.ts";
 import { endAllSessions, endOwnSession, listSessions } from "./sessions.ts";
 import { passwordWork } from "./sign-in.ts";
+import { describeUserAgent } from "./user-agent.ts";
 
 /** A password a person sets (invitation, change, reset): the seed's ADMIN_PASSWORD rule. */
 export const newPasswordInput = z
@@ -28,6 +29,7 @@ export const changePasswordInput = z.object({
 export const sessionIdInput = z.object({ id: z.string().trim().min(1).max(200) });
 
 const PASSWORD_CHANGES_POLICY = { name: "password-changes", limit: PASSWORD_CHANGES_PER_WINDOW, windowSeconds: 15 * 60 };
+const OTHER_SESSIONS_ENDS_POLICY = { name: "other-sessions-ends", limit: OTHER_SESSIONS_ENDS_PER_WINDOW, windowSeconds: 15 * 60 };
 
 export async function getAccount(db: Database, scope: AdminScope) {
   const user = await db.prisma.user.findUniqueOrThrow({
@@ -67,10 +69,37 @@ export async function changePassword(
   return { endedSessions: await endAllSessions(deps.db, scope.userId, now, scope.sessionId) };
 }
 
-/** The person's live sessions, the current one marked. */
+/** The person's live sessions, the current one marked, each named by its browser ("Chrome on Linux"). */
 export async function ownSessions(db: Database, scope: AdminScope & { sessionId?: string }, now: Date) {
   const sessions = await listSessions(db, scope.userId, now);
-  return sessions.map((session) => ({ ...session, current: session.id === scope.sessionId }));
+  return sessions.map((session) => ({
+    ...session,
+    browser: describeUserAgent(session.userAgent),
+    current: session.id === scope.sessionId,
+  }));
+}
+
+/** "Sign out everywhere else": ends every live session of the person but the one asking; returns how many ended. */
+export async function endOtherSessions(
+  deps: { db: Database; limiters: RateLimiters },
+  scope: AdminScope & { sessionId?: string },
+  now: Date,
+): Promise<{ endedSessions: number }> {
+  await enforceRateLimit(deps.limiters.configured(OTHER_SESSIONS_ENDS_POLICY), scope.userId);
+  // Without the asking session's id there is nothing to keep: refuse rather than end them all.
+  if (!scope.sessionId) throw new AppError("UNAUTHORIZED");
+  const keep = scope.sessionId;
+  return deps.db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.session.updateMany({
+      where: { userId: scope.userId, revokedAt: null, expiresAt: { gt: now }, id: { not: keep } },
+      data: { revokedAt: now },
+    });
+    if (count > 0) {
+      const user = await tx.user.findUniqueOrThrow({ where: { id: scope.userId }, select: { id: true, email: true } });
+      await recordAudit(tx, scope, { action: "account.sessions.ended", ...ownTarget(user), detail: { ended: count } });
+    }
+    return { endedSessions: count };
+  });
 }
 
 /** Ends one of the person's own sessions (a session of someone else is not found). */

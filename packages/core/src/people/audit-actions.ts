@@ -90,6 +90,17 @@ export const AUDIT_ACTIONS = {
     words: "Reset the password of {target} from the command line",
   },
   "account.session.ended": { group: "Account", label: "Session ended", words: "Ended one of their sessions" },
+  "account.password.reset.requested": {
+    group: "Account",
+    label: "Password reset link sent",
+    words: "Asked for a password reset link for {target}",
+  },
+  "account.password.reset.completed": {
+    group: "Account",
+    label: "Password reset by link",
+    words: "Set a new password for {target} with a reset link",
+  },
+  "account.sessions.ended": { group: "Account", label: "Other sessions ended", words: "Signed out everywhere else" },
   "conversations.exported": { group: "Inbox", label: "Conversations exported", words: "Exported conversations" },
   "savedReply.created": { group: "Inbox", label: "Saved reply added", words: "Added the saved reply {target}" },
   "savedReply.updated": { group: "Inbox", label: "Saved reply changed", words: "Changed the saved reply {target}" },

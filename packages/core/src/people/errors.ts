@@ -51,6 +51,27 @@ export const PEOPLE_ERRORS = defineErrors({
     meaning: "The current password given to change the password is not the person's password.",
     action: "Enter the current password as you sign in with it.",
   },
+  PASSWORD_RESET_NOT_VALID: {
+    status: 404,
+    message: "This password reset link is not valid: it may have expired or been used already. Ask for a new link from the sign-in page.",
+    trpc: "NOT_FOUND",
+    meaning: "The reset link is unknown, expired (after 60 minutes), already used, or its person was deactivated.",
+    action: "Use “Forgot password?” on the sign-in page again for a new link.",
+  },
+  PASSWORD_RESET_OFF: {
+    status: 404,
+    message: "Password reset by email is not available on this server. Ask an owner of the workspace to reset your password.",
+    trpc: "NOT_FOUND",
+    meaning: "The server sends no email (no SMTP_URL), so it cannot send a reset link.",
+    action: "Ask an owner; an operator can reset a password with `npm run admin`.",
+  },
+  PASSWORD_RESET_THROTTLED: {
+    status: 429,
+    message: "Too many password reset requests. Try again later.",
+    trpc: "TOO_MANY_REQUESTS",
+    meaning: "Too many reset links asked for from this address, or for this email, within a short time.",
+    action: "Wait the `Retry-After` seconds, then ask again (or check the email already sent).",
+  },
   SIGN_IN_THROTTLED: {
     status: 429,
     message: "Too many failed sign-ins. Try again later.",

@@ -4,6 +4,7 @@
 export {
   changePassword,
   changePasswordInput,
+  endOtherSessions,
   endOwnSessionById,
   getAccount,
   ownSessions,
@@ -21,6 +22,16 @@ export {
   type PanelScope,
   panelOperationsOver,
 } from "./panel-operation.ts";
+export {
+  completePasswordReset,
+  completePasswordResetInput,
+  limitPasswordResetAttempt,
+  openPasswordReset,
+  PASSWORD_RESET_REQUESTED,
+  passwordResetEmail,
+  passwordResetRequestInput,
+  requestPasswordReset,
+} from "./password-reset.ts";
 export { hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 export {
   acceptInvitation,
@@ -56,3 +67,4 @@ export { checkSession, endAllSessions, endSession, type SessionAdmin, startSessi
 export { passwordWork, signInAdmin } from "./sign-in.ts";
 export { listTeamMembers } from "./team.ts";
 export { teamOperations } from "./team-operations.ts";
+export { describeUserAgent } from "./user-agent.ts";

@@ -20,6 +20,16 @@ export const INVITATIONS_PER_WORKSPACE_PER_HOUR = 30;
 export const INVITATION_ATTEMPTS_PER_IP_PER_WINDOW = 20;
 /** Password changes (each checks the current password) per person per 15 minutes. */
 export const PASSWORD_CHANGES_PER_WINDOW = 5;
+/** "Sign out everywhere else" per person per 15 minutes. */
+export const OTHER_SESSIONS_ENDS_PER_WINDOW = 10;
+/** How long a password reset link ("Forgot password?") stays valid. */
+export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
+/** Reset links asked for per client IP per 15 minutes (whatever the email). */
+export const PASSWORD_RESET_REQUESTS_PER_IP_PER_WINDOW = 10;
+/** Reset links asked for per email address per hour (whether or not it has an account). */
+export const PASSWORD_RESET_REQUESTS_PER_EMAIL_PER_HOUR = 3;
+/** Attempts to open or use a reset link, per client IP per 15 minutes. */
+export const PASSWORD_RESET_ATTEMPTS_PER_IP_PER_WINDOW = 20;
 /** The shortest password a person may set (the seed's ADMIN_PASSWORD follows the same rule). */
 export const PASSWORD_MIN_CHARS = 8;
 export const PASSWORD_MAX_CHARS = 1_000;
