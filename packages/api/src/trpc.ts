@@ -2,8 +2,8 @@
 // the error mapping from core's AppError, and the procedure every router uses.
 
 import type { AppContext } from "@parley/core";
-import { ERRORS, fieldMessage, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
-import { type AdminScope, NO_CLIENT, type Permission, type RequestClient, roleMay } from "@parley/core/people";
+import { AppError, ERRORS, fieldMessage, isAppError, pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "@parley/core";
+import { type AdminScope, NO_CLIENT, type Permission, type RequestClient, refusalOf, roleMay } from "@parley/core/people";
 import { type inferRouterError, initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 
@@ -103,7 +103,11 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
 export const protectedProcedure = publicProcedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: ERRORS.UNAUTHORIZED.message });
   const permission = meta?.permission;
-  if (!permission || !roleMay(ctx.session.role, permission)) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
+  if (!permission || !roleMay(ctx.session.role, permission)) {
+    // The readable refusal travels as the error's details (the panel shows it where the action was tried).
+    const cause = permission ? new AppError("FORBIDDEN", { details: refusalOf(permission) }) : undefined;
+    throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message, cause });
+  }
   if (type === "mutation" && !ctx.sameOrigin) throw new TRPCError({ code: "FORBIDDEN", message: ERRORS.FORBIDDEN.message });
   const unstorable = pathOfUnstorableText(await getRawInput(), "input");
   if (unstorable !== null) throw new TRPCError({ code: "BAD_REQUEST", message: `${unstorable}: ${UNSTORABLE_TEXT_RULE}` });

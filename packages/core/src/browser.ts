@@ -30,5 +30,6 @@ export {
   type AuditAction,
   auditActionsOf,
 } from "./people/audit-actions.ts";
+export { type Permission, type PermissionMap, refusalOf } from "./people/permissions.ts";
 export { safeLinkUrl } from "./platform/safe-url.ts";
 export { isWebhookEventType, WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhooks/types.ts";

@@ -1,8 +1,9 @@
-import { PANEL_SECTIONS, panelSectionsFor, roleMay } from "@parley/core/people";
+import { PANEL_SECTIONS, panelSectionsFor, permissionsOf, roleMay } from "@parley/core/people";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import type { Session } from "next-auth";
 import type { ReactNode } from "react";
+import { PermissionsProvider } from "~/panel/access/permissions.tsx";
 import { SectionGate } from "~/panel/access/SectionGate.tsx";
 import { Providers } from "~/panel/Providers.tsx";
 import { PanelNav } from "~/panel/ui/PanelNav.tsx";
@@ -35,17 +36,19 @@ export default async function PanelLayout({ children }: { children: ReactNode })
   ];
   return (
     <Providers session={session}>
-      <div className="panel">
-        <a className="skip-link" href="#panel-main">
-          Skip to content
-        </a>
-        <PanelNav email={session.user?.email ?? null} sections={nav} home={home} />
-        <main id="panel-main" className="panel-main">
-          <SectionGate allowed={sections.map((section) => section.path)} all={PANEL_SECTIONS.map((section) => section.path)} home={home}>
-            {children}
-          </SectionGate>
-        </main>
-      </div>
+      <PermissionsProvider permissions={permissionsOf(admin.role)}>
+        <div className="panel">
+          <a className="skip-link" href="#panel-main">
+            Skip to content
+          </a>
+          <PanelNav email={session.user?.email ?? null} sections={nav} home={home} />
+          <main id="panel-main" className="panel-main">
+            <SectionGate allowed={sections.map((section) => section.path)} all={PANEL_SECTIONS.map((section) => section.path)} home={home}>
+              {children}
+            </SectionGate>
+          </main>
+        </div>
+      </PermissionsProvider>
     </Providers>
   );
 }

@@ -94,6 +94,8 @@ export function errorMessage(error: unknown): string {
   }
   if (error instanceof TRPCClientError) {
     if (trpcCode(error) === "INTERNAL_SERVER_ERROR") return "Something went wrong on the server. Please try again.";
+    // A refusal by role: core's readable sentence (what was refused, who may, who changes roles).
+    if (trpcCode(error) === "FORBIDDEN" && errorDetails(error)) return errorDetails(error) as string;
     if (!error.data && /fetch|network/i.test(error.message)) return "Could not reach the server. Check your connection and try again.";
     return error.message;
   }

@@ -52,11 +52,15 @@ export {
 export { peopleOperations } from "./people-operations.ts";
 export {
   PANEL_SECTIONS,
+  PERMISSION_NAMES,
   PERMISSIONS,
   type Permission,
+  type PermissionMap,
   panelSectionsFor,
+  permissionsOf,
   ROLES,
   type Role,
+  refusalOf,
   roleMay,
   roleMayCall,
   roleOf,

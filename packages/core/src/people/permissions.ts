@@ -63,6 +63,59 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
+
+/** Every permission's name, in table order. */
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as [Permission, ...Permission[]];
+
+/** What each permission lets a person do, as the refusal names it ("Your role does not allow …"). */
+const PERMISSION_ACTIONS: Record<Permission, string> = {
+  "inbox.read": "reading conversations",
+  "inbox.reply": "replying to visitors",
+  "inbox.takeOver": "taking conversations over",
+  "inbox.handBack": "handing conversations back to the agent",
+  "inbox.resolve": "resolving conversations",
+  "inbox.assign": "assigning conversations",
+  "inbox.export": "exporting conversations",
+  "visitorData.manage": "exporting or erasing a visitor's data",
+  "inbox.note": "writing internal notes",
+  "inbox.savedReplies": "changing saved replies",
+  "home.read": "opening the panel's home page",
+  "team.read": "listing the team",
+  "knowledge.read": "reading the knowledge base",
+  "knowledge.write": "changing the knowledge base",
+  "agents.list": "listing agents",
+  "agents.read": "opening an agent's settings",
+  "agents.write": "changing agents",
+  "agents.delete": "deleting agents",
+  "agents.test": "test chats with an agent",
+  "keys.manage": "managing HTTP API keys",
+  "webhooks.manage": "managing webhooks",
+  "usage.read": "reading usage",
+  "people.manage": "managing people and invitations",
+  "audit.read": "reading the audit log",
+  "account.own": "managing your account",
+  "operations.read": "reading the server's background tasks",
+};
+
+const ROLE_PLURALS: Record<Role, string> = { owner: "owners", admin: "admins", editor: "editors", support: "support teammates" };
+
+/**
+ * The readable refusal of a permission (the `details` of its 403): what was refused, who may do
+ * it, and who can change a role. Shown in the panel where the action was tried, e.g. when the
+ * person's role changed since the page loaded.
+ */
+export function refusalOf(permission: Permission): string {
+  const holders = (PERMISSIONS[permission] as readonly Role[]).map((role) => ROLE_PLURALS[role]);
+  const who = holders.length === 1 ? holders[0] : `${holders.slice(0, -1).join(", ")} and ${holders.at(-1)}`;
+  return `Your role does not allow ${PERMISSION_ACTIONS[permission]}: only ${who} may. An owner of the workspace can change your role.`;
+}
+
+/** What a role may do, permission by permission: the panel's "can" map for the signed-in person. */
+export type PermissionMap = Record<Permission, boolean>;
+
+export function permissionsOf(role: Role): PermissionMap {
+  return Object.fromEntries(PERMISSION_NAMES.map((permission) => [permission, roleMay(role, permission)])) as PermissionMap;
+}
 /** The inbox's permissions (the inbox operations check these themselves). */
 export type InboxPermission = Extract<Permission, `inbox.${string}`>;
 
@@ -104,9 +157,9 @@ export function can(scope: AdminScope, permission: Permission): boolean {
   return roleMay(roleOf(scope), permission);
 }
 
-/** Throws FORBIDDEN (403, the panel's "Forbidden") unless the person holds the permission. */
+/** Throws FORBIDDEN (403, the panel's "Forbidden", with the readable refusal as its details) unless the person holds the permission. */
 export function assertCan(scope: AdminScope, permission: Permission): void {
-  if (!can(scope, permission)) throw new AppError("FORBIDDEN");
+  if (!can(scope, permission)) throw new AppError("FORBIDDEN", { details: refusalOf(permission) });
 }
 
 /** The permission of a session route, or undefined when the table has no entry for it. */

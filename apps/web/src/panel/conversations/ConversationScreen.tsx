@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useCan } from "../access/permissions.tsx";
 import { isNotFound } from "../errors.ts";
 import { formatDateTime } from "../format.ts";
 import { useTRPC } from "../trpc.ts";
@@ -16,6 +17,7 @@ import { VisitorDataCard } from "./VisitorDataCard.tsx";
 /** `mayManageVisitorData`: the person may export and erase the visitor's data (owners and admins). */
 export function ConversationScreen({ conversationId, mayManageVisitorData }: { conversationId: string; mayManageVisitorData: boolean }) {
   const trpc = useTRPC();
+  const can = useCan();
   // The live stream refetches it on every change; the slow poll only covers a dropped stream.
   const conversation = useQuery(trpc.conversations.get.queryOptions({ id: conversationId }, { refetchInterval: 60_000 }));
 
@@ -54,7 +56,8 @@ export function ConversationScreen({ conversationId, mayManageVisitorData }: { c
         {data.assignee ? <span className="muted">Assigned to {data.assignee.name}</span> : null}
       </div>
       <p className="muted">
-        With <Link href={`/panel/agents/${encodeURIComponent(data.agentId)}`}>{data.agentName}</Link> ·{" "}
+        With{" "}
+        {can("agents.read") ? <Link href={`/panel/agents/${encodeURIComponent(data.agentId)}`}>{data.agentName}</Link> : data.agentName} ·{" "}
         {data.channel === "widget" ? "Widget" : "HTTP API"} · started {formatDateTime(data.createdAt)} · <code>{data.id}</code>
       </p>
       <div className="grid-aside">

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { GuardedDownloads } from "../access/GuardedDownload.tsx";
 import { ConversationFilters } from "./ConversationFilters.tsx";
 import { ConversationList } from "./ConversationList.tsx";
 import { exportUrl, hasFilters, type InboxFilters } from "./filters.ts";
@@ -13,14 +14,15 @@ export function ConversationsScreen({ filters }: { filters: InboxFilters }) {
         <h1>Conversations</h1>
         <div className="page-actions">
           <Link href="/panel/conversations/saved-replies">Saved replies</Link>
-          <span className="muted">Export {hasFilters(filters) ? "these" : "all"}:</span>
-          {/* Plain downloads: the browser saves the streamed file as it arrives. */}
-          <a href={exportUrl(filters, "csv")} download>
-            CSV
-          </a>
-          <a href={exportUrl(filters, "json")} download>
-            JSON
-          </a>
+          {/* Downloads (the browser saves the streamed file as it arrives), for the roles that may export. */}
+          <GuardedDownloads
+            permission="inbox.export"
+            label={<span className="muted">Export {hasFilters(filters) ? "these" : "all"}:</span>}
+            links={[
+              { href: exportUrl(filters, "csv"), label: "CSV" },
+              { href: exportUrl(filters, "json"), label: "JSON" },
+            ]}
+          />
         </div>
       </div>
       <div className="toolbar">

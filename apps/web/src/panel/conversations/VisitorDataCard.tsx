@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { GuardedDownloads } from "../access/GuardedDownload.tsx";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { TextField } from "../ui/fields.tsx";
@@ -53,14 +54,13 @@ export function VisitorDataCard({ conversation }: Props) {
       <h2 id="visitor-data-heading">Visitor's data</h2>
       <p className="muted">Download everything Parley holds about this visitor as JSON, or erase it.</p>
       <div className="visitor-data-actions">
-        <a className="btn btn-secondary" href={exportHref({ conversationId: conversation.id })} download>
-          Export this conversation
-        </a>
-        {email ? (
-          <a className="btn btn-secondary" href={exportHref({ email })} download>
-            Export all for {email}
-          </a>
-        ) : null}
+        <GuardedDownloads
+          permission="visitorData.manage"
+          links={[
+            { href: exportHref({ conversationId: conversation.id }), label: "Export this conversation", className: "btn btn-secondary" },
+            ...(email ? [{ href: exportHref({ email }), label: `Export all for ${email}`, className: "btn btn-secondary" }] : []),
+          ]}
+        />
         {conversation.erasedAt ? null : (
           <ActionButton
             variant="danger"

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
+import { useCan } from "../access/permissions.tsx";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { CheckboxField } from "../ui/fields.tsx";
@@ -15,6 +16,7 @@ export function SourceAgentsForm({ source }: { source: Source }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const agents = useQuery(trpc.agents.list.queryOptions());
+  const can = useCan();
   const [selected, setSelected] = useState<string[]>(source.agentIds);
   const save = useMutation(
     trpc.sources.setAgents.mutationOptions({
@@ -31,7 +33,14 @@ export function SourceAgentsForm({ source }: { source: Source }) {
   if (agents.data.length === 0) {
     return (
       <EmptyState>
-        No agents yet — <Link href="/panel/agents">create one</Link>.
+        No agents yet
+        {can("agents.write") ? (
+          <>
+            {" "}
+            — <Link href="/panel/agents">create one</Link>
+          </>
+        ) : null}
+        .
       </EmptyState>
     );
   }
