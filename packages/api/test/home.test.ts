@@ -1,6 +1,6 @@
 // The panel home through its procedure on a real database: the escalations waiting for a person
 // (the longest wait first, other workspaces' and assigned ones left out), each agent's conversations and
-// turns today and this week, the questions the knowledge base could not answer, the agents close to
+// turns today and this week, the questions the knowledge base could not answer (the gaps page's count), the agents close to
 // a monthly limit, and the getting-started checklist ticked from stored rows.
 import type { TestContext } from "@parley/testing/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -144,6 +144,18 @@ describe("activity today and this week", () => {
     // Another workspace's busy agent.
     await conversation(b.agentId, ago(HOUR), ago(HOUR), [{ role: "agent", at: ago(HOUR), unanswered: true }]);
 
+    // The gaps page's open questions of the last 7 days (the same query as the page's total): not a
+    // request for a person, not a dismissed one, not one older than the week, not another workspace's.
+    await ctx.db.prisma.knowledgeGap.createMany({
+      data: [
+        { agentId: a.agentId, kind: "unanswered", question: "Refund?", normalized: "refund", createdAt: ago(3 * HOUR) },
+        { agentId: a.agentId, kind: "not_helpful", question: "Refunds", normalized: "refund", createdAt: ago(2 * DAY) },
+        { agentId: a.agentId, kind: "handoff", question: "A person please", normalized: "person", createdAt: ago(HOUR) },
+        { agentId: a.agentId, kind: "unanswered", question: "Old", normalized: "old", createdAt: ago(8 * DAY) },
+        { agentId: a.agentId, kind: "unanswered", question: "Gone", normalized: "gone", createdAt: ago(HOUR), dismissedAt: ago(HOUR / 2) },
+        { agentId: b.agentId, kind: "unanswered", question: "Refund?", normalized: "refund", createdAt: ago(HOUR) },
+      ],
+    });
     const home = await callerFor(ctx, a.scope).home.get();
     // The escalations of the first test count too: three conversations started today (no turns).
     expect(home.activity).toEqual([
@@ -163,6 +175,7 @@ describe("activity today and this week", () => {
       },
     ]);
     expect(home.unansweredThisWeek).toBe(2);
+    expect((await callerFor(ctx, a.scope).articles.gaps({})).counts.last7Days).toBe(home.unansweredThisWeek);
   });
 });
 

@@ -163,7 +163,7 @@ describe("knowledge gaps", () => {
     expect(gapQuestion(`  ${"a".repeat(KNOWLEDGE_GAP_QUESTION_MAX_CHARS + 50)}  `)).toHaveLength(KNOWLEDGE_GAP_QUESTION_MAX_CHARS);
   });
 
-  it("records turns the agent could not answer and a person was asked, not answered ones", async () => {
+  it("records turns the agent could not answer, not answered ones nor requests for a person", async () => {
     const agent = await createAgentWithKey(ctx);
     const messaging = messagingAgent({ id: agent.id, workspaceId: WORKSPACE });
     const turn = (message: string) => runTurn(ctx, messaging, { message }, { channel: "api" });
@@ -172,10 +172,8 @@ describe("knowledge gaps", () => {
     await turn("I want to talk to a human");
 
     const gaps = await ctx.db.prisma.knowledgeGap.findMany({ where: { agentId: agent.id }, orderBy: { createdAt: "asc" } });
-    expect(gaps.map((gap) => [gap.kind, gap.question])).toEqual([
-      ["unanswered", "Can I pay with seashells on the moon?"],
-      ["handoff", "I want to talk to a human"],
-    ]);
+    // "I want to talk to a human" escalated the conversation: the inbox's work, not a knowledge gap.
+    expect(gaps.map((gap) => [gap.kind, gap.question])).toEqual([["unanswered", "Can I pay with seashells on the moon?"]]);
     expect(gaps[0]!.normalized).toBe(gapKey("Can I pay with seashells on the moon?"));
     // Each keeps its conversation, so that erasing the visitor's data takes their words along.
     expect(gaps.every((gap) => gap.conversationId !== null)).toBe(true);
@@ -220,15 +218,19 @@ describe("knowledge gaps", () => {
         createdAt: new Date(clock.getTime() - row.at),
       })),
     });
-    const groups = await listKnowledgeGaps(ctx.db, WORKSPACE, { agentId: agent.id }, clock);
+    const { groups, counts } = await listKnowledgeGaps(ctx.db, WORKSPACE, { agentId: agent.id }, clock);
     expect(groups.map((group) => [group.question, group.last7Days, group.last30Days])).toEqual([
       ["Seashell payment?", 2, 2],
       ["Parrot delivery", 1, 1],
       ["Pay by seashell", 0, 1],
     ]);
-    expect(groups[0]!.kinds).toEqual({ unanswered: 1, handoff: 0, not_helpful: 0, no_search_result: 1 });
+    expect(groups[0]!.kinds).toEqual({ unanswered: 1, not_helpful: 0, no_search_result: 1 });
     expect(groups[0]!.lastAskedAt).toEqual(new Date(clock.getTime() - day));
-    expect(await listKnowledgeGaps(ctx.db, "ws-other", { agentId: agent.id }, clock)).toEqual([]);
+    expect(counts).toEqual({ last7Days: 3, last30Days: 4 });
+    expect(await listKnowledgeGaps(ctx.db, "ws-other", { agentId: agent.id }, clock)).toEqual({
+      groups: [],
+      counts: { last7Days: 0, last30Days: 0 },
+    });
   });
 });
 

@@ -1,11 +1,11 @@
 // The panel's home: what needs a person now, how busy each agent was today and this week, the
-// questions the knowledge base could not answer, agents close to a monthly limit, and (until
+// questions the knowledge base could not answer (the gaps page's own count), agents close to a monthly limit, and (until
 // everything is set up) a getting-started checklist ticked from what is really stored.
 // Every query is bounded by an index: escalations by (status, escalatedAt), the week's activity by
 // the conversations updated this week (updatedAt index) and their messages (conversationId, sequence).
 import type { Database } from "@parley/db";
 import { findInQueueOrder } from "../conversations/inbox/queue.ts";
-import { SEARCH_TOOL } from "../engine/tools.ts";
+import { knowledgeGapCounts } from "../knowledge/gaps/gaps-page.ts";
 import { assertCan } from "../people/permissions.ts";
 import type { AdminScope } from "../people/scope.ts";
 import { usageMonth } from "../usage/quotas.ts";
@@ -32,7 +32,7 @@ export interface AgentActivity {
   agentName: string;
   today: { conversations: number; turns: number };
   week: { conversations: number; turns: number };
-  /** Agent replies this week that searched the knowledge base and linked no article. */
+  /** Open questions of the last 7 days on the gaps page, this agent's (knowledgeGapCounts). */
   unanswered: number;
 }
 
@@ -56,6 +56,7 @@ export interface GettingStarted {
 export interface PanelHome {
   waiting: { count: number; oldest: WaitingEscalation[] };
   activity: AgentActivity[];
+  /** The gaps page's open questions of the last 7 days: the same query as the page's total. */
   unansweredThisWeek: number;
   nearQuota: NearQuota[];
   /** "YYYY-MM" (UTC), the month of nearQuota. */
@@ -65,16 +66,17 @@ export interface PanelHome {
 
 export async function panelHome(db: Database, scope: AdminScope, now: Date): Promise<PanelHome> {
   assertCan(scope, "inbox.read");
-  const [waiting, activity, nearQuota, gettingStarted] = await Promise.all([
+  const [waiting, activity, gaps, nearQuota, gettingStarted] = await Promise.all([
     waitingForAPerson(db, scope.workspaceId),
     agentActivity(db, scope.workspaceId, now),
+    knowledgeGapCounts(db, scope.workspaceId, now),
     agentsNearQuota(db, scope.workspaceId, now),
     gettingStartedChecklist(db, scope.workspaceId),
   ]);
   return {
     waiting,
-    activity,
-    unansweredThisWeek: activity.reduce((sum, agent) => sum + agent.unanswered, 0),
+    activity: activity.map((agent) => ({ ...agent, unanswered: gaps.byAgent[agent.agentId]?.last7Days ?? 0 })),
+    unansweredThisWeek: gaps.last7Days,
     nearQuota,
     month: usageMonth(now),
     gettingStarted,
@@ -122,7 +124,6 @@ interface ActivityRow {
   weekConversations: number;
   todayTurns: number;
   weekTurns: number;
-  unanswered: number;
 }
 
 /** Timestamps are stored as UTC without a zone: compare with a zone-less UTC literal. */
@@ -130,14 +131,11 @@ function utcLiteral(date: Date): string {
   return date.toISOString().replace("Z", "");
 }
 
-async function agentActivity(db: Database, workspaceId: string, now: Date): Promise<AgentActivity[]> {
+async function agentActivity(db: Database, workspaceId: string, now: Date): Promise<Omit<AgentActivity, "unanswered">[]> {
   const todayStart = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
   const weekStart = new Date(todayStart.getTime() - (WEEK_DAYS - 1) * DAY_MS);
   const today = utcLiteral(todayStart);
   const week = utcLiteral(weekStart);
-  // The same rule as the knowledge agent's history: a reply answered when it linked articles.
-  const searched = JSON.stringify([{ name: SEARCH_TOOL }]);
-  const linked = JSON.stringify([{ type: "articles" }]);
   const rows = await db.prisma.$queryRaw<ActivityRow[]>`
     WITH agents AS (
       SELECT "id", "name", "createdAt" FROM "Agent" WHERE "workspaceId" = ${workspaceId}
@@ -155,18 +153,14 @@ async function agentActivity(db: Database, workspaceId: string, now: Date): Prom
     turns AS (
       SELECT r."agentId",
              count(*) FILTER (WHERE m."createdAt" >= ${today}::timestamp)::int AS today,
-             count(*)::int AS week,
-             count(*) FILTER (
-               WHERE m."toolCalls" @> ${searched}::jsonb AND NOT (m."richContent" @> ${linked}::jsonb)
-             )::int AS unanswered
+             count(*)::int AS week
       FROM recent r JOIN "Message" m ON m."conversationId" = r."id"
       WHERE m."role" = 'agent' AND m."createdAt" >= ${week}::timestamp
       GROUP BY 1
     )
     SELECT a."id" AS "agentId", a."name" AS "agentName",
            coalesce(c.today, 0) AS "todayConversations", coalesce(c.week, 0) AS "weekConversations",
-           coalesce(t.today, 0) AS "todayTurns", coalesce(t.week, 0) AS "weekTurns",
-           coalesce(t.unanswered, 0) AS "unanswered"
+           coalesce(t.today, 0) AS "todayTurns", coalesce(t.week, 0) AS "weekTurns"
     FROM agents a
     LEFT JOIN conversations c ON c."agentId" = a."id"
     LEFT JOIN turns t ON t."agentId" = a."id"
@@ -176,7 +170,6 @@ async function agentActivity(db: Database, workspaceId: string, now: Date): Prom
     agentName: row.agentName,
     today: { conversations: Number(row.todayConversations), turns: Number(row.todayTurns) },
     week: { conversations: Number(row.weekConversations), turns: Number(row.weekTurns) },
-    unanswered: Number(row.unanswered),
   }));
 }
 

@@ -107,3 +107,7 @@ export const DETECTED_LANGUAGES_PER_PASS = 200;
 export const KNOWLEDGE_GAP_QUESTION_MAX_CHARS = 500;
 /** The gaps page: groups of similar questions shown (the most frequent of the last 30 days). */
 export const KNOWLEDGE_GAP_GROUPS_SHOWN = 100;
+/** The gaps page: distinct wordings read (the most asked first) before near-duplicates are merged into groups. */
+export const KNOWLEDGE_GAP_KEYS_READ = 2000;
+/** The gaps page: other wordings shown under a group's question. */
+export const KNOWLEDGE_GAP_VARIANTS_SHOWN = 3;

@@ -13,6 +13,7 @@ export const AUDIT_TARGET_TYPES = [
   "conversations",
   "savedReply",
   "visitor",
+  "knowledgeGap",
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
@@ -28,6 +29,7 @@ export const AUDIT_TARGET_LABELS: Record<AuditTargetType, string> = {
   conversations: "Conversation exports",
   savedReply: "Saved replies",
   visitor: "Visitors' data",
+  knowledgeGap: "Unanswered questions",
 };
 
 export const AUDIT_GROUPS = ["Keys", "Agents", "Knowledge", "Webhooks", "People", "Account", "Inbox", "Visitors' data"] as const;
@@ -71,6 +73,11 @@ export const AUDIT_ACTIONS = {
   "source.updated": { group: "Knowledge", label: "Source changed", words: "Changed the source {target}" },
   "source.agents.linked": { group: "Knowledge", label: "Source's agents changed", words: "Changed which agents use the source {target}" },
   "source.import.started": { group: "Knowledge", label: "Import started", words: "Started an import of articles into the source {target}" },
+  "knowledgeGap.dismissed": {
+    group: "Knowledge",
+    label: "Unanswered question dismissed",
+    words: "Dismissed the unanswered question {target}",
+  },
   "source.deleted": { group: "Knowledge", label: "Source deleted", words: "Deleted the source {target} with its articles" },
   "webhook.created": { group: "Webhooks", label: "Endpoint added", words: "Added the webhook endpoint {target}" },
   "webhook.updated": { group: "Webhooks", label: "Endpoint changed", words: "Changed the webhook endpoint {target}" },

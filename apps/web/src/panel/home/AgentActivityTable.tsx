@@ -13,10 +13,10 @@ export function AgentActivityTable({ activity, unanswered }: { activity: Activit
     <section aria-labelledby="home-activity-heading" className="card">
       <h2 id="home-activity-heading">Conversations and turns</h2>
       <p className="home-figure">
-        <Link href="/panel/knowledge">
+        <Link href="/panel/knowledge/gaps">
           <strong>{formatNumber(unanswered)}</strong> unanswered {unanswered === 1 ? "question" : "questions"} in the last 7 days
         </Link>{" "}
-        <span className="muted small">(the agent searched the knowledge base and found no article: write one)</span>
+        <span className="muted small">(no article answered them, or a visitor found the answer unhelpful: write one)</span>
       </p>
       {activity.length === 0 ? (
         <EmptyState>

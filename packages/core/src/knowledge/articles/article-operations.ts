@@ -5,7 +5,7 @@ import { panelOperationsOver } from "../../people/panel-operation.ts";
 import type { PlatformContext } from "../../platform/context.ts";
 import { count, id, moment, okOutput } from "../../platform/panel-outputs.ts";
 import { deleteArticle, deleteByIdInput } from "../deletion.ts";
-import { listKnowledgeGaps, listKnowledgeGapsInput } from "../gaps/gaps-page.ts";
+import { dismissKnowledgeGap, dismissKnowledgeGapInput, listKnowledgeGaps, listKnowledgeGapsInput } from "../gaps/gaps-page.ts";
 import {
   articleIdInput,
   createArticle,
@@ -90,16 +90,23 @@ export const articleRestoredOutput = z.object({ articleId: id });
 
 export const articleScheduleOutput = z.object({ publishAt: moment.nullable() });
 
-export const knowledgeGapsOutput = z.array(
-  z.object({
-    wording: z.string(),
-    question: z.string(),
-    last7Days: count,
-    last30Days: count,
-    lastAskedAt: moment,
-    kinds: z.object({ unanswered: count, handoff: count, not_helpful: count, no_search_result: count }),
-  }),
-);
+export const knowledgeGapsOutput = z.object({
+  groups: z.array(
+    z.object({
+      wording: z.string(),
+      question: z.string(),
+      variants: z.array(z.string()),
+      last7Days: count,
+      last30Days: count,
+      lastAskedAt: moment,
+      kinds: z.object({ unanswered: count, not_helpful: count, no_search_result: count }),
+    }),
+  ),
+  /** Every open question of the period (the home page's figure is the same query). */
+  counts: z.object({ last7Days: count, last30Days: count }),
+});
+
+export const gapDismissedOutput = z.object({ dismissed: count });
 
 export const articlePreviewOutput = z.object({ html: z.string() });
 
@@ -187,11 +194,18 @@ export const articleOperations = {
     output: articleScheduleOutput,
     run: ({ app, scope }, input) => scheduleArticle(app.db, scope, input, app.now()),
   }),
-  // The questions nobody answered (the gaps page), grouped by wording.
+  // The questions nobody answered (the gaps page), near-duplicates grouped.
   gaps: panel.query({
     permission: "knowledge.read",
     input: listKnowledgeGapsInput,
     output: knowledgeGapsOutput,
     run: ({ app, scope }, input) => listKnowledgeGaps(app.db, scope.workspaceId, input, app.now()),
+  }),
+  /** Takes a group off the gaps page (and the home count); audited. */
+  dismissGap: panel.mutation({
+    permission: "knowledge.write",
+    input: dismissKnowledgeGapInput,
+    output: gapDismissedOutput,
+    run: ({ app, scope }, input) => dismissKnowledgeGap(app.db, scope, input, app.now()),
   }),
 };
