@@ -221,6 +221,7 @@ describe("a conversation over the socket", () => {
       person: null,
       notice: null,
       messages: [],
+      closing: null,
       // No settings in the panel: the defaults.
       config: {
         title: "Chat with us",

@@ -19,6 +19,7 @@ import {
   MESSAGE_MAX_CHARS,
   VISITOR_NAME_MAX_CHARS,
 } from "../src/conversations/limits.ts";
+import { rateConversation } from "../src/conversations/rating.ts";
 import { type MessageRequest, messageRequestSchema } from "../src/conversations/turn/message-schema.ts";
 import type { messageResponseSchema } from "../src/conversations/turn/response-schema.ts";
 import { type MessageResponse, runTurn } from "../src/conversations/turn/turn.ts";
@@ -467,6 +468,11 @@ describe("webhooks", () => {
       await changeConversation(ctx.db, admin, first.conversationId, { kind: "hand_back" });
       await changeConversation(ctx.db, admin, first.conversationId, { kind: "assign", assigneeId: null });
       await changeConversation(ctx.db, admin, first.conversationId, { kind: "resolve" });
+      await rateConversation(
+        ctx,
+        { agentId: agent.id, sessionConversationId: first.conversationId, clientIp: "203.0.113.9" },
+        { conversationId: first.conversationId, rating: "good", comment: "Quick and kind" },
+      );
       const article = await ctx.db.prisma.article.findFirstOrThrow({ where: { sourceId: "src-start", published: true } });
       await setArticlePublished(ctx.db, ADMIN, { id: article.id, published: false }, now);
       await setArticlePublished(ctx.db, ADMIN, { id: article.id, published: true }, now);

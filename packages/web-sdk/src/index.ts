@@ -8,10 +8,13 @@
 //   await chat.voice.start();   // voice mode: the microphone, the spoken replies (see voice.ts)
 import {
   type ClientFrame,
+  type Closing,
   type ConversationStatus,
   type ErrorFrame,
   FATAL_CLOSE_CODES,
   type Message,
+  type Rating,
+  type RatingValue,
   type ReadyFrame,
   type ServerFrame,
   SUBPROTOCOL,
@@ -80,6 +83,10 @@ export interface ParleyEvents extends VoiceEvents {
   ready: ReadyFrame;
   /** A "Was this helpful?" answer was stored. */
   feedback: { messageId: string; helpful: boolean };
+  /** A person resolved the conversation (show the closing line, ask for a rating), or it was reopened (null). */
+  closing: Closing | null;
+  /** The visitor's rating was stored. */
+  rating: Rating;
   /** The socket's state; `closed` with a fatal code (origin, agent) is final. */
   connection: { state: ConnectionState; code?: number; reason?: string };
 }
@@ -98,6 +105,8 @@ export interface ParleyConnection {
    * `status` are emitted.
    */
   readonly notice: string | null;
+  /** While the conversation is resolved: the closing line and the visitor's rating so far; else null. */
+  readonly closing: Closing | null;
   readonly state: ConnectionState;
   /** Voice mode: chat.voice.start() in a browser, or open()/sendAudio() with your own audio. */
   readonly voice: ParleyVoice;
@@ -109,6 +118,11 @@ export interface ParleyConnection {
   track(event: string, properties?: Record<string, unknown>): void;
   /** "Was this helpful?" on an agent reply (its message id); a "no" tells the team what was not answered. */
   feedback(messageId: string, helpful: boolean): void;
+  /**
+   * Rates the resolved conversation (good, okay or bad, optional words); rating again within the
+   * window of `closing.rating.changeableUntil` replaces it. Answered by a `rating` event, or an `error`.
+   */
+  rate(rating: RatingValue, comment?: string): void;
   /** A tool the agent may call in this page; returns a function that unregisters it. */
   registerTool(definition: ToolDefinition, handler: ToolHandler): () => void;
   /** Closes for good (no reconnect). */
@@ -137,6 +151,7 @@ class Connection implements ParleyConnection {
   status: ConversationStatus = "active";
   person: string | null = null;
   notice: string | null = null;
+  closing: Closing | null = null;
   state: ConnectionState = "connecting";
   private socket: WebSocket | null = null;
   private readonly listeners = new Map<keyof ParleyEvents, Set<AnyListener>>();
@@ -181,6 +196,12 @@ class Connection implements ParleyConnection {
 
   feedback(messageId: string, helpful: boolean): void {
     this.post({ type: "feedback", messageId, helpful });
+  }
+
+  rate(rating: RatingValue, comment?: string): void {
+    if (!this.conversationId) return;
+    const words = comment?.trim();
+    this.post({ type: "rate", conversationId: this.conversationId, rating, ...(words ? { comment: words } : {}) });
   }
 
   on<E extends keyof ParleyEvents>(event: E, listener: (payload: ParleyEvents[E]) => void): () => void {
@@ -302,6 +323,7 @@ class Connection implements ParleyConnection {
           for (const queued of pending) this.write(queued);
         }
         this.notice = frame.notice ?? null;
+        this.closing = frame.closing ?? null;
         this.emit("ready", frame);
         this.setPerson(frame.person ?? null);
         return;
@@ -337,6 +359,16 @@ class Connection implements ParleyConnection {
       case "feedback":
         this.emit("feedback", { messageId: frame.messageId, helpful: frame.helpful });
         return;
+      case "closing":
+        this.closing = frame.closing;
+        this.emit("closing", frame.closing);
+        return;
+      case "rating": {
+        const { type: _type, conversationId: _conversation, ...rating } = frame;
+        if (this.closing) this.closing = { ...this.closing, rating };
+        this.emit("rating", rating);
+        return;
+      }
       case "tool_call":
         void this.runTool(frame.callId, frame.name, frame.args);
         return;

@@ -65,6 +65,8 @@ export type ClientFrame =
   | { type: "tool_result"; callId: string; result?: unknown; error?: string }
   /** "Was this helpful?" on an agent reply (a message id of this conversation). */
   | { type: "feedback"; messageId: string; helpful: boolean }
+  /** The visitor's rating of their resolved conversation; `comment` at most 1,000 characters. */
+  | { type: "rate"; conversationId: string; rating: RatingValue; comment?: string }
   | VoiceClientFrame;
 
 /** Sample rates voice audio may have, both ways (PCM16 mono). */
@@ -133,6 +135,26 @@ export interface ReadyFrame {
   messages: Message[];
   /** The agent's widget settings from the panel. */
   config?: WidgetConfig;
+  /** While the conversation is resolved: the closing line and the visitor's rating so far; else null. */
+  closing?: Closing | null;
+}
+
+export type RatingValue = "good" | "okay" | "bad";
+
+/** The visitor's rating of the conversation's latest resolution. */
+export interface Rating {
+  rating: RatingValue;
+  comment: string | null;
+  /** When they first rated it (ISO 8601). */
+  ratedAt: string;
+  /** Until when rating again replaces it (ISO 8601); after that it stands. */
+  changeableUntil: string;
+}
+
+/** A person resolved the conversation: what to tell the visitor, and their rating so far (null: ask for one). */
+export interface Closing {
+  notice: string;
+  rating: Rating | null;
 }
 
 export type WidgetSuggestion = { type: "question"; text: string } | { type: "article"; title: string; url: string };
@@ -170,6 +192,10 @@ export type ServerFrame =
   | { type: "status"; status: ConversationStatus; person?: string | null; notice?: string | null }
   /** The visitor's "Was this helpful?" answer was stored. */
   | { type: "feedback"; messageId: string; helpful: boolean }
+  /** A person resolved the conversation (ask for a rating), or it was reopened (null). */
+  | { type: "closing"; closing: Closing | null }
+  /** The visitor's rating was stored. */
+  | ({ type: "rating"; conversationId: string } & Rating)
   | ErrorFrame
   | VoiceServerFrame;
 

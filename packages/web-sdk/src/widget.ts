@@ -3,8 +3,8 @@
 //   <script src="https://parley.example.com/widget.js" data-agent-id="demo" async></script>
 //
 // A launcher button and a chat panel in a Shadow DOM (the page's CSS cannot reach them): article
-// cards and buttons from rich content, a typing indicator, the handoff notice, keyboard and
-// screen-reader support, a full-screen layout on phones, light and dark themes.
+// cards and buttons from rich content, a typing indicator, the handoff notice, the closing line
+// and a one-click rating when a person resolves the conversation, keyboard and screen-reader support, a full-screen layout on phones, light and dark themes.
 // The title, greeting, accent colour and suggested questions or articles come from the agent's
 // settings in the panel (the `ready` frame's config); replies show the server's sanitised HTML.
 // Voice mode, when the agent offers it (config.voice): a microphone button beside Send; the visitor
@@ -14,10 +14,13 @@
 // noise suppression or gain control: for test devices). `window.parley` exposes the connection
 // (registerTool, track, setPageVariables) and open()/close().
 import {
+  type Closing,
   connect,
   type Message,
   type MessageDelta,
   type ParleyConnection,
+  type Rating,
+  type RatingValue,
   type RichContentItem,
   type VoiceError,
   type VoiceState,
@@ -60,6 +63,19 @@ header h2 { flex: 1; margin: 0; font-size: 16px; }
 .action:disabled { border-color: var(--border); color: var(--muted); cursor: not-allowed; }
 .helpful { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin-top: 8px; font-size: 13px; color: var(--muted); }
 .helpful button { border: 1px solid var(--border); color: var(--fg); background: var(--bg); border-radius: 12px; padding: 2px 10px; cursor: pointer; font: inherit; }
+.closing { align-self: stretch; display: flex; flex-direction: column; gap: 8px; padding: 10px 12px; border: 1px solid var(--border); border-radius: 10px; }
+.closing p { margin: 0; }
+.rating { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin: 0; padding: 0; border: 0; }
+.rating legend { font-weight: 600; padding: 0; margin-bottom: 6px; }
+.rating button { min-height: 44px; min-width: 72px; border: 1px solid var(--border); color: var(--fg); background: var(--bg); border-radius: 22px; padding: 6px 14px; cursor: pointer; font: inherit; }
+.rating button[aria-pressed="true"] { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
+.rating button:disabled { cursor: not-allowed; opacity: .6; }
+.comment { display: flex; flex-direction: column; gap: 6px; }
+.comment[hidden] { display: none; }
+.comment label { font-size: 13px; color: var(--muted); }
+.comment textarea { height: 64px; flex: none; }
+.comment button { align-self: flex-start; min-height: 44px; border: 0; border-radius: 8px; background: var(--accent); color: var(--accent-fg); padding: 0 14px; font: inherit; cursor: pointer; }
+.rated { font-size: 13px; color: var(--muted); }
 .typing { padding: 0 14px 8px; color: var(--muted); font-size: 13px; min-height: 1.45em; }
 form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--border); }
 textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 8px; height: 42px; }
@@ -86,6 +102,14 @@ const PERSON_TYPING_MS = 6_000;
 /** The handoff notice when the server words none (core's handoff.ts words it, with the usual reply time). */
 const HANDOFF_NOTICE = "A person will reply here.";
 const KEEP_TYPING = "You can keep typing.";
+const RATINGS: ReadonlyArray<[RatingValue, string]> = [
+  ["good", "Good"],
+  ["okay", "Okay"],
+  ["bad", "Bad"],
+];
+const RATING_NAMES: Record<RatingValue, string> = { good: "Good", okay: "Okay", bad: "Bad" };
+/** The server's bound for a rating's words (core's RATING_COMMENT_MAX_CHARS). */
+const RATING_COMMENT_MAX_CHARS = 1_000;
 const VOICE_FAILURES: Record<VoiceError["code"], string> = {
   denied: "Microphone access was refused.",
   no_microphone: "No microphone was found.",
@@ -405,6 +429,66 @@ function start(script: HTMLScriptElement): WidgetApi {
     if (focused) mic.focus();
   }
 
+  /** The card the resolved conversation ends with: the closing line, the rating, optional words. */
+  let closingCard: { item: HTMLElement; update(rating: Rating | null): void } | null = null;
+
+  /**
+   * A person resolved the conversation: the server's closing line, then "How did we do?" with three
+   * buttons (one click rates), and a box for words afterwards. Rating again replaces it until the
+   * server's changeableUntil. `null`: it was reopened, so only the line stays (as history).
+   */
+  function showClosing(closing: Closing | null) {
+    if (!closing) {
+      if (closingCard) for (const part of closingCard.item.querySelectorAll(".rating, .comment")) part.remove();
+      closingCard = null;
+      return;
+    }
+    closingCard?.item.remove();
+    const item = element("li", { className: "closing" });
+    const rating = element("fieldset", { className: "rating" });
+    rating.append(element("legend", {}, "How did we do?"));
+    const words = element("textarea", { id: "parley-rating-comment", rows: 2, maxLength: RATING_COMMENT_MAX_CHARS });
+    const buttons = RATINGS.map(([value, label]) => {
+      const button = element("button", { type: "button" }, label);
+      button.dataset.rating = value;
+      button.setAttribute("aria-pressed", "false");
+      // Changing the rating keeps words already given (or sends the ones typed).
+      button.addEventListener("click", () =>
+        connection?.rate(value, words.value.trim() || connection?.closing?.rating?.comment || undefined),
+      );
+      rating.append(button);
+      return button;
+    });
+    const comment = element("div", { className: "comment", hidden: true });
+    const commentLabel = element("label", { htmlFor: "parley-rating-comment" }, "Anything you would like to add? (optional)");
+    const sendWords = element("button", { type: "button" }, "Send comment");
+    sendWords.addEventListener("click", () => {
+      const chosen = connection?.closing?.rating?.rating;
+      if (chosen && words.value.trim()) connection?.rate(chosen, words.value);
+    });
+    comment.append(commentLabel, words, sendWords);
+    const status = element("p", { className: "rated" });
+    status.setAttribute("role", "status");
+    item.append(element("p", {}, closing.notice), rating, comment, status);
+    log.append(item);
+    const update = (given: Rating | null) => {
+      const open = given === null || Date.now() < Date.parse(given.changeableUntil);
+      for (const button of buttons) {
+        button.setAttribute("aria-pressed", String(given?.rating === button.dataset.rating));
+        button.disabled = !open;
+      }
+      if (!given) return;
+      status.textContent = given.comment
+        ? `Thanks! You rated this conversation “${RATING_NAMES[given.rating]}” and told us more.`
+        : `Thanks! You rated this conversation “${RATING_NAMES[given.rating]}”.`;
+      // Words once: after they are sent the box goes (rating again keeps them unless new ones are written).
+      comment.hidden = given.comment !== null || !open;
+    };
+    update(closing.rating);
+    closingCard = { item, update };
+    scrollDown();
+  }
+
   /** "Was this helpful?" under an answer: the visitor's answer goes to the team, then says thanks. */
   function helpfulQuestion(messageId: string): HTMLElement {
     const row = element("div", { className: "helpful" });
@@ -444,6 +528,7 @@ function start(script: HTMLScriptElement): WidgetApi {
       const created = !firstReady && ready.messages.length === 0;
       firstReady = false;
       if (ready.status === "escalated") setHandedOff(true);
+      if (ready.closing) showClosing(ready.closing);
       if (ready.status === "escalated" && !ready.person) {
         if (created) handoffAfterReply = true;
         else showHandoff();
@@ -457,6 +542,8 @@ function start(script: HTMLScriptElement): WidgetApi {
       }
     });
     chat.on("delta", showDelta);
+    chat.on("closing", showClosing);
+    chat.on("rating", (rating) => closingCard?.update(rating));
     chat.on("typing", (active) => {
       typing.textContent = active ? "Assistant is typing…" : "";
     });

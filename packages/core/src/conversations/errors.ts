@@ -1,6 +1,7 @@
 // The errors conversations/ throws: their responses and documentation (error-table.ts assembles the public table).
 import { defineErrors } from "../platform/errors.ts";
 import { IDEMPOTENCY_TTL_HOURS, SAVED_REPLIES_MAX } from "../platform/limits.ts";
+import { RATING_CHANGE_WINDOW_MINUTES } from "./limits.ts";
 
 export const CONVERSATIONS_ERRORS = defineErrors({
   CONVERSATION_NOT_FOUND: {
@@ -30,6 +31,20 @@ export const CONVERSATIONS_ERRORS = defineErrors({
     trpc: "CONFLICT",
     meaning: `The workspace already has ${SAVED_REPLIES_MAX} saved replies.`,
     action: "Remove a saved reply the team no longer uses.",
+  },
+  CONVERSATION_NOT_RESOLVED: {
+    status: 409,
+    message: "Conversation is not resolved",
+    trpc: "CONFLICT",
+    meaning: "Only a conversation a team member resolved can be rated; a message written since reopened it.",
+    action: "Offer the rating when the widget's `closing` frame says the conversation is resolved.",
+  },
+  RATING_NOT_CHANGEABLE: {
+    status: 409,
+    message: "Rating can no longer be changed",
+    trpc: "CONFLICT",
+    meaning: `A rating may be changed for ${RATING_CHANGE_WINDOW_MINUTES} minutes after it was first given; after that it stands until the conversation is resolved again.`,
+    action: "Keep the rating shown; the visitor is asked again the next time the conversation is resolved.",
   },
   IDEMPOTENCY_CONFLICT: {
     status: 409,

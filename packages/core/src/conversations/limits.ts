@@ -54,3 +54,11 @@ export const RETENTION_MAX_PER_PASS = 5_000;
 export const HANDOFF_REPLY_TIME_SAMPLES = 200;
 export const HANDOFF_REPLY_TIME_WINDOW_DAYS = 30;
 export const HANDOFF_REPLY_TIME_MIN_SAMPLES = 5;
+/**
+ * The visitor's rating of a resolved conversation: the longest comment, how long after first
+ * rating it the visitor may change it (a slip of the finger, a second thought; after that the
+ * rating stands until the conversation is resolved again), and the ratings one IP may send per minute.
+ */
+export const RATING_COMMENT_MAX_CHARS = 1_000;
+export const RATING_CHANGE_WINDOW_MINUTES = 60;
+export const RATINGS_PER_MINUTE = 10;

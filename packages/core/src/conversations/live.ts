@@ -5,7 +5,7 @@
 // sees it in `ready` when they resume.
 import IORedis from "ioredis";
 import { describeError, logger } from "../platform/logger.ts";
-import type { WireMessage } from "./wire-message.ts";
+import type { WireClosing, WireMessage } from "./wire-message.ts";
 
 /**
  * On a conversation's channel: a reply or a status change for the visitor's widget (`person`: the
@@ -17,6 +17,8 @@ export type LiveEvent =
   | { type: "message"; message: WireMessage }
   | { type: "status"; status: "active" | "escalated"; person?: string | null; notice?: string | null }
   | { type: "typing"; active: boolean; person: string }
+  /** The conversation was resolved (the closing line and the rating so far) or left resolved (null). */
+  | { type: "closing"; closing: WireClosing | null }
   | { type: "inbox"; conversationId: string; escalated?: boolean };
 
 export type LiveListener = (event: LiveEvent) => void;

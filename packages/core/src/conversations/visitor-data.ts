@@ -78,6 +78,7 @@ const exportSelect = {
   agent: { select: { name: true } },
   messages: { select: { sequence: true, role: true, text: true, createdAt: true }, orderBy: { sequence: "asc" } },
   trackingEvents: { select: { event: true, properties: true, createdAt: true }, orderBy: { createdAt: "asc" } },
+  rating: { select: { rating: true, comment: true, createdAt: true, updatedAt: true } },
 } satisfies Prisma.ConversationSelect;
 
 type ExportRow = Prisma.ConversationGetPayload<{ select: typeof exportSelect }>;
@@ -107,6 +108,15 @@ export function exportedConversation(row: ExportRow) {
       properties: event.properties,
       createdAt: event.createdAt.toISOString(),
     })),
+    /** How the visitor rated the conversation after it was resolved (widget), if they did. */
+    rating: row.rating
+      ? {
+          rating: row.rating.rating,
+          comment: row.rating.comment,
+          createdAt: row.rating.createdAt.toISOString(),
+          updatedAt: row.rating.updatedAt.toISOString(),
+        }
+      : null,
   };
 }
 
@@ -219,6 +229,8 @@ export async function eraseConversations(tx: Prisma.TransactionClient, ids: read
     await tx.message.updateMany({ where, data: { text: "", toolCalls: [], richContent: [] } });
     await tx.trackingEvent.deleteMany({ where });
     await tx.conversationNote.updateMany({ where, data: { text: "" } });
+    // The visitor's words with their rating go; the rating itself stays for the counts.
+    await tx.conversationRating.updateMany({ where, data: { comment: null } });
     // The gaps page's record of their unanswered words (its counts drop with it).
     await tx.knowledgeGap.deleteMany({ where });
     await scrubStoredResponses(tx, page);

@@ -44,3 +44,19 @@ export function toWireMessage(row: {
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+/** The visitor's rating of a resolved conversation's latest resolution, as the widget shows it (rating.ts). */
+export interface WireRating {
+  rating: "good" | "okay" | "bad";
+  comment: string | null;
+  /** When they first rated this resolution (ISO 8601). */
+  ratedAt: string;
+  /** Until when they may change it (ISO 8601). */
+  changeableUntil: string;
+}
+
+/** While a conversation is resolved: the closing line, and the visitor's rating so far (null: not rated yet). */
+export interface WireClosing {
+  notice: string;
+  rating: WireRating | null;
+}

@@ -24,6 +24,8 @@ export const panelHomeOutput = z.object({
     ),
   }),
   activity: z.array(z.object({ agentId: id, agentName: z.string(), today: dayCounts, week: dayCounts, unanswered: count })),
+  /** The visitors' ratings given or changed in the last seven days (UTC), by value. */
+  ratingsThisWeek: z.object({ good: count, okay: count, bad: count }),
   unansweredThisWeek: count,
   nearQuota: z.array(
     z.object({

@@ -53,9 +53,17 @@ export interface GettingStarted {
   webhookAdded: boolean;
 }
 
+/** The visitors' ratings of resolved conversations given or changed in the last seven days (UTC), by value. */
+export interface RatingCounts {
+  good: number;
+  okay: number;
+  bad: number;
+}
+
 export interface PanelHome {
   waiting: { count: number; oldest: WaitingEscalation[] };
   activity: AgentActivity[];
+  ratingsThisWeek: RatingCounts;
   /** The gaps page's open questions of the last 7 days: the same query as the page's total. */
   unansweredThisWeek: number;
   nearQuota: NearQuota[];
@@ -66,9 +74,10 @@ export interface PanelHome {
 
 export async function panelHome(db: Database, scope: AdminScope, now: Date): Promise<PanelHome> {
   assertCan(scope, "inbox.read");
-  const [waiting, activity, gaps, nearQuota, gettingStarted] = await Promise.all([
+  const [waiting, activity, ratingsThisWeek, gaps, nearQuota, gettingStarted] = await Promise.all([
     waitingForAPerson(db, scope.workspaceId),
     agentActivity(db, scope.workspaceId, now),
+    weekRatings(db, scope.workspaceId, now),
     knowledgeGapCounts(db, scope.workspaceId, now),
     agentsNearQuota(db, scope.workspaceId, now),
     gettingStartedChecklist(db, scope.workspaceId),
@@ -76,6 +85,7 @@ export async function panelHome(db: Database, scope: AdminScope, now: Date): Pro
   return {
     waiting,
     activity: activity.map((agent) => ({ ...agent, unanswered: gaps.byAgent[agent.agentId]?.last7Days ?? 0 })),
+    ratingsThisWeek,
     unansweredThisWeek: gaps.last7Days,
     nearQuota,
     month: usageMonth(now),
@@ -131,9 +141,28 @@ function utcLiteral(date: Date): string {
   return date.toISOString().replace("Z", "");
 }
 
+/** The week's start, as the activity table counts it: today and the six UTC days before it. */
+function weekStartOf(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - (WEEK_DAYS - 1) * DAY_MS);
+}
+
+/** The ratings the workspace's visitors gave (or last changed) this week, by their updatedAt index. */
+async function weekRatings(db: Database, workspaceId: string, now: Date): Promise<RatingCounts> {
+  const rows = await db.prisma.$queryRaw<Array<{ rating: keyof RatingCounts; count: number }>>`
+    SELECT r."rating"::text AS "rating", count(*)::int AS "count"
+    FROM "ConversationRating" r
+    JOIN "Conversation" c ON c."id" = r."conversationId"
+    JOIN "Agent" a ON a."id" = c."agentId"
+    WHERE r."updatedAt" >= ${utcLiteral(weekStartOf(now))}::timestamp AND a."workspaceId" = ${workspaceId} AND NOT c."test"
+    GROUP BY 1`;
+  const counts: RatingCounts = { good: 0, okay: 0, bad: 0 };
+  for (const row of rows) counts[row.rating] = Number(row.count);
+  return counts;
+}
+
 async function agentActivity(db: Database, workspaceId: string, now: Date): Promise<Omit<AgentActivity, "unanswered">[]> {
   const todayStart = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
-  const weekStart = new Date(todayStart.getTime() - (WEEK_DAYS - 1) * DAY_MS);
+  const weekStart = weekStartOf(now);
   const today = utcLiteral(todayStart);
   const week = utcLiteral(weekStart);
   const rows = await db.prisma.$queryRaw<ActivityRow[]>`

@@ -161,6 +161,22 @@ export function conversationResolved(conversation: ConversationRef, resolvedBy: 
   return { type: "conversation.resolved", data: { conversation, resolvedBy } };
 }
 
+export function conversationRated(
+  conversation: ConversationRef,
+  rating: { rating: "good" | "okay" | "bad"; comment: string | null; ratedAt: Date; previousRating: "good" | "okay" | "bad" | null },
+): WebhookEventInput {
+  return {
+    type: "conversation.rated",
+    data: {
+      conversation,
+      rating: rating.rating,
+      previousRating: rating.previousRating,
+      comment: rating.comment,
+      ratedAt: rating.ratedAt.toISOString(),
+    },
+  };
+}
+
 export interface ArticleRef {
   id: string;
   sourceId: string;

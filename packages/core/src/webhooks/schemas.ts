@@ -56,6 +56,8 @@ export const webhookArticleSchema = z
   })
   .meta({ id: "WebhookArticle" });
 
+const webhookRatingSchema = z.enum(["good", "okay", "bad"]);
+
 function envelope<T extends string, D extends z.ZodType>(type: T, data: D, description: string) {
   return z
     .strictObject({
@@ -118,6 +120,19 @@ export const WEBHOOK_PAYLOAD_SCHEMAS = {
       resolvedBy: webhookTeamMemberSchema.nullable().meta({ description: "Who resolved it; null if their account is gone." }),
     }),
     "A team member resolved the conversation. On the wire its status stays `active`: the agent answers the visitor's next message, which reopens it.",
+  ),
+  "conversation.rated": envelope(
+    "conversation.rated",
+    z.strictObject({
+      conversation: webhookConversationSchema,
+      rating: webhookRatingSchema.meta({ description: "How it went, as the visitor rated it in the widget." }),
+      previousRating: webhookRatingSchema
+        .nullable()
+        .meta({ description: "The rating this one replaces (the visitor changed their mind); null: the first rating of this resolution." }),
+      comment: z.string().nullable().meta({ description: "The visitor's words, if they wrote any." }),
+      ratedAt: isoTimestamp.meta({ description: "When the visitor first rated this resolution (a change keeps it)." }),
+    }),
+    "The visitor rated the conversation a team member resolved, in the widget, or changed their rating. On the wire its status stays `active`.",
   ),
   "help.article.published": envelope(
     "help.article.published",

@@ -7,6 +7,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "conversation.status_changed",
   "conversation.assigned",
   "conversation.resolved",
+  "conversation.rated",
   "help.article.published",
   "help.article.unpublished",
 ] as const;
@@ -23,6 +24,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "conversation.status_changed": "A conversation's status changed (a turn escalated it, or an admin changed it).",
   "conversation.assigned": "A conversation was assigned to a team member, or unassigned (taking it over assigns it).",
   "conversation.resolved": "A team member resolved a conversation (the visitor's next message reopens it).",
+  "conversation.rated": "The visitor rated a resolved conversation (good, okay or bad), or changed their rating.",
   "help.article.published": "An article was published.",
   "help.article.unpublished": "An article was unpublished.",
 };

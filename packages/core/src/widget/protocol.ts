@@ -2,8 +2,9 @@
 // object with a `type`. Client frames are validated here with zod, reusing the messages API's
 // field schemas (conversations/turn/message-schema.ts) so both channels accept exactly the same values.
 import { z } from "zod";
+import { rateConversationInput } from "../conversations/rating.ts";
 import { messageRequestSchema } from "../conversations/turn/message-schema.ts";
-import type { WireMessage } from "../conversations/wire-message.ts";
+import type { WireClosing, WireMessage, WireRating } from "../conversations/wire-message.ts";
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../platform/text.ts";
 import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protocol.ts";
 import {
@@ -111,6 +112,8 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("tools"), tools: toolsSchema }),
   // "Was this helpful?" under an agent reply of this conversation.
   z.strictObject({ type: z.literal("feedback"), messageId: z.string().min(1, "must not be empty").max(100), helpful: z.boolean() }),
+  // The visitor's rating of their resolved conversation (good, okay or bad, optional words).
+  z.strictObject({ type: z.literal("rate"), ...rateConversationInput.shape }),
   z
     .strictObject({
       type: z.literal("tool_result"),
@@ -147,7 +150,13 @@ export type ServerFrame =
       messages: WireMessage[];
       /** The agent's widget settings (title, greeting, accent, suggestions), read at hello. */
       config?: WidgetConfig;
+      /** While the conversation is resolved: the closing line and the visitor's rating so far; else null. */
+      closing: WireClosing | null;
     }
+  /** A person resolved the conversation (the closing line; ask for a rating), or it was reopened (null). */
+  | { type: "closing"; closing: WireClosing | null }
+  /** The visitor's rating was stored (answer to `rate`). */
+  | ({ type: "rating"; conversationId: string } & WireRating)
   /** `person`: a team member typing in the panel (their public name); absent: the agent's turn. */
   | { type: "typing"; active: boolean; person?: string }
   /** A piece of the agent's reply as the engine writes it; the `message` frame that follows is the reply. */

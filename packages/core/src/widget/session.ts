@@ -9,9 +9,10 @@ import { type MessagingAgent, messagingAgentSelect } from "../agents/keys/messag
 import { visitorNotice } from "../conversations/handoff.ts";
 import { CLIENT_VARIABLES_MAX_KEYS } from "../conversations/limits.ts";
 import type { LiveEvent } from "../conversations/live.ts";
+import { closingOf, rateConversation } from "../conversations/rating.ts";
 import type { Visitor } from "../conversations/turn/message-schema.ts";
 import { runTurn } from "../conversations/turn/turn.ts";
-import { toWireMessage } from "../conversations/wire-message.ts";
+import { toWireMessage, type WireClosing } from "../conversations/wire-message.ts";
 import type { ClientTool } from "../engine/types.ts";
 import { voteOnAnswer } from "../help/feedback.ts";
 import { publicName } from "../people/team.ts";
@@ -123,6 +124,8 @@ export class WidgetSession {
   private person: string | null = null;
   /** What the visitor is told about a person (handoff.ts) while escalated; null: the agent answers. */
   private notice: string | null = null;
+  /** While the conversation is resolved: the closing line and the visitor's rating; null otherwise. */
+  private closing: WireClosing | null = null;
   private visitor: Visitor | undefined;
   /** Page variables not yet stored (before the conversation exists). */
   private pendingVariables: Record<string, string> = {};
@@ -283,6 +286,8 @@ export class WidgetSession {
         return;
       case "feedback":
         return this.feedback(frame.messageId, frame.helpful);
+      case "rate":
+        return this.rate(frame);
     }
   }
 
@@ -317,6 +322,7 @@ export class WidgetSession {
         this.status = wireStatus(conversation.status);
         this.person = this.status === "escalated" && conversation.joinedBy ? publicName(conversation.joinedBy) : null;
         this.notice = await this.noticeFor(agent, this.status, this.person);
+        this.closing = await closingOf(this.ctx.db, conversation.id);
         messages = await this.recentMessages(conversation.id);
       } else {
         this.send({ type: "error", error: "Invalid resume token", details: "The token is invalid or expired; a new conversation starts." });
@@ -398,6 +404,11 @@ export class WidgetSession {
         ...(voice ? { voice: true as const } : {}),
         ...ref,
       });
+      // The visitor's message reopened a resolved conversation: no more closing line or rating.
+      if (this.closing) {
+        this.closing = null;
+        this.send({ type: "closing", closing: null });
+      }
       if (response.status !== this.status) {
         this.status = response.status;
         this.person = null;
@@ -538,6 +549,22 @@ export class WidgetSession {
     }
   }
 
+  /** The visitor rates their resolved conversation: acknowledged with a `rating` frame (rating.ts says who may). */
+  private async rate(frame: Extract<ClientFrame, { type: "rate" }>): Promise<void> {
+    if (!this.agent) return;
+    try {
+      const rating = await rateConversation(
+        this.ctx,
+        { agentId: this.agent.id, sessionConversationId: this.conversationId, clientIp: this.options.clientIp },
+        frame,
+      );
+      if (this.closing) this.closing = { ...this.closing, rating };
+      this.send({ type: "rating", conversationId: frame.conversationId, ...rating });
+    } catch (error) {
+      this.sendError(error, {});
+    }
+  }
+
   private async pageVariables(variables: Record<string, string>): Promise<void> {
     if (this.conversationId === null) {
       const merged = { ...this.pendingVariables, ...variables };
@@ -673,6 +700,9 @@ export class WidgetSession {
     if (event.type === "message") {
       this.send({ type: "message", ...event.message });
       if (event.message.role === "human") this.voice?.speakPersonReply(event.message.text);
+    } else if (event.type === "closing") {
+      this.closing = event.closing;
+      this.send({ type: "closing", closing: event.closing });
     } else if (event.type === "typing") {
       this.send({ type: "typing", active: event.active, person: event.person });
     } else if (event.type === "status") {
@@ -710,6 +740,7 @@ export class WidgetSession {
       person: this.person,
       notice: this.notice,
       messages,
+      closing: this.closing,
       ...(this.config ? { config: this.config } : {}),
     });
   }

@@ -2,6 +2,7 @@
 import type { Prisma } from "@parley/db";
 import { teamMemberName } from "../../people/team.ts";
 import { renderMessageHtml } from "../../platform/markdown.ts";
+import { ratingSelect } from "../rating.ts";
 
 export const conversationSelect = {
   id: true,
@@ -22,6 +23,8 @@ export const conversationSelect = {
   agent: { select: { name: true } },
   assignee: { select: { id: true, name: true, email: true } },
   joinedBy: { select: { id: true, name: true, email: true } },
+  /** The visitor's rating of its latest resolution, if any. */
+  rating: { select: ratingSelect },
 } satisfies Prisma.ConversationSelect;
 
 export type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof conversationSelect }>;

@@ -15,6 +15,7 @@ import {
   PANEL_CONVERSATIONS_MAX_PER_PAGE,
   PANEL_CONVERSATIONS_PER_PAGE,
 } from "../limits.ts";
+import { ratingValueInput, ratingWhere } from "../rating.ts";
 import { type ConversationRow, conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";
 import { noteSelect, toNote } from "./notes.ts";
 import { findInQueueOrder } from "./queue.ts";
@@ -40,6 +41,8 @@ export const listConversationsInput = z
     status: conversationStatusInput.optional(),
     assignee: assigneeFilterInput.optional(),
     channel: z.enum(["api", "widget"]).optional(),
+    /** Only the conversations the visitor rated so (their standing rating). */
+    rating: ratingValueInput.optional(),
     /** true: only the team's test chats (the agent page's "Try it"); absent or false: only real ones. */
     test: z.boolean().optional(),
     /** Started at or after / before these times. */
@@ -63,6 +66,7 @@ export function filterWhere(scope: AdminScope, input: ConversationFilters): Pris
   if (input.agentId) where.agentId = input.agentId;
   if (input.status) where.status = input.status;
   if (input.channel) where.channel = input.channel;
+  if (input.rating) Object.assign(where, ratingWhere(input.rating));
   where.test = input.test ?? false;
   if (input.createdFrom || input.createdTo) where.createdAt = { gte: input.createdFrom, lt: input.createdTo };
   return where;

@@ -5,6 +5,7 @@ import { panelOperationsOver } from "../../people/panel-operation.ts";
 import { teamMemberOutput } from "../../people/team-operations.ts";
 import { count, id, moment, okOutput, page } from "../../platform/panel-outputs.ts";
 import type { ConversationContext } from "../context.ts";
+import { RATING_VALUES } from "../rating.ts";
 import { getConversation, listConversations, listConversationsInput, waitingEscalations } from "./conversations.ts";
 import { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
 import { addNote, addNoteInput } from "./notes.ts";
@@ -31,6 +32,17 @@ export const conversationOutput = z.object({
   /** Since when the visitor has waited for a person's reply (the queue's order); null: nobody waits. */
   waitingSince: moment.nullable(),
   resolvedAt: moment.nullable(),
+  /** The visitor's rating (widget, after a person resolved it): the latest standing; null: not rated. */
+  rating: z
+    .object({
+      rating: z.enum(RATING_VALUES),
+      /** The visitor's words, if any (null once their data is erased). */
+      comment: z.string().nullable(),
+      /** When they first rated the resolution, and when they last changed it. */
+      createdAt: moment,
+      updatedAt: moment,
+    })
+    .nullable(),
   /** When the visitor's data was erased; null when it was not. */
   erasedAt: moment.nullable(),
   createdAt: moment,

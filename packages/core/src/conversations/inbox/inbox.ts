@@ -26,6 +26,7 @@ import { CONVERSATIONS_ERRORS } from "../errors.ts";
 import { visitorNotice } from "../handoff.ts";
 import { MESSAGE_MAX_CHARS } from "../limits.ts";
 import { type LiveBus, publishInbox, publishLive } from "../live.ts";
+import { closingOf } from "../rating.ts";
 import { toWireMessage } from "../wire-message.ts";
 import { conversationSelect, messageSelect, toConversation, toMessage } from "./conversation-rows.ts";
 import { type InboxTransition, planTransition, replyTakesOver, type TransitionPlan } from "./transitions.ts";
@@ -77,6 +78,8 @@ interface Announcement {
   conversationId: string;
   /** For the visitor's widget: the public status and the person who joined (null: none has). */
   status: { status: "active" | "escalated"; person: string | null } | null;
+  /** It was resolved, or left resolved: the widget shows or drops the closing line and the rating. */
+  closingChanged?: boolean;
 }
 
 /** Applies a plan to the locked row: the update, its timeline entries, its webhook events. */
@@ -193,6 +196,7 @@ export async function changeConversation(
       workspaceId: scope.workspaceId,
       conversationId: id,
       status: statusChanged ? { status: wireStatus(plan.status), person } : null,
+      closingChanged: (plan.status === "resolved") !== (current.status === "resolved"),
     };
     return { conversation: toConversation(row), announcement };
   });
@@ -218,7 +222,12 @@ export async function replyToConversation(
   assertCan(scope, "inbox.reply");
   const { reply, announcement } = await db.prisma.$transaction(async (tx) => {
     const current = await lockConversation(tx, scope.workspaceId, input.id);
-    let announcement: Announcement = { workspaceId: scope.workspaceId, conversationId: input.id, status: null };
+    let announcement: Announcement = {
+      workspaceId: scope.workspaceId,
+      conversationId: input.id,
+      status: null,
+      closingChanged: current.status === "resolved",
+    };
     if (replyTakesOver(current)) {
       assertCan(scope, "inbox.takeOver");
       const plan = planTransition(current, { kind: "take_over" }, scope.userId, now);
@@ -277,6 +286,9 @@ async function announce(db: Database, live: LiveBus | undefined, announcement: A
   if (announcement.status && live) {
     const notice = await visitorNotice(db, { workspaceId: announcement.workspaceId, ...announcement.status }, now);
     await publishLive(live, announcement.conversationId, { type: "status", ...announcement.status, notice });
+  }
+  if (announcement.closingChanged && live) {
+    await publishLive(live, announcement.conversationId, { type: "closing", closing: await closingOf(db, announcement.conversationId) });
   }
   await publishInbox(live, announcement.workspaceId, { conversationId: announcement.conversationId });
 }

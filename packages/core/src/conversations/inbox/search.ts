@@ -20,6 +20,8 @@ export interface SearchFilters {
   status?: "active" | "escalated" | "resolved";
   /** null: unassigned. */
   assigneeId?: string | null;
+  /** Only the conversations the visitor rated so. */
+  rating?: "good" | "okay" | "bad";
   createdFrom?: Date;
   createdTo?: Date;
   /** The id of the last conversation of the previous page. */
@@ -45,6 +47,11 @@ function filterSql(filters: SearchFilters, agentIds: string[]): Prisma.Sql {
   if (filters.status) parts.push(Prisma.sql`c."status" = ${filters.status}::"ConversationStatus"`);
   if (filters.assigneeId === null) parts.push(Prisma.sql`c."assigneeId" IS NULL`);
   else if (filters.assigneeId) parts.push(Prisma.sql`c."assigneeId" = ${filters.assigneeId}`);
+  if (filters.rating) {
+    parts.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM "ConversationRating" r WHERE r."conversationId" = c."id" AND r."rating" = ${filters.rating}::"ConversationRatingValue")`,
+    );
+  }
   if (filters.createdFrom) parts.push(Prisma.sql`c."createdAt" >= (${filters.createdFrom.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
   if (filters.createdTo) parts.push(Prisma.sql`c."createdAt" < (${filters.createdTo.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
   if (filters.cursor) {
