@@ -381,6 +381,60 @@ describe("was this helpful? (the feedback frame)", () => {
   });
 });
 
+describe("how it went (the closing and rate frames)", () => {
+  it("tells the visitor live when a person resolves, rates over the session that holds the conversation only, and resumes with the rating", async () => {
+    const admin = { userId: "user-admin", workspaceId: "ws-demo", role: "owner" as const };
+    const client = await hello("w-knowledge", { visitor: { name: "Ada" } });
+    await client.next("ready");
+    client.send({ type: "message", text: "Can I talk to a human?", clientMessageId: "h1" });
+    const created = await client.next("ready");
+    const conversationId = created.conversationId ?? "";
+    expect(created.closing).toBeNull();
+    await client.next("message");
+    // Not resolved yet: refused with core's text.
+    client.send({ type: "rate", conversationId, rating: "good" });
+    expect(await client.next("error")).toEqual({ type: "error", error: "Conversation is not resolved" });
+
+    await changeConversation(ctx.db, admin, conversationId, { kind: "resolve" }, new Date(), ctx.live);
+    expect(await client.next("status")).toMatchObject({ status: "active", person: null, notice: null });
+    expect(await client.next("closing")).toEqual({
+      type: "closing",
+      closing: { notice: "This conversation has been resolved. If you need anything else, just write here.", rating: null },
+    });
+
+    // Another visitor (their own session, no conversation): not found, nothing stored.
+    const stranger = await hello("w-knowledge");
+    await stranger.next("ready");
+    stranger.send({ type: "rate", conversationId, rating: "bad" });
+    expect(await stranger.next("error")).toEqual({ type: "error", error: "Conversation not found" });
+    stranger.ws.close();
+
+    client.send({ type: "rate", conversationId, rating: "excellent" });
+    expect(await client.next("error")).toEqual({ type: "error", error: "Invalid request", details: "rating: must be good, okay or bad" });
+    client.send({ type: "rate", conversationId, rating: "good", comment: "Quick and kind" });
+    const rating = await client.next("rating");
+    expect(rating).toMatchObject({ type: "rating", conversationId, rating: "good", comment: "Quick and kind" });
+    expect(await ctx.db.prisma.conversationRating.findUniqueOrThrow({ where: { conversationId } })).toMatchObject({
+      rating: "good",
+      comment: "Quick and kind",
+    });
+    client.ws.close();
+
+    // Back on the page later: the closing line and the rating given.
+    const back = await hello("w-knowledge", { resumeToken: created.resumeToken });
+    const resumed = await back.next("ready");
+    const { type: _type, conversationId: _id, ...given } = rating;
+    expect(resumed.closing).toEqual({
+      notice: "This conversation has been resolved. If you need anything else, just write here.",
+      rating: given,
+    });
+    // Writing again reopens it: the closing goes.
+    back.send({ type: "message", text: "One more thing", clientMessageId: "h2" });
+    expect(await back.next("closing")).toEqual({ type: "closing", closing: null });
+    back.ws.close();
+  });
+});
+
 describe("streamed replies (message.delta)", () => {
   it("sends the reply's pieces as they arrive, then the message as stored", async () => {
     fake.enqueue(streamedText(["To reset it, ", "choose Forgot password ", "on the sign-in page [1]."], { pauseAfter: 2 }));
