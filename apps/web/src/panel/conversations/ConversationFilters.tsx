@@ -85,6 +85,12 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
           <option value="widget">Widget</option>
           <option value="api">HTTP API</option>
         </SelectField>
+        <SelectField label="Rating" value={filters.rating ?? ""} onChange={(event) => apply({ rating: event.target.value })}>
+          <option value="">Any rating</option>
+          <option value="good">Rated good</option>
+          <option value="okay">Rated okay</option>
+          <option value="bad">Rated bad</option>
+        </SelectField>
         <TextField label="Started from" type="date" value={filters.from ?? ""} onChange={(event) => apply({ from: event.target.value })} />
         <TextField label="Started to" type="date" value={filters.to ?? ""} onChange={(event) => apply({ to: event.target.value })} />
       </PanelForm>

@@ -11,6 +11,7 @@ import { ActionButton } from "../ui/buttons.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { hasFilters, type InboxFilters, listInput } from "./filters.ts";
 import { visitorIdentity } from "./identity.ts";
+import { RatingBadge } from "./RatingBadge.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 
 const PAGE_SIZE = 25;
@@ -101,6 +102,7 @@ function ConversationRow({ conversation, now }: { conversation: Item; now: numbe
             {visitorIdentity(conversation)}
           </Link>
           <StatusBadge status={conversation.status} />
+          {conversation.rating ? <RatingBadge rating={conversation.rating.rating} /> : null}
         </span>
         {conversation.waitingSince ? <span className="inbox-waited">Waiting {formatWaited(conversation.waitingSince, now)}</span> : null}
       </div>

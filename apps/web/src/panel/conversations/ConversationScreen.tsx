@@ -9,6 +9,8 @@ import { useTRPC } from "../trpc.ts";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { HandlingPanel } from "./HandlingPanel.tsx";
 import { visitorIdentity } from "./identity.ts";
+import { RatingBadge } from "./RatingBadge.tsx";
+import { RatingCard } from "./RatingCard.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { Transcript } from "./Transcript.tsx";
 import { VisitorCard } from "./VisitorCard.tsx";
@@ -53,6 +55,7 @@ export function ConversationScreen({ conversationId, mayManageVisitorData }: { c
       <div className="page-heading">
         <h1>{visitorIdentity(data)}</h1>
         <StatusBadge status={data.status} />
+        {data.rating ? <RatingBadge rating={data.rating.rating} /> : null}
         {data.assignee ? <span className="muted">Assigned to {data.assignee.name}</span> : null}
       </div>
       <p className="muted">
@@ -81,6 +84,7 @@ export function ConversationScreen({ conversationId, mayManageVisitorData }: { c
           <HandlingPanel conversation={data} />
         </div>
         <div className="stack">
+          <RatingCard conversation={data} />
           <VisitorCard conversation={data} />
           {mayManageVisitorData ? <VisitorDataCard conversation={data} /> : null}
         </div>

@@ -1,8 +1,9 @@
 // The inbox's filters and search, as the URL carries them (?q=&agent=&status=&assignee=&channel=
-// &from=&to=), so a filtered list can be linked and reloaded. `assignee` is "mine", "unassigned" or
+// &rating=&from=&to=), so a filtered list can be linked and reloaded. `assignee` is "mine", "unassigned" or
 // a team member's id; absent: all. `from` and `to` are days (YYYY-MM-DD, the browser's time zone),
 // both included.
 export type StatusFilter = "active" | "escalated" | "resolved";
+export type RatingFilter = "good" | "okay" | "bad";
 
 export interface InboxFilters {
   q?: string;
@@ -10,6 +11,8 @@ export interface InboxFilters {
   status?: StatusFilter;
   assignee?: string;
   channel?: "api" | "widget";
+  /** The visitor's rating after the conversation was resolved. */
+  rating?: RatingFilter;
   from?: string;
   to?: string;
 }
@@ -20,6 +23,7 @@ export function parseFilters(params: Record<string, string | string[] | undefine
   const text = (value: string | string[] | undefined) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
   const status = text(params.status);
   const channel = text(params.channel);
+  const rating = text(params.rating);
   const day = (value: string | string[] | undefined) => {
     const found = text(value);
     return found && DAY.test(found) ? found : undefined;
@@ -30,6 +34,7 @@ export function parseFilters(params: Record<string, string | string[] | undefine
     status: status === "active" || status === "escalated" || status === "resolved" ? status : undefined,
     assignee: text(params.assignee),
     channel: channel === "api" || channel === "widget" ? channel : undefined,
+    rating: rating === "good" || rating === "okay" || rating === "bad" ? rating : undefined,
     from: day(params.from),
     to: day(params.to),
   };
@@ -43,6 +48,7 @@ export function filtersQuery(filters: InboxFilters): string {
     ["status", filters.status],
     ["assignee", filters.assignee],
     ["channel", filters.channel],
+    ["rating", filters.rating],
     ["from", filters.from],
     ["to", filters.to],
   ];
@@ -66,6 +72,7 @@ export function listInput(filters: InboxFilters) {
     status: filters.status,
     assignee: filters.assignee,
     channel: filters.channel,
+    rating: filters.rating,
     createdFrom: filters.from ? startOf(filters.from) : undefined,
     createdTo: filters.to ? startOf(filters.to, 1) : undefined,
   };

@@ -8,6 +8,7 @@ import { Loading, QueryError } from "../ui/status.tsx";
 import { AgentActivityTable } from "./AgentActivityTable.tsx";
 import { GettingStartedChecklist, setUpComplete } from "./GettingStartedChecklist.tsx";
 import { NearQuotaList } from "./NearQuotaList.tsx";
+import { RatingsSummary } from "./RatingsSummary.tsx";
 import { WaitingList } from "./WaitingList.tsx";
 
 export function HomeScreen() {
@@ -29,6 +30,7 @@ export function HomeScreen() {
           {setUpComplete(home.data.gettingStarted) ? null : <GettingStartedChecklist steps={home.data.gettingStarted} />}
           {home.data.waiting.count > 0 ? null : <WaitingList waiting={home.data.waiting} />}
           <AgentActivityTable activity={home.data.activity} unanswered={home.data.unansweredThisWeek} />
+          <RatingsSummary ratings={home.data.ratingsThisWeek} />
           <NearQuotaList nearQuota={home.data.nearQuota} />
         </>
       ) : null}
