@@ -94,6 +94,7 @@ describe("conversations", () => {
       escalatedAt: null,
       waitingSince: null,
       resolvedAt: null,
+      rating: null,
       erasedAt: null,
       createdAt: expect.any(Date),
       updatedAt: new Date("2026-11-10T00:00:00Z"),

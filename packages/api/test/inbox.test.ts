@@ -261,6 +261,14 @@ describe("live", () => {
       ["message", "human"],
       // Resolved reads `active` to the visitor: the agent answers the next message.
       ["status", { type: "status", status: "active", person: null, notice: null }],
+      // ...and the widget shows the closing line and asks how it went.
+      [
+        "closing",
+        {
+          type: "closing",
+          closing: { notice: "This conversation has been resolved. If you need anything else, just write here.", rating: null },
+        },
+      ],
     ]);
     expect(onInbox).toEqual([
       { type: "inbox", conversationId: first.conversationId },

@@ -141,6 +141,8 @@ describe("results carry exactly the declared keys", () => {
     // Taken over: an assignee and a timeline entry, so their keys are checked too.
     await caller.conversations.takeOver({ id: conversationId });
     await caller.conversations.addNote({ id: conversationId, text: "Checked the invoice." });
+    // A visitor's rating, so its keys are checked too.
+    await ctx.db.prisma.conversationRating.create({ data: { conversationId, rating: "good", comment: "Thanks", updatedAt: new Date() } });
     const list = await caller.conversations.list();
     expect(list.items).toHaveLength(1);
     expect(list.items[0]!.lastMessage).not.toBeNull();
