@@ -108,9 +108,14 @@ test("an assignment does not tell the visitor someone joined, a reply does; the 
     await handling.getByLabel("Assigned to").selectOption({ label: `${ADMIN_NAME} (you)` });
     await expect(handling.getByRole("status")).toHaveText("Assignment saved.");
     await expect(handling).toContainText("You have this conversation.");
-    await expect(handling).toContainText("The visitor is waiting for a reply");
+    await expect(handling).toContainText("The visitor's latest message has no reply yet (waiting");
     // Assigned to me is not joined: Take over is still offered (it would tell the visitor).
     await expect(handling.getByRole("button", { name: "Take over" })).toBeVisible();
+    await keepScreenshot(page, testInfo, "queue-conversation-assigned-1280", { fullPage: false });
+    await page.setViewportSize(PHONE);
+    await handling.scrollIntoViewIfNeeded();
+    await keepScreenshot(page, testInfo, "queue-conversation-assigned-390", { fullPage: false });
+    await page.setViewportSize(DESKTOP);
     await input.fill("Hello? Is anyone there?");
     await input.press("Enter");
     await expect(log.locator(".msg.agent").last().locator(".body")).toHaveText(WAITING_REPLY);

@@ -26,7 +26,7 @@ function handlingText(conversation: Conversation, myId: string | undefined, now:
     }
     // Assigned is not answered: the visitor hears that a person joined only from a take-over or a reply.
     const waiting = conversation.waitingSince
-      ? ` The visitor is waiting for a reply (${formatWaited(conversation.waitingSince, now)}).`
+      ? ` The visitor's latest message has no reply yet (waiting ${formatWaited(conversation.waitingSince, now)}).`
       : "";
     return assignee.id === myId
       ? `You have this conversation. The agent is not answering.${waiting}`
