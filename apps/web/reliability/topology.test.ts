@@ -10,24 +10,28 @@
 // same conversation; the panel admin's reply (tRPC, through the balancer, on whichever instance)
 // reaches the visitor over Redis; the restarted instance takes traffic again.
 //
-// The instances are processes of the production build (`node apps/web/server.mjs`), not
-// containers: the image is built and run separately (README, Operations). Needs nginx on the PATH;
-// skipped with a message otherwise. Traffic stays on 127.0.0.1.
+// By default the instances are processes of the production build (`node apps/web/server.mjs`).
+// With TOPOLOGY_IMAGE set they are containers of that image instead (podman, host networking
+// only: every container listens on 127.0.0.1), after the image's one-shot `migrate`. Needs nginx
+// on the PATH (and podman for TOPOLOGY_IMAGE); skipped with a message otherwise. Traffic stays on
+// 127.0.0.1.
 //
 //   npm run test:topology      (DATABASE_URL and REDIS_URL as for the reliability suite)
-import { execFileSync, spawn } from "node:child_process";
+//   podman build --format docker -t localhost/parley:local . && TOPOLOGY_IMAGE=localhost/parley:local npm run test:topology
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { freePort, tail } from "@parley/testing/processes";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, startProcess, tail, waitForHttp } from "@parley/testing/processes";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { WebSocket } from "ws";
 import { type AppInstance, newAuthSecret, printLogsOnFailure, redisUrl, startApp } from "./support/apps.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, appDatabaseUrl, createAgent, createSeededDatabase, type ServerDatabase } from "./support/database.ts";
 import { type Outcome, signIn, sleep } from "./support/http.ts";
 import { REPO_ROOT } from "./support/paths.ts";
+import { recordProcess } from "./support/registry.ts";
 
 const PAGE_ORIGIN = "https://shop.example";
 const CLIENTS = 4;
@@ -45,6 +49,69 @@ function nginxBinary(): string | null {
 }
 const NGINX = nginxBinary();
 if (!NGINX) console.log("topology: skipped, nginx is not installed (apt-get install nginx)");
+const IMAGE = process.env.TOPOLOGY_IMAGE;
+
+/**
+ * An instance as a container of IMAGE (`serve`) on the host's network, listening on 127.0.0.1:port;
+ * the same handle as a process instance. Its log is the `podman run` output in the run folder.
+ */
+async function startContainer(options: {
+  name: string;
+  env: Record<string, string>;
+  authSecret: string;
+  port?: number;
+}): Promise<AppInstance> {
+  const port = options.port ?? (await freePort());
+  const name = `${options.name}-${port}-${Date.now()}`;
+  const logFile = path.join(inject("reliabilityRunDir"), `${name}.log`);
+  const env = { ...options.env, PORT: String(port), HOST: "127.0.0.1", NEXTAUTH_SECRET: options.authSecret };
+  const server = startProcess({
+    name,
+    command: "podman",
+    args: [
+      "run",
+      "--rm",
+      "--name",
+      name,
+      "--network",
+      "host",
+      ...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]),
+      IMAGE!,
+      "serve",
+    ],
+    env: process.env,
+    cwd: REPO_ROOT,
+    logFile,
+  });
+  recordProcess(inject("reliabilityRunDir"), server.pid);
+  const podman = (...args: string[]) => spawnSync("podman", args, { stdio: "ignore" });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    server.child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  await waitForHttp(`http://127.0.0.1:${port}/api/health`, server, 90_000);
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    pid: server.pid,
+    logTail: (lines = 30) => tail(logFile, lines),
+    stop: async () => {
+      podman("stop", "-t", "15", name);
+      await exited;
+    },
+    kill: async () => {
+      podman("kill", "-s", "KILL", name);
+      await exited;
+    },
+    signal: (signal) => podman("kill", "-s", signal, name),
+    exited,
+  };
+}
+
+/** A process instance of the build, or a container of TOPOLOGY_IMAGE. */
+function startInstance(options: { name: string; env: Record<string, string>; authSecret: string; port?: number }): Promise<AppInstance> {
+  return IMAGE ? startContainer(options) : startApp(options);
+}
 
 /** deploy/nginx.conf with the given upstreams and port, in the foreground, its files under `dir`. */
 function nginxConfig(dir: string, port: number, upstreams: number[]): string {
@@ -142,7 +209,19 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
       // Several clients' turns a second on one key for 20 s: above the key's 30 a minute.
       RATE_LIMIT_SCALE: "50",
     };
-    apps = await Promise.all([1, 2].map((n) => startApp({ name: `topology-${n}`, env: appEnv, authSecret })));
+    if (IMAGE) {
+      // The image's one-shot migration, as compose runs it before the instances (a no-op here:
+      // the test database is migrated already; it proves the command and its connection).
+      const migrate = spawnSync(
+        "podman",
+        ["run", "--rm", "--network", "host", "-e", `DATABASE_URL=${appEnv.DATABASE_URL}`, IMAGE, "migrate"],
+        {
+          encoding: "utf8",
+        },
+      );
+      if (migrate.status !== 0) throw new Error(`the image's migrate failed:\n${migrate.stdout}\n${migrate.stderr}`);
+    }
+    apps = await Promise.all([1, 2].map((n) => startInstance({ name: `topology-${n}`, env: appEnv, authSecret })));
     nginxDir = mkdtempSync(path.join(tmpdir(), "parley-topology-nginx-"));
     // nginx's workers (another user when it runs as root) create their temporary folders in it.
     chmodSync(nginxDir, 0o755);
@@ -229,7 +308,18 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
     const helpClient = async () => {
       while (running) await record("help", () => fetch(`${lbUrl}/api/agent/demo/help`));
     };
-    const load = Promise.all([...Array.from({ length: CLIENTS }, (_, client) => turnClient(client)), helpClient()]);
+    // The instances' PostgreSQL connections (by their application_name), sampled for sizing.
+    let maxConnections = 0;
+    const sampleConnections = async () => {
+      while (running) {
+        const rows = await db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'parley-topology'",
+        );
+        maxConnections = Math.max(maxConnections, rows[0]?.n ?? 0);
+        await sleep(250);
+      }
+    };
+    const load = Promise.all([...Array.from({ length: CLIENTS }, (_, client) => turnClient(client)), helpClient(), sampleConnections()]);
 
     await sleep(3_000);
     phase = "failover";
@@ -265,7 +355,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
 
     await sleep(Math.max(0, 4_000 - (performance.now() - killedAt)));
     // The killed instance comes back on its port; nginx tries it again after fail_timeout (10 s).
-    const restarted = await startApp({ name: `${victim.name}-restarted`, env: appEnv, authSecret, port: victim.port }).catch(
+    const restarted = await startInstance({ name: "topology-restarted", env: appEnv, authSecret, port: victim.port }).catch(
       (error: Error) => error,
     );
     expect(restarted).not.toBeInstanceOf(Error);
@@ -304,10 +394,11 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
     const share = (name: Sample["phase"], app: AppInstance) => byPhase(name).filter((sample) => sample.upstream === upstreamOf(app)).length;
     console.log(
       [
-        `topology: ${samples.length} requests through nginx (${acknowledged.length} acknowledged turns, all stored; ${samples.filter((s) => s.kind === "help").length} help reads)`,
+        `topology (${IMAGE ? `containers of ${IMAGE}` : "processes of the build"}): ${samples.length} requests through nginx (${acknowledged.length} acknowledged turns, all stored; ${samples.filter((s) => s.kind === "help").length} help reads)`,
         `  before the kill: ${byPhase("before").length} requests, ${failedIn("before").length} failed; killed instance took ${share("before", victim)}, the other ${share("before", survivor)}`,
         `  failover window (SIGKILL to restart, ${Math.round(restartedAt - killedAt)} ms): ${byPhase("failover").length} requests, ${failedIn("failover").length} failed (${((100 * failedIn("failover").length) / Math.max(1, byPhase("failover").length)).toFixed(2)} %, all 502: requests the dead instance had taken)`,
         `  after the restart: ${byPhase("restarted").length} requests, ${failedIn("restarted").length} failed; restarted instance took ${share("restarted", victim)}`,
+        `  PostgreSQL connections of the instances: at most ${maxConnections} at once (both together)`,
         `  widget: reconnected through nginx to the other instance ${Math.round(reconnectedAfter)} ms after the kill (500 ms of it the widget's own delay), same conversation, the admin's reply delivered`,
       ].join("\n"),
     );
