@@ -222,6 +222,8 @@ describe("a conversation over the socket", () => {
       notice: null,
       messages: [],
       closing: null,
+      // No SMTP_URL in this test: the widget never asks for an address.
+      email: { enabled: false, address: null },
       // No settings in the panel: the defaults.
       config: {
         title: "Chat with us",

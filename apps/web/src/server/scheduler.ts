@@ -3,7 +3,7 @@
 // by the server entry on SIGTERM/SIGINT through the process's shutdown hooks. This is the one
 // place that lists the tasks; each is declared (interval, lease) beside its feature in core.
 import { logger } from "@parley/core";
-import { RetentionTask, retentionTask } from "@parley/core/conversations";
+import { RetentionTask, retentionTask, VisitorMailTask, visitorMailTask } from "@parley/core/conversations";
 import {
   EmbeddingIndexer,
   embeddingsTask,
@@ -16,8 +16,11 @@ import {
 } from "@parley/core/knowledge";
 import { Scheduler } from "@parley/core/scheduler";
 import { WebhookWorker, webhookDeliveryTask } from "@parley/core/webhooks";
+import { createResumeTokens } from "@parley/core/widget";
 import { getDb } from "@parley/db";
 import { appEnv } from "../env.ts";
+import { authSecret } from "./auth.ts";
+import { getAppContext } from "./context.ts";
 import { processRegistry } from "./registry.ts";
 import { getSemanticSearch } from "./semantic.ts";
 
@@ -38,6 +41,9 @@ export async function startScheduler(): Promise<Scheduler> {
     .add(retentionTask(new RetentionTask({ db })))
     .add(languageDetectionTask(new LanguageDetectionTask({ db })))
     .add(importsTask(new ImportRunner({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL })));
+  // Replies written while the visitor was away, mailed in batches (only when SMTP_URL is set).
+  const app = await getAppContext();
+  if (app.mailer) scheduler.add(visitorMailTask(new VisitorMailTask(app, createResumeTokens(authSecret()))));
   if (semantic) {
     scheduler.add(embeddingsTask(new EmbeddingIndexer({ db, embedder: semantic.embedder, vectorSearch: semantic.passages.setting })));
   }

@@ -46,6 +46,20 @@ export const CONVERSATIONS_ERRORS = defineErrors({
     meaning: `A rating may be changed for ${RATING_CHANGE_WINDOW_MINUTES} minutes after it was first given; after that it stands until the conversation is resolved again.`,
     action: "Keep the rating shown; the visitor is asked again the next time the conversation is resolved.",
   },
+  EMAIL_OFF: {
+    status: 409,
+    message: "Email is not available",
+    trpc: "CONFLICT",
+    meaning: "This server sends no email (no SMTP_URL), so it neither asks for nor keeps the visitor's address.",
+    action: "Set SMTP_URL to let the widget ask for an email address and mail replies and transcripts.",
+  },
+  VISITOR_EMAIL_MISSING: {
+    status: 409,
+    message: "No email address for this conversation",
+    trpc: "CONFLICT",
+    meaning: "The transcript goes to the address the visitor gave in this conversation, and none was given.",
+    action: "Send an `email` frame with the visitor's address first.",
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     message: "Idempotency-Key reused with a different request",

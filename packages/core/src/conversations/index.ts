@@ -32,4 +32,17 @@ export { type SendMessageInput, sendMessage } from "./turn/send-message.ts";
 export { type MessageResponse, runTurn } from "./turn/turn.ts";
 export { eraseVisitorData, eraseVisitorInput, exportVisitorData, parseVisitorTargetQuery } from "./visitor-data.ts";
 export { visitorDataOperations } from "./visitor-data-operations.ts";
+export {
+  mailTranscript,
+  replyMail,
+  resumeLink,
+  resumeTokenOfLink,
+  scheduleReplyMail,
+  sendDueReplyMails,
+  setVisitorEmail,
+  transcriptMail,
+  VisitorMailTask,
+  visitorEmailInput,
+  visitorMailTask,
+} from "./visitor-email.ts";
 export { toWireMessage, type WireMessage } from "./wire-message.ts";

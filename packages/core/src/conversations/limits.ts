@@ -62,3 +62,19 @@ export const HANDOFF_REPLY_TIME_MIN_SAMPLES = 5;
 export const RATING_COMMENT_MAX_CHARS = 1_000;
 export const RATING_CHANGE_WINDOW_MINUTES = 60;
 export const RATINGS_PER_MINUTE = 10;
+/**
+ * Reaching the visitor by email (visitor-email.ts): how long after the
+ * visitor's last message with no person's reply the widget asks for one (also asked on handoff);
+ * how long a widget socket counts the visitor as present without renewing it; how long replies
+ * written while the visitor is away wait to go out in one mail (a person writing three lines
+ * sends one mail, not three); how often the mail task looks for due mails; addresses one IP may
+ * give per minute; transcripts one conversation may have mailed per hour.
+ */
+export const VISITOR_EMAIL_PROMPT_AFTER_MS = 3 * 60_000;
+export const VISITOR_PRESENCE_TTL_MS = 90_000;
+export const VISITOR_MAIL_BATCH_MS = 2 * 60_000;
+export const VISITOR_MAIL_TASK_INTERVAL_MS = 15_000;
+export const VISITOR_EMAILS_PER_MINUTE = 5;
+export const TRANSCRIPTS_PER_HOUR = 3;
+/** Messages a transcript mail carries at most (the latest). */
+export const TRANSCRIPT_MAX_MESSAGES = 200;

@@ -9,6 +9,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same as HTML (user text in it escaped by the sender's template); without it, text only. */
+  html?: string;
 }
 
 export interface Mailer {

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { rateConversationInput } from "../conversations/rating.ts";
 import { messageRequestSchema } from "../conversations/turn/message-schema.ts";
+import { visitorEmailInput } from "../conversations/visitor-email.ts";
 import type { WireClosing, WireMessage, WireRating } from "../conversations/wire-message.ts";
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../platform/text.ts";
 import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protocol.ts";
@@ -114,6 +115,10 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("feedback"), messageId: z.string().min(1, "must not be empty").max(100), helpful: z.boolean() }),
   // The visitor's rating of their resolved conversation (good, okay or bad, optional words).
   z.strictObject({ type: z.literal("rate"), ...rateConversationInput.shape }),
+  // The visitor's email address for their conversation (replies while away, the transcript).
+  z.strictObject({ type: z.literal("email"), ...visitorEmailInput.shape }),
+  // Mail the conversation's transcript to the address given.
+  z.strictObject({ type: z.literal("transcript") }),
   z
     .strictObject({
       type: z.literal("tool_result"),
@@ -152,7 +157,14 @@ export type ServerFrame =
       config?: WidgetConfig;
       /** While the conversation is resolved: the closing line and the visitor's rating so far; else null. */
       closing: WireClosing | null;
+      /** Email: whether this server sends it (else the widget never asks), and the address the visitor gave. */
+      email: { enabled: boolean; address: string | null };
     }
+  /** Ask the visitor for an email address (on handoff, or when no person replied in time); at most once per connection. */
+  | { type: "email_prompt" }
+  /** The visitor's address was stored (answer to `email`), or the transcript went to it (answer to `transcript`). */
+  | { type: "email"; email: string }
+  | { type: "transcript"; email: string }
   /** A person resolved the conversation (the closing line; ask for a rating), or it was reopened (null). */
   | { type: "closing"; closing: WireClosing | null }
   /** The visitor's rating was stored (answer to `rate`). */

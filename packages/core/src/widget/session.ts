@@ -7,11 +7,12 @@ import { randomUUID } from "node:crypto";
 import type { Prisma } from "@parley/db";
 import { type MessagingAgent, messagingAgentSelect } from "../agents/keys/message-auth.ts";
 import { visitorNotice } from "../conversations/handoff.ts";
-import { CLIENT_VARIABLES_MAX_KEYS } from "../conversations/limits.ts";
+import { CLIENT_VARIABLES_MAX_KEYS, VISITOR_EMAIL_PROMPT_AFTER_MS } from "../conversations/limits.ts";
 import type { LiveEvent } from "../conversations/live.ts";
 import { closingOf, rateConversation } from "../conversations/rating.ts";
 import type { Visitor } from "../conversations/turn/message-schema.ts";
 import { runTurn } from "../conversations/turn/turn.ts";
+import { emailEnabled, mailTranscript, markVisitorPresence, setVisitorEmail } from "../conversations/visitor-email.ts";
 import { toWireMessage, type WireClosing } from "../conversations/wire-message.ts";
 import type { ClientTool } from "../engine/types.ts";
 import { voteOnAnswer } from "../help/feedback.ts";
@@ -135,6 +136,13 @@ export class WidgetSession {
   private readonly pendingCalls = new Map<string, PendingToolCall>();
   private unattachedTracking: string[] = [];
   private trackWindow = { start: 0, count: 0 };
+  /** The address the visitor gave for this conversation (visitor-email.ts); null: none yet. */
+  private visitorEmail: string | null = null;
+  /** Whether the email prompt was sent on this connection, and the timer that sends it when no person replies. */
+  private emailPrompted = false;
+  private emailPromptTimer: NodeJS.Timeout | null = null;
+  /** Renews visitorPresentUntil while this socket holds the conversation (away: replies are mailed). */
+  private presenceTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private queue: Promise<void> = Promise.resolve();
   private helloTimer: NodeJS.Timeout | null;
@@ -253,6 +261,7 @@ export class WidgetSession {
     this.isClosed = true;
     if (this.helloTimer) clearTimeout(this.helloTimer);
     this.releaseSlot();
+    this.leaveConversation();
     void this.stopVoice();
     this.unsubscribe?.();
     this.unsubscribe = null;
@@ -288,6 +297,10 @@ export class WidgetSession {
         return this.feedback(frame.messageId, frame.helpful);
       case "rate":
         return this.rate(frame);
+      case "email":
+        return this.giveEmail(frame.email);
+      case "transcript":
+        return this.transcript();
     }
   }
 
@@ -306,6 +319,7 @@ export class WidgetSession {
     this.visitor = frame.visitor;
     this.tools = frame.tools ?? [];
     this.pageUrl = frame.pageUrl;
+    this.visitorEmail = frame.visitor?.email ?? null;
 
     let messages: WireMessage[] = [];
     if (frame.resumeToken) {
@@ -314,11 +328,12 @@ export class WidgetSession {
         claims && claims.agentId === agent.id
           ? await this.ctx.db.prisma.conversation.findFirst({
               where: { id: claims.conversationId, agentId: agent.id },
-              select: { id: true, status: true, joinedBy: { select: { name: true } } },
+              select: { id: true, status: true, visitorEmail: true, joinedBy: { select: { name: true } } },
             })
           : null;
       if (conversation) {
         this.attach(conversation.id);
+        this.visitorEmail = conversation.visitorEmail;
         this.status = wireStatus(conversation.status);
         this.person = this.status === "escalated" && conversation.joinedBy ? publicName(conversation.joinedBy) : null;
         this.notice = await this.noticeFor(agent, this.status, this.person);
@@ -415,6 +430,7 @@ export class WidgetSession {
         this.notice = await this.noticeFor(agent, response.status, null);
         this.send({ type: "status", status: response.status, person: null, notice: this.notice });
       }
+      this.afterVisitorMessage();
       return { messageId, reply: response.reply };
     } catch (error) {
       this.sendError(error, ref);
@@ -693,12 +709,91 @@ export class WidgetSession {
     this.conversationId = conversationId;
     this.unsubscribe?.();
     this.unsubscribe = this.ctx.live?.subscribe(conversationId, (event) => this.onLive(event)) ?? null;
+    this.holdPresence(conversationId);
+  }
+
+  /** The visitor is here while this socket lives: a person's replies reach them live, not by mail. */
+  private holdPresence(conversationId: string): void {
+    if (!emailEnabled(this.ctx)) return;
+    const mark = () => void markVisitorPresence(this.ctx.db, conversationId, this.ctx.now()).catch(logPresenceError);
+    mark();
+    if (this.presenceTimer) clearInterval(this.presenceTimer);
+    this.presenceTimer = setInterval(mark, WIDGET_CONNECTION_SLOT_RENEW_MS);
+    this.presenceTimer.unref?.();
+  }
+
+  /** The socket closed: the visitor is away (another tab on the conversation marks it again within its renewal). */
+  private leaveConversation(): void {
+    if (this.emailPromptTimer) clearTimeout(this.emailPromptTimer);
+    this.emailPromptTimer = null;
+    if (!this.presenceTimer) return;
+    clearInterval(this.presenceTimer);
+    this.presenceTimer = null;
+    if (this.conversationId) void markVisitorPresence(this.ctx.db, this.conversationId, null).catch(logPresenceError);
+  }
+
+  /** Whether the widget may ask for an address: this server sends email and none was given. */
+  private mayAskEmail(): boolean {
+    return emailEnabled(this.ctx) && this.conversationId !== null && this.visitorEmail === null;
+  }
+
+  /** Asks once per connection: on handoff, or when no person replied in time. */
+  private promptEmail(): void {
+    if (this.emailPrompted || !this.mayAskEmail()) return;
+    this.emailPrompted = true;
+    this.send({ type: "email_prompt" });
+  }
+
+  /** After each visitor message: a handoff asks now; otherwise ask if no person replies within the limit. */
+  private afterVisitorMessage(): void {
+    if (!this.mayAskEmail() || this.emailPrompted) return;
+    if (this.status === "escalated") {
+      this.promptEmail();
+      return;
+    }
+    if (this.emailPromptTimer) clearTimeout(this.emailPromptTimer);
+    this.emailPromptTimer = setTimeout(() => this.promptEmail(), VISITOR_EMAIL_PROMPT_AFTER_MS);
+    this.emailPromptTimer.unref?.();
+  }
+
+  /** The visitor's address for this conversation (visitor-email.ts checks who may and how often). */
+  private async giveEmail(email: string): Promise<void> {
+    if (!this.agent) return;
+    try {
+      const stored = await setVisitorEmail(
+        this.ctx,
+        { agentId: this.agent.id, sessionConversationId: this.conversationId, clientIp: this.options.clientIp },
+        { email },
+      );
+      this.visitorEmail = stored;
+      if (this.emailPromptTimer) clearTimeout(this.emailPromptTimer);
+      this.send({ type: "email", email: stored });
+    } catch (error) {
+      this.sendError(error, {});
+    }
+  }
+
+  /** The transcript mailed to the address the visitor gave. */
+  private async transcript(): Promise<void> {
+    if (!this.agent) return;
+    try {
+      const sent = await mailTranscript(this.ctx, this.options.tokens, {
+        agentId: this.agent.id,
+        sessionConversationId: this.conversationId,
+        clientIp: this.options.clientIp,
+      });
+      this.send({ type: "transcript", email: sent.to });
+    } catch (error) {
+      this.sendError(error, {});
+    }
   }
 
   private onLive(event: LiveEvent): void {
     if (this.isClosed) return;
     if (event.type === "message") {
       this.send({ type: "message", ...event.message });
+      // A person answered: no need to ask for an address because nobody did.
+      if (event.message.role === "human" && this.emailPromptTimer) clearTimeout(this.emailPromptTimer);
       if (event.message.role === "human") this.voice?.speakPersonReply(event.message.text);
     } else if (event.type === "closing") {
       this.closing = event.closing;
@@ -712,6 +807,7 @@ export class WidgetSession {
       this.person = person;
       this.notice = event.notice ?? null;
       this.send({ type: "status", status: event.status, person, notice: this.notice });
+      if (event.status === "escalated" && person === null) this.promptEmail();
     }
   }
 
@@ -741,6 +837,7 @@ export class WidgetSession {
       notice: this.notice,
       messages,
       closing: this.closing,
+      email: { enabled: emailEnabled(this.ctx), address: this.visitorEmail },
       ...(this.config ? { config: this.config } : {}),
     });
   }
@@ -775,6 +872,11 @@ export class WidgetSession {
     this.transport.close(code, text);
     this.closed();
   }
+}
+
+/** Presence expires on its own; a failed write is worth a line in the log. */
+function logPresenceError(error: unknown): void {
+  logger.warn("widget presence", { error: describeError(error) });
 }
 
 /** A slot left behind expires on its own; the failure is worth a line in the log, not the visitor's attention. */

@@ -6,6 +6,7 @@ import { teamMemberOutput } from "../../people/team-operations.ts";
 import { count, id, moment, okOutput, page } from "../../platform/panel-outputs.ts";
 import type { ConversationContext } from "../context.ts";
 import { RATING_VALUES } from "../rating.ts";
+import { scheduleReplyMail } from "../visitor-email.ts";
 import { getConversation, listConversations, listConversationsInput, waitingEscalations } from "./conversations.ts";
 import { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
 import { addNote, addNoteInput } from "./notes.ts";
@@ -128,7 +129,12 @@ export const conversationOperations = {
     permission: "inbox.reply",
     input: replyInput,
     output: conversationMessageOutput,
-    run: ({ app, scope }, input) => replyToConversation(app.db, scope, input, app.now(), app.live),
+    // A visitor who is away (no widget socket on the conversation) gets the reply by mail, batched.
+    run: async ({ app, scope }, input) => {
+      const reply = await replyToConversation(app.db, scope, input, app.now(), app.live);
+      await scheduleReplyMail(app, input.id, app.now());
+      return reply;
+    },
   }),
   /** An internal note: the team sees it in the timeline; the visitor never does. */
   addNote: panel.mutation({
