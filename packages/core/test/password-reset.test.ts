@@ -223,7 +223,7 @@ describe("using a reset link", () => {
 });
 
 describe("sessions named by browser, and sign out everywhere else", () => {
-  it("names each session, marks this one, and ends every other one", async () => {
+  it("names each session, lists this one first and marked, and ends every other one", async () => {
     const linux = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
     const iphone =
       "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
@@ -232,8 +232,8 @@ describe("sessions named by browser, and sign out everywhere else", () => {
     const scope = { userId: "cyd", workspaceId: "ws-r", role: "owner" as const, sessionId: here.id };
     const listed = await ownSessions(db, scope, at(2));
     expect(listed.map(({ browser, ip, current }) => ({ browser, ip, current }))).toEqual([
-      { browser: "Safari on iOS", ip: "198.51.100.9", current: false },
       { browser: "Chrome on Linux", ip: "127.0.0.1", current: true },
+      { browser: "Safari on iOS", ip: "198.51.100.9", current: false },
     ]);
 
     await expect(endOtherSessions({ db, limiters }, scope, at(3))).resolves.toEqual({ endedSessions: 1 });

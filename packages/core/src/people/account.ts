@@ -69,14 +69,18 @@ export async function changePassword(
   return { endedSessions: await endAllSessions(deps.db, scope.userId, now, scope.sessionId) };
 }
 
-/** The person's live sessions, the current one marked, each named by its browser ("Chrome on Linux"). */
+/**
+ * The person's live sessions, each named by its browser ("Chrome on Linux"): the current one first
+ * and marked, then the others, most recently used first.
+ */
 export async function ownSessions(db: Database, scope: AdminScope & { sessionId?: string }, now: Date) {
   const sessions = await listSessions(db, scope.userId, now);
-  return sessions.map((session) => ({
+  const named = sessions.map((session) => ({
     ...session,
     browser: describeUserAgent(session.userAgent),
     current: session.id === scope.sessionId,
   }));
+  return [...named.filter((session) => session.current), ...named.filter((session) => !session.current)];
 }
 
 /** "Sign out everywhere else": ends every live session of the person but the one asking; returns how many ended. */

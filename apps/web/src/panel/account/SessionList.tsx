@@ -64,7 +64,7 @@ export function SessionList() {
         ))}
       </ul>
       {others > 0 || endOthers.isSuccess ? (
-        <div className="form-actions">
+        <div className="form-actions sessions-actions">
           <ActionButton
             variant="danger"
             disabled={others === 0}
