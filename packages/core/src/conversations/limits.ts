@@ -38,6 +38,11 @@ export const INBOX_SEARCHES_PER_MINUTE = 120;
 export const INBOX_LIVE_REFRESH_MS = 2_000;
 /** The panel's live stream: a keep-alive comment this often. */
 export const INBOX_STREAM_HEARTBEAT_MS = 25_000;
+/**
+ * The person's open assigned conversations the inbox counts return with their last visitor message
+ * (most recently active first), for the panel's alerts (counts.ts); the counts are exact regardless.
+ */
+export const INBOX_ATTENTION_MAX = 50;
 /** The visitor's data: exports a person may download per hour, and erasures a person may run per hour. */
 export const VISITOR_DATA_EXPORTS_PER_HOUR = 30;
 export const VISITOR_ERASURES_PER_HOUR = 60;

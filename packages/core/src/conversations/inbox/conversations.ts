@@ -21,6 +21,7 @@ import { noteSelect, toNote } from "./notes.ts";
 import { findInQueueOrder } from "./queue.ts";
 import { searchConversationIds } from "./search.ts";
 import type { ActivityKind } from "./transitions.ts";
+import { unreadIds } from "./unread.ts";
 
 export type { ConversationMessage } from "./conversation-rows.ts";
 
@@ -127,8 +128,17 @@ export async function listConversations(
   }
   const page = rows.slice(0, input.limit);
   const previews = await lastMessages(db, page);
+  const unread = await unreadIds(
+    db,
+    scope.userId,
+    page.map((row) => ({ id: row.id, lastVisitorAt: previews.get(row.id)?.lastVisitorMessage?.createdAt ?? null })),
+  );
   return {
-    items: page.map((row) => ({ ...toConversation(row), ...(previews.get(row.id) ?? { lastMessage: null, lastVisitorMessage: null }) })),
+    items: page.map((row) => ({
+      ...toConversation(row),
+      ...(previews.get(row.id) ?? { lastMessage: null, lastVisitorMessage: null }),
+      unread: unread.has(row.id),
+    })),
     nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
   };
 }

@@ -8,8 +8,10 @@ import type { ConversationContext } from "../context.ts";
 import { RATING_VALUES } from "../rating.ts";
 import { scheduleReplyMail } from "../visitor-email.ts";
 import { getConversation, listConversations, listConversationsInput, waitingEscalations } from "./conversations.ts";
+import { inboxCounts } from "./counts.ts";
 import { assignInput, changeConversation, conversationIdInput, replyInput, replyToConversation, signalTyping } from "./inbox.ts";
 import { addNote, addNoteInput } from "./notes.ts";
+import { markConversationRead } from "./unread.ts";
 
 const conversationStatus = z.enum(["active", "escalated", "resolved"]);
 
@@ -60,10 +62,29 @@ export const conversationListOutput = page(
     lastMessage: messagePreview.nullable(),
     /** The visitor's own last message (what they asked), for the list's preview. */
     lastVisitorMessage: messagePreview.nullable(),
+    /** The visitor wrote since the signed-in person last opened it (unread.ts). */
+    unread: z.boolean(),
   }),
 );
 
 export const waitingEscalationsOutput = z.object({ count, oldestEscalatedAt: moment.nullable() });
+
+/** The signed-in person's counts (counts.ts) and their open assigned conversations, for the alerts. */
+export const inboxCountsOutput = z.object({
+  mine: count,
+  unassigned: count,
+  oldestEscalatedAt: moment.nullable(),
+  assigned: z.array(
+    z.object({
+      id,
+      visitorName: z.string().nullable(),
+      visitorEmail: z.string().nullable(),
+      firstPageUrl: z.string().nullable(),
+      lastVisitorMessageAt: moment.nullable(),
+      unread: z.boolean(),
+    }),
+  ),
+});
 
 export const conversationMessageOutput = z.object({
   id,
@@ -118,6 +139,19 @@ export const conversationOperations = {
     permission: "inbox.read",
     output: waitingEscalationsOutput,
     run: ({ app, scope }) => waitingEscalations(app.db, scope),
+  }),
+  /** The navigation's Mine and Unassigned counts, the title's count and the alerts' state. */
+  counts: panel.query({
+    permission: "inbox.read",
+    output: inboxCountsOutput,
+    run: ({ app, scope }) => inboxCounts(app.db, scope),
+  }),
+  /** The person opened the conversation: it is read for them until the visitor writes again. */
+  markRead: panel.mutation({
+    permission: "inbox.read",
+    input: conversationIdInput,
+    output: okOutput,
+    run: ({ app, scope }, input) => markConversationRead(app.db, scope, input.id, app.now()),
   }),
   get: panel.query({
     permission: "inbox.read",
