@@ -56,7 +56,7 @@ const appEnvSchema = cliEnvSchema
     /** Voice: an OpenAI-compatible audio endpoint and which engines run (SPEECH_*; see @parley/core/voice). */
     ...speechSettingsSchema.shape,
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
-    /** Email out (invitations): smtp://user:pass@host:587, or smtps:// for TLS from the start. Unset: no email. */
+    /** Email out (invitations, password reset links): smtp://user:pass@host:587, or smtps:// for TLS from the start. Unset: no email. */
     SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
     /**
      * Tests and local development only: webhook endpoints may use http:// and private, loopback or

@@ -1,5 +1,6 @@
-// Email out of Parley (the team's invitations) over SMTP, with nodemailer. Configured by SMTP_URL
-// (smtp://user:pass@host:587, smtps:// for TLS from the start); without it Parley sends no email.
+// Email out of Parley (the team's invitations, password reset links) over SMTP, with nodemailer.
+// Configured by SMTP_URL (smtp://user:pass@host:587, smtps:// for TLS from the start); without it
+// Parley sends no email.
 // A send never takes longer than MAIL_TIMEOUT_MS, and its error names no credential.
 import nodemailer from "nodemailer";
 
