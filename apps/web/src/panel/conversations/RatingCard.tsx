@@ -26,7 +26,8 @@ export function RatingCard({ conversation }: { conversation: RatedConversation }
           {rating.comment ? <blockquote className="rating-comment">{rating.comment}</blockquote> : null}
           <p className="muted small">
             Rated {formatDateTime(rating.createdAt)}
-            {String(rating.updatedAt) !== String(rating.createdAt) ? ` · changed ${formatDateTime(rating.updatedAt)}` : ""}
+            {/* Words added a moment after the click are not a change worth a second time. */}
+            {formatDateTime(rating.updatedAt) !== formatDateTime(rating.createdAt) ? ` · changed ${formatDateTime(rating.updatedAt)}` : ""}
           </p>
         </>
       ) : (
