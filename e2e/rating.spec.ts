@@ -64,6 +64,7 @@ test("a resolved conversation asks the visitor how it went; their rating shows i
     await expect(closing.getByLabel("Anything you would like to add? (optional)")).toBeHidden();
     await keepScreenshot(site, testInfo, "rating-widget-rated-390", { fullPage: false });
     await site.setViewportSize(DESKTOP);
+    await closing.scrollIntoViewIfNeeded();
     await keepScreenshot(site, testInfo, "rating-widget-rated-1280", { fullPage: false });
 
     // Back on the page later: the closing line and the rating given are still there.

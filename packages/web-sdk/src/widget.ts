@@ -483,6 +483,8 @@ function start(script: HTMLScriptElement): WidgetApi {
         : `Thanks! You rated this conversation “${RATING_NAMES[given.rating]}”.`;
       // Words once: after they are sent the box goes (rating again keeps them unless new ones are written).
       comment.hidden = given.comment !== null || !open;
+      // The card grew (the thanks, the comment box): it stays in view at the end of the log.
+      scrollDown();
     };
     update(closing.rating);
     closingCard = { item, update };
