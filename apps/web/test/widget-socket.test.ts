@@ -4,7 +4,8 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { changeConversation, getConversation, replyToConversation, signalTyping } from "@parley/core/conversations";
+import type { MailMessage } from "@parley/core";
+import { changeConversation, getConversation, replyToConversation, scheduleReplyMail, signalTyping } from "@parley/core/conversations";
 import { renderMessageHtml } from "@parley/core/markdown";
 import { createMemoryLiveBus, createResumeTokens, type ServerFrame } from "@parley/core/widget";
 import type { TestContext } from "@parley/testing/context";
@@ -434,6 +435,64 @@ describe("how it went (the closing and rate frames)", () => {
     back.send({ type: "message", text: "One more thing", clientMessageId: "h2" });
     expect(await back.next("closing")).toEqual({ type: "closing", closing: null });
     back.ws.close();
+  });
+
+  it("asks for an email on handoff when the server sends email, stores it from the visitor's own session only, mails the transcript, and counts the visitor away once the socket closes", async () => {
+    const mails: MailMessage[] = [];
+    ctx.mailer = {
+      async send(message) {
+        mails.push(message);
+      },
+      close() {},
+    };
+    try {
+      const client = await hello("w-knowledge");
+      expect((await client.next("ready")).email).toEqual({ enabled: true, address: null });
+      client.send({ type: "message", text: "Can I talk to a human?", clientMessageId: "e1" });
+      const created = await client.next("ready");
+      const conversationId = created.conversationId ?? "";
+      await client.next("message");
+      expect(await client.next("email_prompt")).toEqual({ type: "email_prompt" });
+
+      // Another visitor's session holds no conversation: not found, nothing stored.
+      const stranger = await hello("w-knowledge");
+      await stranger.next("ready");
+      stranger.send({ type: "email", email: "eve@example.com" });
+      expect(await stranger.next("error")).toEqual({ type: "error", error: "Conversation not found" });
+      stranger.ws.close();
+
+      client.send({ type: "email", email: "ada at example" });
+      expect(await client.next("error")).toEqual({ type: "error", error: "Invalid request", details: "email: must be an email address" });
+      client.send({ type: "email", email: "ada@example.com" });
+      expect(await client.next("email")).toEqual({ type: "email", email: "ada@example.com" });
+      const stored = await ctx.db.prisma.conversation.findUniqueOrThrow({
+        where: { id: conversationId },
+        select: { visitorEmail: true, visitorPresentUntil: true },
+      });
+      expect(stored.visitorEmail).toBe("ada@example.com");
+      expect(stored.visitorPresentUntil?.getTime()).toBeGreaterThan(Date.now());
+
+      client.send({ type: "transcript" });
+      expect(await client.next("transcript")).toEqual({ type: "transcript", email: "ada@example.com" });
+      expect(mails.map((mail) => mail.to)).toEqual(["ada@example.com"]);
+      expect(mails[0]?.text).toContain("Can I talk to a human?");
+
+      // The page closed: the visitor is away, so a person's reply is to be mailed.
+      client.ws.close();
+      await expect
+        .poll(async () => (await ctx.db.prisma.conversation.findUniqueOrThrow({ where: { id: conversationId } })).visitorPresentUntil)
+        .toBeNull();
+      const admin = { userId: "user-admin", workspaceId: "ws-demo", role: "owner" as const };
+      await replyToConversation(ctx.db, admin, { id: conversationId, text: "Here now" }, new Date(), ctx.live);
+      expect(await scheduleReplyMail(ctx, conversationId)).toBe(true);
+
+      // Back with the resume token: the address given, and no second prompt.
+      const back = await hello("w-knowledge", { resumeToken: created.resumeToken });
+      expect((await back.next("ready")).email).toEqual({ enabled: true, address: "ada@example.com" });
+      back.ws.close();
+    } finally {
+      ctx.mailer = undefined;
+    }
   });
 });
 

@@ -87,6 +87,12 @@ export interface ParleyEvents extends VoiceEvents {
   closing: Closing | null;
   /** The visitor's rating was stored. */
   rating: Rating;
+  /** Ask the visitor for an email address (the server sends email and none was given). */
+  emailPrompt: undefined;
+  /** The visitor's address was stored. */
+  email: string;
+  /** The transcript was mailed to this address. */
+  transcript: string;
   /** The socket's state; `closed` with a fatal code (origin, agent) is final. */
   connection: { state: ConnectionState; code?: number; reason?: string };
 }
@@ -123,6 +129,13 @@ export interface ParleyConnection {
    * window of `closing.rating.changeableUntil` replaces it. Answered by a `rating` event, or an `error`.
    */
   rate(rating: RatingValue, comment?: string): void;
+  /**
+   * The visitor's email address for this conversation: replies written while they are away are
+   * mailed to it with a link back. Answered by an `email` event, or an `error`.
+   */
+  setEmail(email: string): void;
+  /** Mails the transcript to the address given; answered by a `transcript` event, or an `error`. */
+  mailTranscript(): void;
   /** A tool the agent may call in this page; returns a function that unregisters it. */
   registerTool(definition: ToolDefinition, handler: ToolHandler): () => void;
   /** Closes for good (no reconnect). */
@@ -202,6 +215,14 @@ class Connection implements ParleyConnection {
     if (!this.conversationId) return;
     const words = comment?.trim();
     this.post({ type: "rate", conversationId: this.conversationId, rating, ...(words ? { comment: words } : {}) });
+  }
+
+  setEmail(email: string): void {
+    this.post({ type: "email", email: email.trim() });
+  }
+
+  mailTranscript(): void {
+    this.post({ type: "transcript" });
   }
 
   on<E extends keyof ParleyEvents>(event: E, listener: (payload: ParleyEvents[E]) => void): () => void {
@@ -369,6 +390,15 @@ class Connection implements ParleyConnection {
         this.emit("rating", rating);
         return;
       }
+      case "email_prompt":
+        this.emit("emailPrompt", undefined);
+        return;
+      case "email":
+        this.emit("email", frame.email);
+        return;
+      case "transcript":
+        this.emit("transcript", frame.email);
+        return;
       case "tool_call":
         void this.runTool(frame.callId, frame.name, frame.args);
         return;

@@ -67,6 +67,10 @@ export type ClientFrame =
   | { type: "feedback"; messageId: string; helpful: boolean }
   /** The visitor's rating of their resolved conversation; `comment` at most 1,000 characters. */
   | { type: "rate"; conversationId: string; rating: RatingValue; comment?: string }
+  /** The visitor's email address for this conversation (replies while away, the transcript); at most 254 characters. */
+  | { type: "email"; email: string }
+  /** Mail the conversation's transcript to the address given. */
+  | { type: "transcript" }
   | VoiceClientFrame;
 
 /** Sample rates voice audio may have, both ways (PCM16 mono). */
@@ -137,6 +141,8 @@ export interface ReadyFrame {
   config?: WidgetConfig;
   /** While the conversation is resolved: the closing line and the visitor's rating so far; else null. */
   closing?: Closing | null;
+  /** Whether this server sends email (else never ask for an address), and the address given for this conversation. */
+  email?: { enabled: boolean; address: string | null };
 }
 
 export type RatingValue = "good" | "okay" | "bad";
@@ -196,6 +202,11 @@ export type ServerFrame =
   | { type: "closing"; closing: Closing | null }
   /** The visitor's rating was stored. */
   | ({ type: "rating"; conversationId: string } & Rating)
+  /** Ask the visitor for an email address (on handoff, or when no person replied in time). */
+  | { type: "email_prompt" }
+  /** The address was stored (answer to `email`), or the transcript went to it (answer to `transcript`). */
+  | { type: "email"; email: string }
+  | { type: "transcript"; email: string }
   | ErrorFrame
   | VoiceServerFrame;
 

@@ -76,6 +76,15 @@ header h2 { flex: 1; margin: 0; font-size: 16px; }
 .comment textarea { height: 64px; flex: none; }
 .comment button { align-self: flex-start; min-height: 44px; border: 0; border-radius: 8px; background: var(--accent); color: var(--accent-fg); padding: 0 14px; font: inherit; cursor: pointer; }
 .rated { font-size: 13px; color: var(--muted); }
+.email { align-self: stretch; display: flex; flex-direction: column; gap: 8px; padding: 10px 12px; border: 1px solid var(--border); border-radius: 10px; }
+.email p { margin: 0; }
+.email form { padding: 0; border: 0; flex-wrap: wrap; }
+.email input { flex: 1 1 180px; min-height: 44px; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 8px; }
+.email input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.email .send, .email .later { min-height: 44px; }
+.email .later { border: 1px solid var(--border); border-radius: 8px; background: var(--bg); color: var(--fg); padding: 0 14px; font: inherit; cursor: pointer; }
+.email .problem { color: #b3261e; font-size: 13px; }
+:host([data-theme="dark"]) .email .problem { color: #ff938a; }
 .typing { padding: 0 14px 8px; color: var(--muted); font-size: 13px; min-height: 1.45em; }
 form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--border); }
 textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 8px; height: 42px; }
@@ -177,7 +186,11 @@ function start(script: HTMLScriptElement): WidgetApi {
   const heading = element("h2", {}, title);
   const closeButton = element("button", { className: "icon", type: "button" }, "×");
   closeButton.setAttribute("aria-label", "Close chat");
-  header.append(heading, closeButton);
+  // Once the visitor gave an address: the transcript by mail.
+  const transcriptButton = element("button", { className: "icon", type: "button", hidden: true }, "✉");
+  transcriptButton.setAttribute("aria-label", "Email me the transcript");
+  transcriptButton.title = "Email me the transcript";
+  header.append(heading, transcriptButton, closeButton);
   const log = element("ol", { className: "log" });
   log.setAttribute("role", "log");
   log.setAttribute("aria-live", "polite");
@@ -223,6 +236,10 @@ function start(script: HTMLScriptElement): WidgetApi {
   let voiceOffered = false;
   let serverState: VoiceState = "stopped";
   let playing = false;
+  /** Email: the server sends it (else never asked), the address given, and the prompt's card while shown. */
+  let emailEnabled = false;
+  let emailAddress: string | null = null;
+  let emailCard: HTMLElement | null = null;
 
   function scrollDown() {
     log.scrollTop = log.scrollHeight;
@@ -491,6 +508,66 @@ function start(script: HTMLScriptElement): WidgetApi {
     scrollDown();
   }
 
+  /**
+   * Asks once for an address (optional): replies written while the visitor is away are mailed to
+   * it, with a link back here. Only when the server sends email and none was given.
+   */
+  function askEmail() {
+    if (!emailEnabled || emailAddress || emailCard) return;
+    const item = element("li", { className: "email" });
+    item.setAttribute("aria-label", "Your email address");
+    const text = element("p", { id: "parley-email-hint" }, "Leave your email and we’ll send the reply there if you’re away. (optional)");
+    const emailForm = element("form");
+    emailForm.noValidate = true;
+    const field = element("input", {
+      id: "parley-email",
+      type: "email",
+      autocomplete: "email",
+      maxLength: 254,
+      placeholder: "you@example.com",
+    });
+    field.setAttribute("aria-describedby", "parley-email-hint");
+    const fieldLabel = element("label", { className: "sr", htmlFor: "parley-email" }, "Email address");
+    const save = element("button", { className: "send", type: "submit" }, "Save email");
+    const later = element("button", { className: "later", type: "button" }, "No thanks");
+    const problem = element("p", { className: "problem" });
+    problem.setAttribute("role", "alert");
+    emailForm.append(fieldLabel, field, save, later);
+    emailForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const value = field.value.trim();
+      if (!value || !field.checkValidity()) {
+        problem.textContent = "Enter an email address like name@example.com.";
+        field.setAttribute("aria-invalid", "true");
+        field.focus();
+        return;
+      }
+      problem.textContent = "";
+      field.removeAttribute("aria-invalid");
+      connection?.setEmail(value);
+    });
+    later.addEventListener("click", () => {
+      item.remove();
+      input.focus();
+    });
+    item.append(text, emailForm, problem);
+    log.append(item);
+    emailCard = item;
+    scrollDown();
+  }
+
+  /** The address was stored: the card says where replies go, and the transcript can be mailed. */
+  function emailSaved(address: string) {
+    emailAddress = address;
+    transcriptButton.hidden = false;
+    if (!emailCard) return;
+    const done = element("p", {}, `Thanks! If you’re away, we’ll email replies to ${address}.`);
+    done.setAttribute("role", "status");
+    const transcript = element("button", { className: "later", type: "button" }, "Email me the transcript");
+    transcript.addEventListener("click", () => connection?.mailTranscript());
+    emailCard.replaceChildren(done, transcript);
+  }
+
   /** "Was this helpful?" under an answer: the visitor's answer goes to the team, then says thanks. */
   function helpfulQuestion(messageId: string): HTMLElement {
     const row = element("div", { className: "helpful" });
@@ -527,6 +604,10 @@ function start(script: HTMLScriptElement): WidgetApi {
       // After a reconnect the visitor's own messages are on screen already (sent from here).
       for (const message of ready.messages) if (firstReady || message.role !== "user") showMessage(message);
       if (ready.config) applyConfig(ready.config, ready.conversationId !== null);
+      emailEnabled = ready.email?.enabled === true;
+      if (ready.email?.address) emailSaved(ready.email.address);
+      // Resumed while waiting for a person: ask again (the server asks live on a handoff).
+      if (firstReady && ready.status === "escalated" && !ready.person && ready.conversationId !== null) askEmail();
       const created = !firstReady && ready.messages.length === 0;
       firstReady = false;
       if (ready.status === "escalated") setHandedOff(true);
@@ -546,6 +627,9 @@ function start(script: HTMLScriptElement): WidgetApi {
     chat.on("delta", showDelta);
     chat.on("closing", showClosing);
     chat.on("rating", (rating) => closingCard?.update(rating));
+    chat.on("emailPrompt", askEmail);
+    chat.on("email", emailSaved);
+    chat.on("transcript", (address) => notice(`We sent the transcript to ${address}.`));
     chat.on("typing", (active) => {
       typing.textContent = active ? "Assistant is typing…" : "";
     });
@@ -570,7 +654,11 @@ function start(script: HTMLScriptElement): WidgetApi {
     });
     chat.on("error", (error) => {
       dropPartial(error.clientMessageId);
-      if (SPOKEN_ERRORS.has(error.error)) notice(error.details ?? error.error);
+      const problem = emailCard?.querySelector(".problem");
+      // The address refused by the server (its words), shown under the field.
+      if (problem && !emailAddress && error.details?.startsWith("email:"))
+        problem.textContent = "Enter an email address like name@example.com.";
+      else if (SPOKEN_ERRORS.has(error.error)) notice(error.details ?? error.error);
       else if (error.error !== "Invalid resume token")
         notice(error.retryAfter ? `${error.error}. Try again in ${error.retryAfter} s.` : error.error);
     });
@@ -625,6 +713,7 @@ function start(script: HTMLScriptElement): WidgetApi {
 
   launcher.addEventListener("click", () => (panel.hidden ? open() : close()));
   closeButton.addEventListener("click", close);
+  transcriptButton.addEventListener("click", () => connection?.mailTranscript());
   mic.addEventListener("click", () => void startVoice());
   endButton.addEventListener("click", endVoice);
   muteButton.addEventListener("click", () => {
@@ -650,6 +739,19 @@ function start(script: HTMLScriptElement): WidgetApi {
   });
 
   const api: WidgetApi = { connection: null, open, close };
+  // A link from a reply mail (#parley-resume=<token>, signed by the server for one conversation):
+  // resume that conversation, open the chat, and take the token out of the address bar.
+  const fromMail = /^#parley-resume=([A-Za-z0-9_.-]{1,2000})$/.exec(location.hash);
+  if (fromMail?.[1]) {
+    try {
+      localStorage.setItem(`parley:${agentId}:resume`, fromMail[1]);
+    } catch {
+      // storage blocked: the link cannot resume
+    }
+    history.replaceState(null, "", `${location.pathname}${location.search}`);
+    open();
+    return api;
+  }
   // A visitor coming back to a conversation reconnects at once (to see replies that came meanwhile).
   try {
     if (localStorage.getItem(`parley:${agentId}:resume`)) ensureConnection();
