@@ -113,3 +113,80 @@ test("restore an earlier version from an article's history; a visitor's 'No' cou
   await page.getByLabel("Search articles").fill(title);
   await expect(page.getByRole("listitem").filter({ hasText: title })).toContainText("0% helpful (0 of 1 vote)");
 });
+
+test("near-duplicate questions are one group, a request for a person is not listed, a dismissed group leaves the page and the home count", async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
+  const suffix = uniqueSuffix();
+  // Case, plurals, punctuation and word order: one question asked three ways.
+  const wordings = [`Zanzibar parrot kazoo ${suffix}`, `zanzibar parrots kazoos ${suffix}?`, `${suffix}: kazoos for Zanzibar parrots!`];
+  const visitor = await visitAsNewVisitor(browser, baseURL, "/help/demo");
+  try {
+    const site = visitor.page;
+    await site.getByRole("button", { name: "Open chat" }).click();
+    const chat = site.getByRole("dialog", { name: "Chat with us" });
+    const log = chat.getByRole("log", { name: "Conversation" });
+    for (const [index, wording] of wordings.entries()) {
+      await chat.getByLabel("Your message").fill(wording);
+      await chat.getByLabel("Your message").press("Enter");
+      // The agent's "I don't know" in whichever language it read the words as (short made-up
+      // words can read as Portuguese): each reply is labelled Assistant.
+      await expect(log.getByText("Assistant", { exact: true })).toHaveCount(index + 1);
+    }
+    await chat.getByLabel("Your message").fill(`I want to talk to a person about ${suffix}`);
+    await chat.getByLabel("Your message").press("Enter");
+    await expect(log.getByText(`I want to talk to a person about ${suffix}`)).toBeVisible();
+  } finally {
+    await visitor.close();
+  }
+
+  await signIn(page);
+  await page.goto("/panel/knowledge/gaps");
+  const groups = page.getByRole("list", { name: "Question groups" });
+  const group = groups.getByRole("listitem").filter({ hasText: suffix });
+  await expect(group).toHaveCount(1);
+  await expect(group).toContainText("3 × no article found");
+  await expect(group).toContainText("3 in the last 7 days · 3 in the last 30 days");
+  await expect(group.getByText(/^Also asked as:/)).toBeVisible();
+  await expect(page.getByRole("main")).not.toContainText("talk to a person about");
+
+  // The home page's figure is the page's 7-day total (one query for both).
+  const totals = page.getByTestId("gap-totals");
+  const total = async () => {
+    if ((await totals.count()) === 0) return 0;
+    const text = (await totals.textContent()) ?? "";
+    return Number(text.match(/^([\d,]+) questions? in the last 7 days/)?.[1]?.replace(/,/g, ""));
+  };
+  const before = await total();
+  expect(before).toBeGreaterThanOrEqual(3);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await keepScreenshot(page, testInfo, "knowledge-gaps-groups-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await keepScreenshot(page, testInfo, "knowledge-gaps-groups-390");
+  expect(seriousViolations(await axeViolations(page))).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/panel");
+  await expect(page.getByRole("link", { name: `${before} unanswered questions in the last 7 days` })).toBeVisible();
+
+  await page.getByRole("link", { name: `${before} unanswered questions in the last 7 days` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Unanswered questions" })).toBeVisible();
+  const question = (await group.locator(".item-title").textContent()) ?? "";
+  await group.getByRole("button", { name: /^Dismiss/ }).click();
+  await expect(page.getByRole("main").getByRole("status").filter({ hasText: "Dismissed" })).toHaveText(
+    `Dismissed “${question}” (3 questions).`,
+  );
+  await expect(group).toHaveCount(0);
+  await expect.poll(total).toBe(before - 3);
+  await keepScreenshot(page, testInfo, "knowledge-gaps-dismissed-1280");
+  await page.goto("/panel");
+  const after = before - 3;
+  await expect(
+    page.getByRole("link", { name: `${after} unanswered ${after === 1 ? "question" : "questions"} in the last 7 days` }),
+  ).toBeVisible();
+
+  // The audit log names who dismissed what.
+  await page.goto("/panel/audit");
+  await expect(page.getByRole("main")).toContainText(`Dismissed the unanswered question “${question}”`);
+});

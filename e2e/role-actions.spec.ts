@@ -1,7 +1,7 @@
 // What each role is shown: a Support teammate finds no export, no visitor-data card and no link to
 // the agent's settings on the inbox pages they open; an admin demoted to Support while the inbox is
-// open gets core's readable refusal where they clicked Export, never a silent 403; an editor on the
-// knowledge base may dismiss unanswered questions. Screenshots at 1280 and 390 px.
+// open gets core's readable refusal where they clicked Export, never a silent 403. Screenshots at
+// 1280 and 390 px.
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
 
