@@ -55,6 +55,7 @@ beforeAll(async () => {
     secret: () => SECRET,
     toolTimeoutMs: TOOL_TIMEOUT_MS,
     helloTimeoutMs: 1_000,
+    emailPromptAfterMs: 300,
   });
   http = createServer((_request, response) => response.writeHead(404).end());
   http.on("upgrade", (request, socket, head) => sockets.handleUpgrade(request, socket, head));
@@ -490,6 +491,23 @@ describe("how it went (the closing and rate frames)", () => {
       const back = await hello("w-knowledge", { resumeToken: created.resumeToken });
       expect((await back.next("ready")).email).toEqual({ enabled: true, address: "ada@example.com" });
       back.ws.close();
+
+      // A person is in the conversation but has not answered the visitor's latest message in time: asked then, not at once.
+      const second = await hello("w-knowledge");
+      await second.next("ready");
+      second.send({ type: "message", text: "Can I talk to a human?", clientMessageId: "e2" });
+      const other = await second.next("ready");
+      await second.next("email_prompt");
+      second.ws.close();
+      await replyToConversation(ctx.db, admin, { id: other.conversationId ?? "", text: "Sam here" }, new Date(), ctx.live);
+      const later = await hello("w-knowledge", { resumeToken: other.resumeToken });
+      expect(await later.next("ready")).toMatchObject({ status: "escalated", person: expect.any(String) });
+      later.send({ type: "message", text: "Still there?", clientMessageId: "e3" });
+      await later.next("message");
+      const sentAt = Date.now();
+      await later.next("email_prompt");
+      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(250);
+      later.ws.close();
     } finally {
       ctx.mailer = undefined;
     }

@@ -34,6 +34,8 @@ export interface WidgetSocketOptions {
   secret: () => string;
   helloTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** Tests: a shorter wait than VISITOR_EMAIL_PROMPT_AFTER_MS before asking for an email. */
+  emailPromptAfterMs?: number;
   /** Tests: a shorter longest voice utterance, fewer voice sessions per instance. */
   voiceUtteranceMaxMs?: number;
   voiceSessionsPerInstance?: number;
@@ -98,6 +100,7 @@ export function createWidgetSocketServer(options: WidgetSocketOptions): WidgetSo
             clientIp: clientIp(ctx.trustProxy, address),
             helloTimeoutMs: options.helloTimeoutMs,
             toolTimeoutMs: options.toolTimeoutMs,
+            emailPromptAfterMs: options.emailPromptAfterMs,
             voiceUtteranceMaxMs: options.voiceUtteranceMaxMs,
             voiceSessionsPerInstance: options.voiceSessionsPerInstance,
           },

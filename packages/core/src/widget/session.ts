@@ -73,6 +73,8 @@ export interface WidgetSessionOptions {
   clientIp: string;
   helloTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** Tests: a shorter wait than VISITOR_EMAIL_PROMPT_AFTER_MS before asking for an email. */
+  emailPromptAfterMs?: number;
   /** Tests: a shorter longest utterance than the protocol's 30 s. */
   voiceUtteranceMaxMs?: number;
   /** Tests: fewer voice sessions per instance than VOICE_SESSIONS_PER_INSTANCE. */
@@ -744,15 +746,19 @@ export class WidgetSession {
     this.send({ type: "email_prompt" });
   }
 
-  /** After each visitor message: a handoff asks now; otherwise ask if no person replies within the limit. */
+  /**
+   * After each visitor message: waiting for a person (handed off, nobody joined yet) asks now; with
+   * a person in the conversation, ask if they have not replied within the limit. While the agent
+   * answers there is a reply at once, so nothing to ask.
+   */
   private afterVisitorMessage(): void {
-    if (!this.mayAskEmail() || this.emailPrompted) return;
-    if (this.status === "escalated") {
+    if (!this.mayAskEmail() || this.emailPrompted || this.status !== "escalated") return;
+    if (this.person === null) {
       this.promptEmail();
       return;
     }
     if (this.emailPromptTimer) clearTimeout(this.emailPromptTimer);
-    this.emailPromptTimer = setTimeout(() => this.promptEmail(), VISITOR_EMAIL_PROMPT_AFTER_MS);
+    this.emailPromptTimer = setTimeout(() => this.promptEmail(), this.options.emailPromptAfterMs ?? VISITOR_EMAIL_PROMPT_AFTER_MS);
     this.emailPromptTimer.unref?.();
   }
 
