@@ -169,6 +169,10 @@ test("near-duplicate questions are one group, a request for a person is not list
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/panel");
   await expect(page.getByRole("link", { name: `${before} unanswered questions in the last 7 days` })).toBeVisible();
+  await keepScreenshot(page, testInfo, "knowledge-gaps-home-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await keepScreenshot(page, testInfo, "knowledge-gaps-home-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.getByRole("link", { name: `${before} unanswered questions in the last 7 days` }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Unanswered questions" })).toBeVisible();
