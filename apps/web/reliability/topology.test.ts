@@ -18,13 +18,17 @@
 //
 //   npm run test:topology      (DATABASE_URL and REDIS_URL as for the reliability suite)
 //   podman build --format docker -t localhost/parley:local . && TOPOLOGY_IMAGE=localhost/parley:local npm run test:topology
+//
+// The image must be built from this tree: the test database is migrated from the tree's
+// prisma/migrations, and the image's `migrate` refuses a database with migrations it lacks.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { freePort, startProcess, tail, waitForHttp } from "@parley/testing/processes";
+import { type Receiver, startReceiver } from "@parley/testing/webhook-receiver";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { WebSocket } from "ws";
 import { type AppInstance, newAuthSecret, printLogsOnFailure, redisUrl, startApp } from "./support/apps.ts";
@@ -186,6 +190,9 @@ interface Sample {
 
 describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () => {
   let db: ServerDatabase;
+  let receiver: Receiver;
+  /** The most deliveries of one event the receiver had open at once. */
+  let mostAtOnce = 0;
   let apps: Array<AppInstance | undefined> = [];
   let nginx: ReturnType<typeof spawn> | undefined;
   let nginxDir = "";
@@ -195,6 +202,11 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
 
   beforeAll(async () => {
     db = await createSeededDatabase();
+    // A receiver that takes 200 ms to answer, so deliveries are in flight when an instance dies.
+    receiver = await startReceiver(() => {
+      for (const open of receiver.inFlight.values()) mostAtOnce = Math.max(mostAtOnce, open);
+      return { status: 200, delayMs: 200 };
+    });
     const lbPort = await freePort();
     lbUrl = `http://127.0.0.1:${lbPort}`;
     authSecret = newAuthSecret();
@@ -208,6 +220,8 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
       TRUST_PROXY: "1",
       // Several clients' turns a second on one key for 20 s: above the key's 30 a minute.
       RATE_LIMIT_SCALE: "50",
+      // The webhook receiver is on 127.0.0.1.
+      WEBHOOKS_ALLOW_LOCAL: "1",
     };
     if (IMAGE) {
       // The image's one-shot migration, as compose runs it before the instances (a no-op here:
@@ -249,6 +263,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
   printLogsOnFailure(() => apps);
 
   afterAll(async () => {
+    await receiver?.close();
     nginx?.kill("SIGTERM");
     await Promise.all(apps.map((app) => app?.stop()));
     await db?.close();
@@ -269,6 +284,14 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
     const conversationId = ready.conversationId as string;
     const resumeToken = ready.resumeToken as string;
     expect(conversationId).toBeTruthy();
+    const endpoint = await db.prisma.webhookEndpoint.create({
+      data: {
+        workspaceId: "ws-demo",
+        url: receiver.url,
+        eventTypes: ["conversation.created"],
+        secret: `whsec_${randomBytes(32).toString("base64")}`,
+      },
+    });
     const victimIndex = apps.findIndex((app) => upstreamOf(app) === widget.upstream);
     expect(victimIndex, `the widget's upstream ${widget.upstream} is one of the instances`).toBeGreaterThanOrEqual(0);
     const victim = apps[victimIndex]!;
@@ -319,7 +342,31 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
         await sleep(250);
       }
     };
-    const load = Promise.all([...Array.from({ length: CLIENTS }, (_, client) => turnClient(client)), helpClient(), sampleConnections()]);
+    // New widget conversations, one after another: each one's conversation.created goes to the receiver.
+    let widgetConversations = 0;
+    const widgetClient = async () => {
+      while (running) {
+        try {
+          const page = await connectWidget(lbUrl, agent.id);
+          const id = page.send("A new visitor: how do refunds work?");
+          await waitFor(
+            "a widget reply",
+            () => page.frames.some((frame) => frame.type === "message" && frame.clientMessageId === id),
+            10_000,
+          );
+          widgetConversations += 1;
+          page.close();
+        } catch {
+          // Its instance died under it: the next conversation goes to the other.
+        }
+      }
+    };
+    const load = Promise.all([
+      ...Array.from({ length: CLIENTS }, (_, client) => turnClient(client)),
+      helpClient(),
+      widgetClient(),
+      sampleConnections(),
+    ]);
 
     await sleep(3_000);
     phase = "failover";
@@ -382,6 +429,24 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
     const lost = acknowledged.filter((sample) => !storedKeys.has(`${sample.body.conversationId}\n${sample.body.reply}`));
     expect(lost).toEqual([]);
 
+    // Every conversation.created is delivered (a delivery the dead instance held is sent again once
+    // its lease expires, 60 s), never twice at once.
+    const webhooksFrom = performance.now();
+    const undelivered = async () => db.prisma.webhookDelivery.count({ where: { endpointId: endpoint.id, status: { not: "succeeded" } } });
+    while ((await undelivered()) > 0) {
+      if (performance.now() - webhooksFrom > 120_000)
+        throw new Error(`${await undelivered()} webhook deliveries still undelivered after 120 s`);
+      await sleep(500);
+    }
+    const waitedForWebhooksMs = performance.now() - webhooksFrom;
+    const events = await db.prisma.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, select: { eventId: true } });
+    const received = new Map<string, number>();
+    for (const request of receiver.requests) received.set(request.id, (received.get(request.id) ?? 0) + 1);
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of events) expect(received.get(event.eventId) ?? 0, `event ${event.eventId} received`).toBeGreaterThan(0);
+    expect(mostAtOnce).toBeLessThanOrEqual(1);
+    const sentAgain = [...received.values()].filter((count) => count > 1).length;
+
     // Failures only while the instance died, only what it had taken (at most one a client), as 502.
     const failures = samples.filter((sample) => sample.status !== 200);
     const byPhase = (name: Sample["phase"]) => samples.filter((sample) => sample.phase === name);
@@ -398,6 +463,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
         `  before the kill: ${byPhase("before").length} requests, ${failedIn("before").length} failed; killed instance took ${share("before", victim)}, the other ${share("before", survivor)}`,
         `  failover window (SIGKILL to restart, ${Math.round(restartedAt - killedAt)} ms): ${byPhase("failover").length} requests, ${failedIn("failover").length} failed (${((100 * failedIn("failover").length) / Math.max(1, byPhase("failover").length)).toFixed(2)} %, all 502: requests the dead instance had taken)`,
         `  after the restart: ${byPhase("restarted").length} requests, ${failedIn("restarted").length} failed; restarted instance took ${share("restarted", victim)}`,
+        `  webhooks: ${events.length} conversation.created events (${widgetConversations} widget conversations completed), every one delivered, never two deliveries of one at once; ${sentAgain} sent again after the kill (receivers dedupe by webhook-id); all delivered ${Math.round(waitedForWebhooksMs)} ms after the load ended`,
         `  PostgreSQL connections of the instances: at most ${maxConnections} at once (both together)`,
         `  widget: reconnected through nginx to the other instance ${Math.round(reconnectedAfter)} ms after the kill (500 ms of it the widget's own delay), same conversation, the admin's reply delivered`,
       ].join("\n"),
