@@ -30,13 +30,13 @@ beforeAll(async () => {
     await db.prisma.user.create({ data: { id: `user-${id}`, workspaceId: id, email: `${id}@example.com`, passwordHash: "x" } });
   }
   // /hang/*: never answers. /slow/N/*: answers after N ms. /page/*: answers at once.
-  // /hops/N/*: redirects N times, each after 400 ms, then answers.
+  // /hops/N/*: redirects N times, each after 1.1 s, then answers.
   server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://local");
     const [, kind, arg, ...rest] = url.pathname.split("/");
     if (kind === "hang") return;
     if (kind === "hops" && Number(arg) > 0) {
-      setTimeout(() => res.writeHead(302, { location: `/hops/${Number(arg) - 1}/${rest.join("/")}` }).end(), 400);
+      setTimeout(() => res.writeHead(302, { location: `/hops/${Number(arg) - 1}/${rest.join("/")}` }).end(), 1_100);
       return;
     }
     const slow = kind === "slow";
@@ -191,12 +191,14 @@ describe("fetching a URL import's pages", () => {
   });
 
   it("gives one page a single timeout, its redirects included", async () => {
+    // Each redirect within the page's 3 s; two of them (2.2 s, with room for a busy machine) too,
+    // three (3.3 s) not.
     const urls = [`${base}/hops/2/within`, `${base}/hops/3/beyond`];
     const id = await queueImport("ws-b", urls);
-    await runner({ fetchTimeoutMs: 1_000 }).run();
+    await runner({ fetchTimeoutMs: 3_000 }).run();
     expect((await jobOf(id)).report).toEqual([
       { item: urls[0], outcome: "created", articleId: expect.any(String) },
-      { item: urls[1], outcome: "failed", reason: "Timed out after 1 s" },
+      { item: urls[1], outcome: "failed", reason: "Timed out after 3 s" },
     ]);
   });
 });
