@@ -130,7 +130,8 @@ describe("counts", () => {
       ["c-sam", true, at(7)],
       ["c-sam-quiet", false, null],
     ]);
-    expect(counts.assigned[0]).toMatchObject({ visitorName: "Visitor c-sam", visitorEmail: null, firstPageUrl: null });
+    // Assigned by the lead: an assignment Sam is alerted to.
+    expect(counts.assigned[0]).toMatchObject({ visitorName: "Visitor c-sam", visitorEmail: null, firstPageUrl: null, selfAssigned: false });
 
     // The lead has nothing assigned; the queue is the team's.
     expect(await inboxCounts(ctx.db, lead)).toEqual({ mine: 0, unassigned: 1, oldestEscalatedAt: at(0), assigned: [] });
@@ -143,6 +144,8 @@ describe("counts", () => {
     // the visitor wrote), out of Unassigned.
     await changeConversation(ctx.db, lead, "c-queue", { kind: "take_over" }, at(10));
     expect(await inboxCounts(ctx.db, lead)).toMatchObject({ mine: 1, unassigned: 0, oldestEscalatedAt: null });
+    // Taken by the lead themselves: no alert for their own action (in another tab).
+    expect((await inboxCounts(ctx.db, lead)).assigned).toMatchObject([{ id: "c-queue", unread: true, selfAssigned: true }]);
   });
 
   it("stays exact past the alerts' list cap", async () => {

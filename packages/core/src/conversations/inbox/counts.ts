@@ -18,13 +18,14 @@ interface AttentionRow {
   firstPageUrl: string | null;
   lastVisitorAt: Date | null;
   viewedAt: Date | null;
+  assignedBy: string | null;
 }
 
 /**
  * The navigation's counts for the signed-in person (see the head of this file), and their open
  * assigned conversations for the alerts. Reads the person's assigned conversations on the
- * assignee index, each one's last visitor message on (conversationId, sequence) and their view on
- * its primary key.
+ * assignee index, each one's last visitor message on (conversationId, sequence), its last
+ * assignment on the timeline's (conversationId, createdAt) and the person's view on its primary key.
  */
 export async function inboxCounts(db: Database, scope: AdminScope) {
   assertCan(scope, "inbox.read");
@@ -42,7 +43,8 @@ export async function inboxCounts(db: Database, scope: AdminScope) {
         AND c."status" <> 'resolved' AND c."test" = false
         AND (v."viewedAt" IS NULL OR u."createdAt" > v."viewedAt")`,
     db.prisma.$queryRaw<AttentionRow[]>`
-      SELECT c."id", c."visitorName", c."visitorEmail", c."firstPageUrl", u."createdAt" AS "lastVisitorAt", v."viewedAt"
+      SELECT c."id", c."visitorName", c."visitorEmail", c."firstPageUrl", u."createdAt" AS "lastVisitorAt", v."viewedAt",
+             s."actorId" AS "assignedBy"
       FROM "Conversation" c
       JOIN "Agent" a ON a."id" = c."agentId"
       LEFT JOIN "ConversationView" v ON v."conversationId" = c."id" AND v."userId" = ${scope.userId}
@@ -50,6 +52,10 @@ export async function inboxCounts(db: Database, scope: AdminScope) {
         SELECT m."createdAt" FROM "Message" m
         WHERE m."conversationId" = c."id" AND m."role" = 'user' ORDER BY m."sequence" DESC LIMIT 1
       ) u ON true
+      LEFT JOIN LATERAL (
+        SELECT act."actorId" FROM "ConversationActivity" act
+        WHERE act."conversationId" = c."id" AND act."kind" IN ('assigned', 'taken_over') ORDER BY act."createdAt" DESC LIMIT 1
+      ) s ON true
       WHERE c."assigneeId" = ${scope.userId} AND a."workspaceId" = ${scope.workspaceId}
         AND c."status" <> 'resolved' AND c."test" = false
       ORDER BY c."updatedAt" DESC, c."id" DESC
@@ -67,6 +73,8 @@ export async function inboxCounts(db: Database, scope: AdminScope) {
       firstPageUrl: row.firstPageUrl,
       lastVisitorMessageAt: row.lastVisitorAt,
       unread: isUnread(row.lastVisitorAt, row.viewedAt),
+      /** The person took it or assigned it to themselves (in any tab): no "assigned to you" alert. */
+      selfAssigned: row.assignedBy === scope.userId,
     })),
   };
 }

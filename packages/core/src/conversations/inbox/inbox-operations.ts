@@ -82,6 +82,8 @@ export const inboxCountsOutput = z.object({
       firstPageUrl: z.string().nullable(),
       lastVisitorMessageAt: moment.nullable(),
       unread: z.boolean(),
+      /** The person assigned it to themselves or took it over. */
+      selfAssigned: z.boolean(),
     }),
   ),
 });
