@@ -61,6 +61,8 @@ describe("knowledge history round-trips every field", () => {
         question: "Can I pay with PayPal? — Ünïcode 🎉",
         normalized: "paypal pay",
         createdAt: t(`2026-11-28T12:00:0${i}.00${i}Z`),
+        // Dismissed and open both round-trip.
+        dismissedAt: i % 2 === 0 ? null : t(`2026-11-29T08:00:0${i}.00${i}Z`),
       };
       await db.prisma.knowledgeGap.create({ data: gap });
       expectAllFields("KnowledgeGap", gap, await db.prisma.knowledgeGap.findUniqueOrThrow({ where: { id: gap.id } }));
