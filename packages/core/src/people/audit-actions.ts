@@ -75,8 +75,8 @@ export const AUDIT_ACTIONS = {
   "source.import.started": { group: "Knowledge", label: "Import started", words: "Started an import of articles into the source {target}" },
   "knowledgeGap.dismissed": {
     group: "Knowledge",
-    label: "Unanswered question dismissed",
-    words: "Dismissed the unanswered question {target}",
+    label: "Unanswered questions dismissed",
+    words: "Dismissed {target}",
   },
   "source.deleted": { group: "Knowledge", label: "Source deleted", words: "Deleted the source {target} with its articles" },
   "webhook.created": { group: "Webhooks", label: "Endpoint added", words: "Added the webhook endpoint {target}" },

@@ -205,7 +205,8 @@ export async function listKnowledgeGaps(
 /**
  * Dismisses a group as the page shows it (its near-duplicates too): its open questions asked up to
  * now leave the page and the home count; a question asked again later is listed anew. One audit
- * event names the group by its latest question. 404 "Not found" when no open group has the wording.
+ * event counts the questions but never quotes them: they are a visitor's words, which an erasure of
+ * the visitor's data must not leave behind. 404 "Not found" when no open group has the wording.
  */
 export async function dismissKnowledgeGap(
   db: Database,
@@ -215,24 +216,23 @@ export async function dismissKnowledgeGap(
 ): Promise<{ dismissed: number }> {
   const group = (await openGroups(db, scope.workspaceId, input.agentId, now)).find((candidate) => candidate.keys.includes(input.wording));
   if (!group) throw new AppError("NOT_FOUND");
+  const where = {
+    agent: { workspaceId: scope.workspaceId },
+    ...(input.agentId ? { agentId: input.agentId } : {}),
+    normalized: { in: group.keys },
+    kind: { not: "handoff" as const },
+    dismissedAt: null,
+    // The questions the page counted: the last 30 days' up to now.
+    createdAt: { gte: new Date(now.getTime() - 30 * DAY_MS), lte: now },
+  };
   return db.prisma.$transaction(async (tx) => {
-    const { count } = await tx.knowledgeGap.updateMany({
-      where: {
-        agent: { workspaceId: scope.workspaceId },
-        ...(input.agentId ? { agentId: input.agentId } : {}),
-        normalized: { in: group.keys },
-        kind: { not: "handoff" },
-        dismissedAt: null,
-        // The questions the page counted: the last 30 days' up to now.
-        createdAt: { gte: new Date(now.getTime() - 30 * DAY_MS), lte: now },
-      },
-      data: { dismissedAt: now },
-    });
+    const latest = await tx.knowledgeGap.findFirst({ where, orderBy: { createdAt: "desc" }, select: { id: true } });
+    const { count } = await tx.knowledgeGap.updateMany({ where, data: { dismissedAt: now } });
     await recordAudit(tx, scope, {
       action: "knowledgeGap.dismissed",
       targetType: "knowledgeGap",
-      targetId: group.wording,
-      targetLabel: `“${group.question}”`,
+      targetId: latest?.id ?? "",
+      targetLabel: `a group of ${count} unanswered ${count === 1 ? "question" : "questions"}`,
       detail: { questions: count, ...(input.agentId ? { agentId: input.agentId } : {}) },
     });
     return { dismissed: count };
