@@ -170,7 +170,10 @@ test("a search finds a conversation by a word of one of its messages", async ({ 
 
 /** The navigation's count of escalations waiting for a person (0 when the badge is absent). */
 async function waitingCount(page: Page): Promise<number> {
-  const badge = page.getByRole("navigation", { name: "Panel" }).locator(".nav-count");
+  const badge = page
+    .getByRole("navigation", { name: "Panel" })
+    .getByRole("link", { name: /^Unassigned/ })
+    .locator(".nav-count");
   if ((await badge.count()) === 0) return 0;
   return Number.parseInt((await badge.innerText()).trim(), 10) || 0;
 }

@@ -73,7 +73,8 @@ test("the owner invites a Support person, who joins through the link and sees on
 
     // The inbox and nothing else in the navigation.
     const personNav = person.getByRole("navigation", { name: "Panel" });
-    await expect(personNav.getByRole("link")).toHaveText([/^Conversations/]);
+    // The inbox's link and its Mine and Unassigned queues.
+    await expect(personNav.getByRole("link")).toHaveText([/^Conversations/, /^Mine/, /^Unassigned/]);
     await expect(person.getByRole("heading", { level: 1, name: "Conversations" })).toBeVisible();
 
     // A page of another role: a clear no-access state, not a crash.

@@ -89,7 +89,14 @@ function ConversationRow({ conversation, now }: { conversation: Item; now: numbe
   // the longest wait first, and the row says for how long.
   const waiting = conversation.waitingSince !== null;
   const unassigned = conversation.status === "escalated" && conversation.assignee === null;
-  const className = ["item", "inbox-item", waiting ? "item-escalated" : "", conversation.status === "resolved" ? "inbox-item-resolved" : ""]
+  const className = [
+    "item",
+    "inbox-item",
+    waiting ? "item-escalated" : "",
+    conversation.status === "resolved" ? "inbox-item-resolved" : "",
+    // The visitor wrote since this person last opened it: bold, with a dot named for screen readers.
+    conversation.unread ? "inbox-item-unread" : "",
+  ]
     .filter(Boolean)
     .join(" ");
   // What the visitor asked, else the conversation's last line.
@@ -98,6 +105,7 @@ function ConversationRow({ conversation, now }: { conversation: Item; now: numbe
     <li className={className}>
       <div className="item-main">
         <span className="inbox-identity">
+          {conversation.unread ? <span className="unread-dot" role="img" aria-label="Unread" title="Unread" /> : null}
           <Link href={`/panel/conversations/${encodeURIComponent(conversation.id)}`} className="item-title">
             {visitorIdentity(conversation)}
           </Link>

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useCan } from "../access/permissions.tsx";
 import { isNotFound } from "../errors.ts";
 import { formatDateTime } from "../format.ts";
+import { useMarkRead } from "../inbox/attention.tsx";
 import { useTRPC } from "../trpc.ts";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { HandlingPanel } from "./HandlingPanel.tsx";
@@ -22,6 +23,9 @@ export function ConversationScreen({ conversationId, mayManageVisitorData }: { c
   const can = useCan();
   // The live stream refetches it on every change; the slow poll only covers a dropped stream.
   const conversation = useQuery(trpc.conversations.get.queryOptions({ id: conversationId }, { refetchInterval: 60_000 }));
+  // Open is read: the person's unread marker and Mine count clear, until the visitor writes again.
+  const lastVisitorMessage = conversation.data?.messages.findLast((message) => message.role === "user");
+  useMarkRead(conversationId, conversation.data ? (lastVisitorMessage ? String(lastVisitorMessage.createdAt) : null) : undefined);
 
   const back = (
     <p className="breadcrumb">

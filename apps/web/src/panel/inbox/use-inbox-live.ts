@@ -2,7 +2,7 @@
 
 import { INBOX_LIVE_REFRESH_MS } from "@parley/core/conversations/limits";
 // The panel's live inbox: one EventSource per tab on /api/panel/events. Each event names a
-// conversation that changed; the list, that conversation and the waiting count are refetched.
+// conversation that changed; the list, that conversation and the counts are refetched.
 // A new escalation also plays the alerts the person turned on.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -28,6 +28,7 @@ export function useInboxLive(): LiveState {
       lastRefresh = Date.now();
       void queryClient.invalidateQueries(trpc.conversations.list.pathFilter());
       void queryClient.invalidateQueries(trpc.conversations.waiting.pathFilter());
+      void queryClient.invalidateQueries(trpc.conversations.counts.pathFilter());
     };
     const refreshLists = () => {
       if (refreshTimer) return;

@@ -1,10 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { AlertsControl, InboxAttention, NavQueues, TitleCount } from "../inbox/attention.tsx";
 import { useInboxLive } from "../inbox/use-inbox-live.ts";
-import { useTRPC } from "../trpc.ts";
 
 /** A section of the panel the signed-in person may open (the server decides which, from their role). */
 export interface NavSection {
@@ -14,24 +13,17 @@ export interface NavSection {
 
 const INBOX_PATH = "/panel/conversations";
 
-/** Listens to the live inbox events: only mounted for people who may read the inbox. */
+/**
+ * Listens to the live inbox events, keeps the title's count and shows the alerts: only mounted for
+ * people who may read the inbox.
+ */
 function InboxLive() {
   useInboxLive();
-  return null;
-}
-
-/** Escalations nobody has taken yet, live (the count refetches on every inbox event). */
-function WaitingCount() {
-  const trpc = useTRPC();
-  // Polling is the fallback while the live stream reconnects.
-  const waiting = useQuery(trpc.conversations.waiting.queryOptions(undefined, { refetchInterval: 60_000 }));
-  const count = waiting.data?.count ?? 0;
-  if (count === 0) return null;
   return (
-    <span className="nav-count" title={`${count} waiting for a person`}>
-      {count}
-      <span className="visually-hidden"> waiting for a person</span>
-    </span>
+    <>
+      <TitleCount />
+      <InboxAttention />
+    </>
   );
 }
 
@@ -54,14 +46,15 @@ export function PanelNav({ email, sections, home }: { email: string | null; sect
                 <li key={section.href}>
                   <Link href={section.href} aria-current={current ? "page" : undefined}>
                     {section.label}
-                    {section.href === INBOX_PATH ? <WaitingCount /> : null}
                   </Link>
+                  {section.href === INBOX_PATH ? <NavQueues /> : null}
                 </li>
               );
             })}
           </ul>
         </nav>
         <div className="panel-account">
+          {inbox ? <AlertsControl /> : null}
           {email ? <span className="muted panel-email">{email}</span> : null}
           <Link href="/panel/account" aria-current={pathname === "/panel/account" ? "page" : undefined}>
             Account
