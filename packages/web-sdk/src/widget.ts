@@ -84,6 +84,8 @@ header h2 { flex: 1; margin: 0; font-size: 16px; }
 .email .send, .email .later { min-height: 44px; }
 .email .later { border: 1px solid var(--border); border-radius: 8px; background: var(--bg); color: var(--fg); padding: 0 14px; font: inherit; cursor: pointer; }
 .email .problem { color: #b3261e; font-size: 13px; }
+.email .problem:empty { display: none; }
+.email > .later { align-self: flex-start; }
 :host([data-theme="dark"]) .email .problem { color: #ff938a; }
 .typing { padding: 0 14px 8px; color: var(--muted); font-size: 13px; min-height: 1.45em; }
 form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--border); }
@@ -748,7 +750,8 @@ function start(script: HTMLScriptElement): WidgetApi {
     } catch {
       // storage blocked: the link cannot resume
     }
-    history.replaceState(null, "", `${location.pathname}${location.search}`);
+    // The page's own history state is kept (a framework's router keeps its place).
+    history.replaceState(history.state, "", `${location.pathname}${location.search}`);
     open();
     return api;
   }
