@@ -58,6 +58,8 @@ const appEnvSchema = cliEnvSchema
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
     /** Email out (invitations, password reset links): smtp://user:pass@host:587, or smtps:// for TLS from the start. Unset: no email. */
     SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
+    /** How long a person's replies to a visitor who left are gathered into one email (seconds). */
+    VISITOR_MAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(3_600).default(120),
     /**
      * Tests and local development only: webhook endpoints may use http:// and private, loopback or
      * link-local addresses (the SSRF guard is off). Never set it in production.

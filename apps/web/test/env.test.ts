@@ -27,6 +27,7 @@ describe("parseAppEnv", () => {
       LOG_LEVEL: "info",
       HOST: "0.0.0.0",
       WEBHOOKS_ALLOW_LOCAL: false,
+      VISITOR_MAIL_DELAY_SECONDS: 120,
     });
     for (const name of [
       "DATABASE_URL",
@@ -90,6 +91,8 @@ describe("parseAppEnv", () => {
     ["EMBEDDINGS_VECTOR_SEARCH", "faiss", ""],
     ["SMTP_URL", "https://mail.example.com", "must be an smtp:// or smtps:// URL"],
     ["SMTP_URL", "mail.example.com:587", "must be an smtp:// or smtps:// URL"],
+    ["VISITOR_MAIL_DELAY_SECONDS", "3601", "<=3600"],
+    ["VISITOR_MAIL_DELAY_SECONDS", "-1", ">=0"],
   ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
     const error = errorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid environment variables:\\n  ${name}: .*${reason}`));

@@ -71,6 +71,7 @@ beforeAll(async () => {
 afterEach(() => {
   ctx.mailer?.close();
   ctx.mailer = undefined;
+  ctx.visitorMailDelayMs = undefined;
   received.length = 0;
 });
 
@@ -221,6 +222,19 @@ describe("replies while the visitor is away", () => {
     // Sent once: the next pass finds nothing due.
     expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + 2 * VISITOR_MAIL_BATCH_MS))).toBe(0);
     expect(received).toHaveLength(1);
+  });
+
+  it("are gathered for the server's own window when it sets one (VISITOR_MAIL_DELAY_SECONDS)", async () => {
+    withSmtp();
+    ctx.visitorMailDelayMs = 5_000;
+    const id = await conversation("Where is my order?");
+    await setVisitorEmail(ctx, session(id), { email: "ada@example.com" });
+    await markVisitorPresence(ctx.db, id, null);
+    await reply(id, "It arrives on Tuesday");
+    expect(await scheduleReplyMail(ctx, id, clock)).toBe(true);
+    expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + 4_999))).toBe(0);
+    expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + 5_000))).toBe(1);
+    expect(received.map((mail) => mail.to)).toEqual([["ada@example.com"]]);
   });
 
   it("are not mailed when the visitor came back before the mail was due", async () => {

@@ -40,6 +40,7 @@ async function build(): Promise<AppContext> {
     trustProxy: config.TRUST_PROXY,
     webhooks: { allowLocal: config.WEBHOOKS_ALLOW_LOCAL },
     mailer: config.SMTP_URL ? smtpMailer(config.SMTP_URL, senderFor(appUrl)) : undefined,
+    visitorMailDelayMs: config.VISITOR_MAIL_DELAY_SECONDS * 1000,
     speech,
     now: () => new Date(),
   };

@@ -53,6 +53,7 @@ export interface VisitorSessionRef {
 
 export interface VisitorMailContext extends ConversationContext {
   mailer?: Mailer;
+  visitorMailDelayMs?: number;
 }
 
 /** Whether the widget asks for an address at all: only when this server sends email. */
@@ -114,7 +115,7 @@ export async function scheduleReplyMail(ctx: VisitorMailContext, conversationId:
   if (row.visitorMailDueAt) return true;
   await ctx.db.prisma.conversation.updateMany({
     where: { id: conversationId, visitorMailDueAt: null },
-    data: { visitorMailDueAt: new Date(now.getTime() + VISITOR_MAIL_BATCH_MS) },
+    data: { visitorMailDueAt: new Date(now.getTime() + (ctx.visitorMailDelayMs ?? VISITOR_MAIL_BATCH_MS)) },
   });
   return true;
 }

@@ -23,4 +23,6 @@ export interface PlatformContext {
   webhooks?: { allowLocal: boolean; resolve?: Resolver };
   /** Email out (SMTP_URL): invitations are sent by it. Absent: no email, links are copied by hand. */
   mailer?: Mailer;
+  /** How long replies to an away visitor are gathered into one email (VISITOR_MAIL_DELAY_SECONDS). Absent: VISITOR_MAIL_BATCH_MS. */
+  visitorMailDelayMs?: number;
 }
