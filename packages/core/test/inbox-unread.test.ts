@@ -56,7 +56,14 @@ beforeAll(async () => {
   await ctx.db.prisma.workspace.create({ data: { id: "ws-b", name: "B" } });
   for (const scope of [lead, sam, editor, stranger]) {
     await ctx.db.prisma.user.create({
-      data: { id: scope.userId, workspaceId: scope.workspaceId, email: `${scope.userId}@example.com`, role: scope.role, passwordHash: "x" },
+      data: {
+        id: scope.userId,
+        workspaceId: scope.workspaceId,
+        email: `${scope.userId}@example.com`,
+        role: scope.role,
+        passwordHash: "x",
+        createdAt: at(0),
+      },
     });
   }
   await ctx.db.prisma.agent.create({ data: { id: "agent-a", workspaceId: "ws-a", name: "A support" } });
@@ -183,5 +190,22 @@ describe("visibility", () => {
     expect((await inboxCounts(ctx.db, sam)).assigned.map((row) => row.id)).not.toContain("c-other");
     expect((await inboxCounts(ctx.db, sam)).mine).toBe(0);
     await ctx.db.prisma.conversation.update({ where: { id: "c-other" }, data: { assigneeId: null } });
+  });
+});
+
+describe("a newcomer", () => {
+  it("starts with nothing unread: what visitors wrote before the person joined counts as read", async () => {
+    const newcomer: AdminScope = { userId: "u-new", workspaceId: "ws-a", role: "support" };
+    await ctx.db.prisma.user.create({
+      data: { id: newcomer.userId, workspaceId: "ws-a", email: "new@example.com", role: "support", passwordHash: "x", createdAt: at(20) },
+    });
+    expect(Object.values(await unreadInList(newcomer)).some(Boolean)).toBe(false);
+    await ctx.db.prisma.conversation.update({ where: { id: "c-sam-quiet" }, data: { assigneeId: newcomer.userId } });
+    await ctx.db.prisma.conversation.update({ where: { id: "c-sam" }, data: { assigneeId: newcomer.userId } });
+    expect(await inboxCounts(ctx.db, newcomer)).toMatchObject({ mine: 0 });
+    // The visitor writes after they joined: theirs to read.
+    await message("c-sam", "user", at(21));
+    expect((await unreadInList(newcomer))["c-sam"]).toBe(true);
+    expect(await inboxCounts(ctx.db, newcomer)).toMatchObject({ mine: 1 });
   });
 });

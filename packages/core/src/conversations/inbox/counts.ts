@@ -1,7 +1,7 @@
 // The inbox's counts for the signed-in person, the one query behind every place that shows them
 // (the navigation, the page title, the alerts):
 // - mine: conversations assigned to the person, not resolved, with a visitor message they have not
-//   seen (unread.ts). Unread rather than "waiting for a reply": opening the conversation is what
+//   seen (unread.ts: before their first view, what came after they joined). Unread rather than "waiting for a reply": opening the conversation is what
 //   clears it, so the count means "conversations with something I have not read yet".
 // - unassigned: escalations nobody has taken (waitingEscalations, the queue of the whole team).
 import type { Database } from "@parley/db";
@@ -34,6 +34,7 @@ export async function inboxCounts(db: Database, scope: AdminScope) {
       SELECT count(*)::int AS "count"
       FROM "Conversation" c
       JOIN "Agent" a ON a."id" = c."agentId"
+      JOIN "User" p ON p."id" = ${scope.userId}
       LEFT JOIN "ConversationView" v ON v."conversationId" = c."id" AND v."userId" = ${scope.userId}
       JOIN LATERAL (
         SELECT m."createdAt" FROM "Message" m
@@ -41,12 +42,14 @@ export async function inboxCounts(db: Database, scope: AdminScope) {
       ) u ON true
       WHERE c."assigneeId" = ${scope.userId} AND a."workspaceId" = ${scope.workspaceId}
         AND c."status" <> 'resolved' AND c."test" = false
-        AND (v."viewedAt" IS NULL OR u."createdAt" > v."viewedAt")`,
+        AND u."createdAt" > COALESCE(v."viewedAt", p."createdAt")`,
     db.prisma.$queryRaw<AttentionRow[]>`
-      SELECT c."id", c."visitorName", c."visitorEmail", c."firstPageUrl", u."createdAt" AS "lastVisitorAt", v."viewedAt",
+      SELECT c."id", c."visitorName", c."visitorEmail", c."firstPageUrl", u."createdAt" AS "lastVisitorAt",
+             COALESCE(v."viewedAt", p."createdAt") AS "viewedAt",
              s."actorId" AS "assignedBy"
       FROM "Conversation" c
       JOIN "Agent" a ON a."id" = c."agentId"
+      JOIN "User" p ON p."id" = ${scope.userId}
       LEFT JOIN "ConversationView" v ON v."conversationId" = c."id" AND v."userId" = ${scope.userId}
       LEFT JOIN LATERAL (
         SELECT m."createdAt" FROM "Message" m

@@ -1,6 +1,8 @@
 // Per-person unread state: a conversation is unread for a person while its visitor's last message
 // is newer than that person's last view of its page (ConversationView); opening the page marks it
-// read. Visibility is the inbox's own rule (inbox.read and the person's workspace): a person marks
+// read. A person who joins the team starts with nothing unread: what visitors wrote before their
+// account existed counts as read (an unviewed conversation is read as of the person's createdAt).
+// Visibility is the inbox's own rule (inbox.read and the person's workspace): a person marks
 // and sees the unread state only of conversations they may open, and only their own. The counts
 // built on it are in counts.ts.
 import type { Database } from "@parley/db";
@@ -41,10 +43,14 @@ export async function unreadIds(
 ): Promise<Set<string>> {
   const candidates = rows.filter((row) => row.lastVisitorAt !== null);
   if (candidates.length === 0) return new Set();
-  const views = await db.prisma.conversationView.findMany({
-    where: { userId, conversationId: { in: candidates.map((row) => row.id) } },
-    select: { conversationId: true, viewedAt: true },
-  });
+  const [views, person] = await Promise.all([
+    db.prisma.conversationView.findMany({
+      where: { userId, conversationId: { in: candidates.map((row) => row.id) } },
+      select: { conversationId: true, viewedAt: true },
+    }),
+    db.prisma.user.findUnique({ where: { id: userId }, select: { createdAt: true } }),
+  ]);
   const viewedAt = new Map(views.map((view) => [view.conversationId, view.viewedAt]));
-  return new Set(candidates.filter((row) => isUnread(row.lastVisitorAt, viewedAt.get(row.id) ?? null)).map((row) => row.id));
+  const joinedAt = person?.createdAt ?? null;
+  return new Set(candidates.filter((row) => isUnread(row.lastVisitorAt, viewedAt.get(row.id) ?? joinedAt)).map((row) => row.id));
 }
