@@ -95,6 +95,8 @@ describe("conversations", () => {
       waitingSince: null,
       resolvedAt: null,
       rating: null,
+      // The visitor wrote and this person has not opened it.
+      unread: true,
       erasedAt: null,
       createdAt: expect.any(Date),
       updatedAt: new Date("2026-11-10T00:00:00Z"),
