@@ -27,6 +27,7 @@ const EMPTY_HOME = {
   waiting: { count: 0, oldest: [] },
   activity: [],
   unansweredThisWeek: 0,
+  ratingsThisWeek: { good: 0, okay: 0, bad: 0 },
   nearQuota: [],
   month: "2026-11",
   gettingStarted: { keyGenerated: false, articlePublished: false, widgetEmbedded: false, webhookAdded: false },

@@ -6,113 +6,32 @@
 // and is signed in; the first browser's session has ended, the link works once. The account page
 // then names the sessions by browser and place, marks this one, and "Sign out everywhere else"
 // ends the other. Sign-in, forgot, reset and account pages at 1280 and 390 px pass axe-core.
-import { type ChildProcess, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { type Browser, expect, type Page, type TestInfo, test } from "@playwright/test";
-import { SMTPServer } from "smtp-server";
 import { axeViolations } from "./axe.ts";
-import { E2E_ADMIN, E2E_PORT } from "./playwright.config.ts";
+import { type Mail, type ServerWithMail, startServerWithMail } from "./mail-server.ts";
+import { E2E_ADMIN } from "./playwright.config.ts";
 import { keepScreenshot } from "./support.ts";
 
-const ROOT = path.join(__dirname, "..");
-/** This file's server: three ports past the suite's (the next one is the fake LLM's). */
-const PORT = E2E_PORT + 3;
-const BASE = `http://localhost:${PORT}`;
-const DATA_DIR = `e2e/.data/${PORT}`;
 const PHONE = { width: 390, height: 844 };
 const SAME_ANSWER =
   "If an account uses this address, we have emailed it a link to choose a new password. The link works once, within 60 minutes.";
 const NEW_PASSWORD = "e2e-new-password-after-reset";
 
-interface Mail {
-  to: string[];
-  raw: string;
-}
-
-const mails: Mail[] = [];
-let smtp: SMTPServer;
-let server: ChildProcess | undefined;
-
-async function startSmtp(): Promise<number> {
-  smtp = new SMTPServer({
-    disabledCommands: ["STARTTLS", "AUTH"],
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => {
-        raw += chunk.toString("utf8");
-      });
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-        callback();
-      });
-    },
-    logger: false,
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  return (smtp.server.address() as AddressInfo).port;
-}
-
-/** The suite's server start (e2e/server.mjs: a fresh embedded database, setup, then the built app), with SMTP_URL. */
-async function startServer(smtpPort: number): Promise<void> {
-  server = spawn("node", ["e2e/server.mjs"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      E2E_PREBUILT: "1",
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      APP_URL: BASE,
-      NEXTAUTH_URL: BASE,
-      DATA_DIR,
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    },
-  });
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the password reset server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error("the password reset server did not start within 240 s");
-}
-
-async function stopServer(): Promise<void> {
-  const child = server;
-  if (!child?.pid) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  // The whole group: e2e/server.mjs and the app it started.
-  if (child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
-  rmSync(path.join(ROOT, DATA_DIR), { recursive: true, force: true });
-}
+/** This file's server: three ports past the suite's (the next one is the fake LLM's). */
+let server: ServerWithMail;
+let BASE = "";
+let mails: Mail[] = [];
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  await startServer(await startSmtp());
+  server = await startServerWithMail(3);
+  ({ base: BASE, mails } = server);
 });
 
 test.afterAll(async () => {
-  await stopServer();
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await server?.stop();
 });
 
 /** Screenshots at 1280 and 390 px, and no serious axe-core violation at either. */

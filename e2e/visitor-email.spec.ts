@@ -6,110 +6,31 @@
 // where the visitor is named by that address; after the batch window the SMTP server receives one
 // mail with the reply and a resume link, and opening the link shows the same conversation with
 // the reply in the widget. Screenshots of the widget's prompt and the panel's conversation at 1280 and 390 px.
-import { type ChildProcess, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { SMTPServer } from "smtp-server";
-import { E2E_ADMIN, E2E_PORT } from "./playwright.config.ts";
+import { decodedMail as decoded, type Mail, type ServerWithMail, startServerWithMail } from "./mail-server.ts";
+import { E2E_ADMIN } from "./playwright.config.ts";
 import { keepScreenshot } from "./support.ts";
 
-const ROOT = path.join(__dirname, "..");
-/** This file's server: five ports past the suite's (password-reset.spec.ts takes three past it). */
-const PORT = E2E_PORT + 5;
-const BASE = `http://localhost:${PORT}`;
-const DATA_DIR = `e2e/.data/${PORT}`;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const EMAIL = "ada.visitor@example.com";
 const REPLY = "Hi Ada, this is the team: your refund <b>went out</b> today.";
 
-const mails: { to: string[]; raw: string }[] = [];
-let smtp: SMTPServer;
-let server: ChildProcess | undefined;
-
-async function startSmtp(): Promise<number> {
-  smtp = new SMTPServer({
-    disabledCommands: ["STARTTLS", "AUTH"],
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => {
-        raw += chunk.toString("utf8");
-      });
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-        callback();
-      });
-    },
-    logger: false,
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  return (smtp.server.address() as AddressInfo).port;
-}
-
-async function startServer(smtpPort: number): Promise<void> {
-  server = spawn("node", ["e2e/server.mjs"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      E2E_PREBUILT: "1",
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      APP_URL: BASE,
-      NEXTAUTH_URL: BASE,
-      DATA_DIR,
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      // Replies gathered for 5 s instead of the default 2 minutes (batching itself: visitor-email.test.ts).
-      VISITOR_MAIL_DELAY_SECONDS: "5",
-    },
-  });
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the visitor email server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error("the visitor email server did not start within 240 s");
-}
-
-async function stopServer(): Promise<void> {
-  const child = server;
-  if (!child?.pid) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  if (child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
-  rmSync(path.join(ROOT, DATA_DIR), { recursive: true, force: true });
-}
+/** This file's server: five ports past the suite's (password-reset.spec.ts takes three past it). */
+let server: ServerWithMail;
+let BASE = "";
+let mails: Mail[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  await startServer(await startSmtp());
+  // Replies gathered for 5 s instead of the default 2 minutes (batching itself: visitor-email.test.ts).
+  server = await startServerWithMail(5, { VISITOR_MAIL_DELAY_SECONDS: "5" });
+  ({ base: BASE, mails } = server);
 });
 
 test.afterAll(async () => {
-  await stopServer();
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await server?.stop();
 });
-
-/** The mail's text with quoted-printable soft breaks and escapes undone. */
-const decoded = (raw: string) =>
-  raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 test("a visitor who leaves an email gets the team's reply by mail, and its link resumes the conversation", async ({
   browser,

@@ -1,0 +1,113 @@
+// A second server of the suite's build that sends email: the suite's own server has no SMTP_URL
+// (so its widget never asks for an address and invitations are copied by hand), and the journeys
+// about email start this one on their own port and data folder, with SMTP_URL pointing at an SMTP
+// server in the test process that keeps every mail it receives.
+import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { E2E_ADMIN, E2E_PORT } from "./playwright.config.ts";
+
+const ROOT = path.join(__dirname, "..");
+const START_TIMEOUT_MS = 240_000;
+
+export interface Mail {
+  to: string[];
+  raw: string;
+}
+
+export interface ServerWithMail {
+  /** The server's origin, e.g. http://localhost:3103. */
+  base: string;
+  /** Every mail received so far, oldest first. */
+  mails: Mail[];
+  stop(): Promise<void>;
+}
+
+/** A mail's text with quoted-printable soft breaks and escapes undone (enough for ASCII bodies). */
+export function decodedMail(raw: string): string {
+  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+async function startSmtp(mails: Mail[]): Promise<SMTPServer> {
+  const smtp = new SMTPServer({
+    disabledCommands: ["STARTTLS", "AUTH"],
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (chunk: Buffer) => {
+        raw += chunk.toString("utf8");
+      });
+      stream.on("end", () => {
+        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
+        callback();
+      });
+    },
+    logger: false,
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  return smtp;
+}
+
+/**
+ * Starts e2e/server.mjs (a fresh embedded database, setup, then the built app) on E2E_PORT +
+ * `portOffset` with SMTP_URL and `env`, and waits for its health check. Each spec that uses it takes
+ * its own offset (the suite's fake LLM has 1).
+ */
+export async function startServerWithMail(portOffset: number, env: Record<string, string> = {}): Promise<ServerWithMail> {
+  const port = E2E_PORT + portOffset;
+  const base = `http://localhost:${port}`;
+  const dataDir = `e2e/.data/${port}`;
+  const mails: Mail[] = [];
+  const smtp = await startSmtp(mails);
+  const server: ChildProcess = spawn("node", ["e2e/server.mjs"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      E2E_PREBUILT: "1",
+      NODE_ENV: "production",
+      PORT: String(port),
+      APP_URL: base,
+      NEXTAUTH_URL: base,
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      ...env,
+    },
+  });
+  const stop = async () => {
+    if (server.pid) {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      // The whole group: e2e/server.mjs and the app it started.
+      if (server.exitCode === null) process.kill(-server.pid, "SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      try {
+        process.kill(-server.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    rmSync(path.join(ROOT, dataDir), { recursive: true, force: true });
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  };
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) {
+      await stop();
+      throw new Error(`the server on port ${port} exited with ${server.exitCode}`);
+    }
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return { base, mails, stop };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await stop();
+  throw new Error(`the server on port ${port} did not start within ${START_TIMEOUT_MS / 1000} s`);
+}
