@@ -4,49 +4,22 @@
 // server in the test process that keeps every mail it receives.
 import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { SMTPServer } from "smtp-server";
+import { type ReceivedMail, startTestSmtp } from "@parley/testing/smtp";
 import { E2E_ADMIN, E2E_PORT } from "./playwright.config.ts";
 
 const ROOT = path.join(__dirname, "..");
 const START_TIMEOUT_MS = 240_000;
 
-export interface Mail {
-  to: string[];
-  raw: string;
-}
+export type { ReceivedMail as Mail } from "@parley/testing/smtp";
+export { decodedMail } from "@parley/testing/smtp";
 
 export interface ServerWithMail {
   /** The server's origin, e.g. http://localhost:3103. */
   base: string;
   /** Every mail received so far, oldest first. */
-  mails: Mail[];
+  mails: ReceivedMail[];
   stop(): Promise<void>;
-}
-
-/** A mail's text with quoted-printable soft breaks and escapes undone (enough for ASCII bodies). */
-export function decodedMail(raw: string): string {
-  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
-async function startSmtp(mails: Mail[]): Promise<SMTPServer> {
-  const smtp = new SMTPServer({
-    disabledCommands: ["STARTTLS", "AUTH"],
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => {
-        raw += chunk.toString("utf8");
-      });
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-        callback();
-      });
-    },
-    logger: false,
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  return smtp;
 }
 
 /**
@@ -58,8 +31,7 @@ export async function startServerWithMail(portOffset: number, env: Record<string
   const port = E2E_PORT + portOffset;
   const base = `http://localhost:${port}`;
   const dataDir = `e2e/.data/${port}`;
-  const mails: Mail[] = [];
-  const smtp = await startSmtp(mails);
+  const smtp = await startTestSmtp();
   const server: ChildProcess = spawn("node", ["e2e/server.mjs"], {
     cwd: ROOT,
     detached: true,
@@ -76,7 +48,7 @@ export async function startServerWithMail(portOffset: number, env: Record<string
       ADMIN_PASSWORD: E2E_ADMIN.password,
       DATABASE_URL: "",
       REDIS_URL: "",
-      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       ...env,
     },
   });
@@ -93,7 +65,7 @@ export async function startServerWithMail(portOffset: number, env: Record<string
       }
     }
     rmSync(path.join(ROOT, dataDir), { recursive: true, force: true });
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   };
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
@@ -102,7 +74,7 @@ export async function startServerWithMail(portOffset: number, env: Record<string
       throw new Error(`the server on port ${port} exited with ${server.exitCode}`);
     }
     try {
-      if ((await fetch(`${base}/api/health`)).ok) return { base, mails, stop };
+      if ((await fetch(`${base}/api/health`)).ok) return { base, mails: smtp.mails, stop };
     } catch {
       // Not listening yet.
     }

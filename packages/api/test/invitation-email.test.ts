@@ -1,67 +1,31 @@
 // The invitation email (SMTP_URL): with a mailer the one-time link goes out by email after the
 // invitation is stored; a failing server never undoes the invitation (the panel shows the link to
 // copy); without a mailer nothing is sent. A tiny in-process SMTP server (smtp-server) receives.
-import type { AddressInfo } from "node:net";
 import { senderFor, smtpMailer } from "@parley/core";
 import type { TestContext } from "@parley/testing/context";
-import { SMTPServer } from "smtp-server";
+import { startTestSmtp, type TestSmtp } from "@parley/testing/smtp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, setup, type Workspace } from "./support.ts";
 
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
 let ctx: TestContext;
 let a: Workspace;
-let server: SMTPServer;
-let port: number;
-const received: Received[] = [];
+let smtp: TestSmtp;
 let refuseRecipients = false;
 
 beforeAll(async () => {
   ({ ctx, a } = await setup());
-  server = new SMTPServer({
-    disabledCommands: ["STARTTLS"],
-    allowInsecureAuth: true,
-    onAuth(auth, _session, callback) {
-      if (auth.username === "mailer" && auth.password === "s3cret") return callback(null, { user: auth.username });
-      return callback(new Error("Invalid username or password"));
-    },
-    onRcptTo(_address, _session, callback) {
-      callback(refuseRecipients ? new Error("Mailbox unavailable") : undefined);
-    },
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => {
-        raw += chunk.toString("utf8");
-      });
-      stream.on("end", () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw,
-        });
-        callback();
-      });
-    },
-    logger: false,
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.server.address() as AddressInfo).port;
+  smtp = await startTestSmtp({ credentials: { user: "mailer", password: "s3cret" }, refuseRecipient: () => refuseRecipients });
 });
 
 afterEach(() => {
   ctx.mailer?.close();
   ctx.mailer = undefined;
   refuseRecipients = false;
-  received.length = 0;
+  smtp.mails.length = 0;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await smtp.close();
   await ctx.close();
 });
 
@@ -70,11 +34,11 @@ const invitationEmails = async () => (await owner().people.list()).invitations.m
 
 describe("the invitation email", () => {
   it("sends the one-time link to the invited address when SMTP is configured", async () => {
-    ctx.mailer = smtpMailer(`smtp://mailer:s3cret@127.0.0.1:${port}`, senderFor(ctx.appUrl));
+    ctx.mailer = smtpMailer(`smtp://mailer:s3cret@127.0.0.1:${smtp.port}`, senderFor(ctx.appUrl));
     const created = await owner().people.invite({ email: "zoe@example.com", role: "support" });
     expect(created.emailed).toBe("sent");
-    expect(received).toHaveLength(1);
-    const [mail] = received;
+    expect(smtp.mails).toHaveLength(1);
+    const [mail] = smtp.mails;
     expect(mail?.to).toEqual(["zoe@example.com"]);
     expect(mail?.from).toBe("parley@localhost");
     expect(mail?.raw).toContain("Subject: alpha@example.com invited you to alpha on Parley");
@@ -87,26 +51,26 @@ describe("the invitation email", () => {
   });
 
   it("a refused or unreachable server leaves the invitation in place and says the email failed", async () => {
-    ctx.mailer = smtpMailer(`smtp://mailer:s3cret@127.0.0.1:${port}`, senderFor(ctx.appUrl));
+    ctx.mailer = smtpMailer(`smtp://mailer:s3cret@127.0.0.1:${smtp.port}`, senderFor(ctx.appUrl));
     refuseRecipients = true;
     const refused = await owner().people.invite({ email: "refused@example.com", role: "editor" });
     expect(refused).toMatchObject({ emailed: "failed", link: expect.stringContaining("/invite/") });
     ctx.mailer.close();
 
-    ctx.mailer = smtpMailer(`smtp://mailer:wrong@127.0.0.1:${port}`, senderFor(ctx.appUrl));
+    ctx.mailer = smtpMailer(`smtp://mailer:wrong@127.0.0.1:${smtp.port}`, senderFor(ctx.appUrl));
     expect((await owner().people.invite({ email: "badauth@example.com", role: "editor" })).emailed).toBe("failed");
     ctx.mailer.close();
 
     // Nothing listens on port 1.
     ctx.mailer = smtpMailer("smtp://127.0.0.1:1", senderFor(ctx.appUrl));
     expect((await owner().people.invite({ email: "nobody@example.com", role: "editor" })).emailed).toBe("failed");
-    expect(received).toHaveLength(0);
+    expect(smtp.mails).toHaveLength(0);
     expect(await invitationEmails()).toEqual(expect.arrayContaining(["refused@example.com", "badauth@example.com", "nobody@example.com"]));
   });
 
   it("without SMTP nothing is sent and the link is to be copied, as before", async () => {
     const created = await owner().people.invite({ email: "copy@example.com", role: "admin" });
     expect(created.emailed).toBe("off");
-    expect(received).toHaveLength(0);
+    expect(smtp.mails).toHaveLength(0);
   });
 });

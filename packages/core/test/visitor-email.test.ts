@@ -3,10 +3,9 @@
 // deciding mail or no mail, replies batched into one mail, the signed resume link (verify, expiry,
 // tampering), the transcript mail (user text escaped in its HTML), and nothing asked, stored or
 // sent without SMTP. A tiny in-process SMTP server (smtp-server) receives the mails.
-import type { AddressInfo } from "node:net";
 import { messagingAgent, type TestContext } from "@parley/testing/context";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
-import { SMTPServer } from "smtp-server";
+import { decodedMail as decoded, startTestSmtp, type TestSmtp } from "@parley/testing/smtp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MessagingAgent } from "../src/agents/keys/message-auth.ts";
 import { replyToConversation } from "../src/conversations/inbox/inbox.ts";
@@ -38,50 +37,29 @@ const clock = new Date("2026-12-06T10:00:00.000Z");
 let ctx: TestContext;
 let agent: TestAgent;
 let messaging: MessagingAgent;
-let server: SMTPServer;
-let port: number;
-const received: { to: string[]; raw: string }[] = [];
-
-/** The mail's text with quoted-printable soft breaks and escapes undone (enough for these ASCII bodies). */
-const decoded = (raw: string) =>
-  raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+let smtp: TestSmtp;
 
 beforeAll(async () => {
   ctx = await createMessagingContext({ now: () => clock });
   agent = await createAgentWithKey(ctx);
   messaging = messagingAgent({ id: agent.id, workspaceId: WORKSPACE });
-  server = new SMTPServer({
-    disabledCommands: ["STARTTLS", "AUTH"],
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => {
-        raw += chunk.toString("utf8");
-      });
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-        callback();
-      });
-    },
-    logger: false,
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.server.address() as AddressInfo).port;
+  smtp = await startTestSmtp();
 });
 
 afterEach(() => {
   ctx.mailer?.close();
   ctx.mailer = undefined;
   ctx.visitorMailDelayMs = undefined;
-  received.length = 0;
+  smtp.mails.length = 0;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await smtp.close();
   await ctx.close();
 });
 
 const withSmtp = () => {
-  ctx.mailer = smtpMailer(`smtp://127.0.0.1:${port}`, senderFor("https://parley.example"));
+  ctx.mailer = smtpMailer(`smtp://127.0.0.1:${smtp.port}`, senderFor("https://parley.example"));
 };
 
 async function conversation(message = "I need a person"): Promise<string> {
@@ -173,7 +151,7 @@ describe("the visitor's address", () => {
     expect(await scheduleReplyMail(ctx, id, clock)).toBe(false);
     expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + VISITOR_MAIL_BATCH_MS))).toBe(0);
     expect(await refusal(mailTranscript(ctx, tokens, session(id)))).toEqual({ status: 409, error: "Email is not available" });
-    expect(received).toEqual([]);
+    expect(smtp.mails).toEqual([]);
   });
 });
 
@@ -207,8 +185,8 @@ describe("replies while the visitor is away", () => {
     // Not yet due within the window.
     expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + VISITOR_MAIL_BATCH_MS - 1))).toBe(0);
     expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + VISITOR_MAIL_BATCH_MS))).toBe(1);
-    expect(received).toHaveLength(1);
-    const mail = received[0];
+    expect(smtp.mails).toHaveLength(1);
+    const mail = smtp.mails[0];
     expect(mail?.to).toEqual(["ada@example.com"]);
     const body = decoded(mail?.raw ?? "");
     expect(body).toContain("sent 2 replies to your conversation");
@@ -221,7 +199,7 @@ describe("replies while the visitor is away", () => {
     expect(tokens.verify(resumeTokenOfLink(link) ?? "", clock)).toEqual({ agentId: agent.id, conversationId: id });
     // Sent once: the next pass finds nothing due.
     expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + 2 * VISITOR_MAIL_BATCH_MS))).toBe(0);
-    expect(received).toHaveLength(1);
+    expect(smtp.mails).toHaveLength(1);
   });
 
   it("are gathered for the server's own window when it sets one (VISITOR_MAIL_DELAY_SECONDS)", async () => {
@@ -234,7 +212,7 @@ describe("replies while the visitor is away", () => {
     expect(await scheduleReplyMail(ctx, id, clock)).toBe(true);
     expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + 4_999))).toBe(0);
     expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + 5_000))).toBe(1);
-    expect(received.map((mail) => mail.to)).toEqual([["ada@example.com"]]);
+    expect(smtp.mails.map((mail) => mail.to)).toEqual([["ada@example.com"]]);
   });
 
   it("are not mailed when the visitor came back before the mail was due", async () => {
@@ -246,7 +224,7 @@ describe("replies while the visitor is away", () => {
     expect(await scheduleReplyMail(ctx, id, clock)).toBe(true);
     await markVisitorPresence(ctx.db, id, new Date(clock.getTime() + VISITOR_MAIL_BATCH_MS - 1000));
     expect(await sendDueReplyMails(ctx, tokens, new Date(clock.getTime() + VISITOR_MAIL_BATCH_MS))).toBe(0);
-    expect(received).toEqual([]);
+    expect(smtp.mails).toEqual([]);
   });
 
   it("are not mailed without an address", async () => {
@@ -289,8 +267,8 @@ describe("the transcript by mail", () => {
       conversationId: id,
     });
     expect(await mailTranscript(ctx, tokens, session(id))).toEqual({ to: "ada@example.com" });
-    expect(received).toHaveLength(1);
-    expect(received[0]?.to).toEqual(["ada@example.com"]);
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]?.to).toEqual(["ada@example.com"]);
   });
 
   it("is refused without an address, for another session, and past its hourly limit", async () => {
@@ -304,6 +282,6 @@ describe("the transcript by mail", () => {
     await setVisitorEmail(ctx, session(id), { email: "ada@example.com" });
     for (let i = 0; i < TRANSCRIPTS_PER_HOUR; i++) await mailTranscript(ctx, tokens, session(id));
     expect(await refusal(mailTranscript(ctx, tokens, session(id)))).toEqual({ status: 429, error: "Rate limit exceeded" });
-    expect(received).toHaveLength(TRANSCRIPTS_PER_HOUR);
+    expect(smtp.mails).toHaveLength(TRANSCRIPTS_PER_HOUR);
   });
 });
