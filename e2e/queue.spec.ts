@@ -6,7 +6,7 @@
 // "Hello? Is anyone there?" gets the same truthful answer; the reply from the panel is what tells
 // them a person joined. Screenshots of the widget, the inbox and the home at 1280 and 390 px.
 import { expect, type Page, test } from "@playwright/test";
-import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
+import { keepScreenshot, openWidgetChat, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
 
 const ADMIN_NAME = "Demo admin";
 /** With too few answered handoffs no time is promised; once the team has answered five, the median. */
@@ -37,10 +37,7 @@ test("an assignment does not tell the visitor someone joined, a reply does; the 
   try {
     const site = visitor.page;
     await site.setViewportSize(DESKTOP);
-    await site.getByRole("button", { name: "Open chat" }).click();
-    const chat = site.getByRole("dialog", { name: "Chat with us" });
-    const input = chat.getByLabel("Your message");
-    const log = chat.getByRole("log", { name: "Conversation" });
+    const { input, log } = await openWidgetChat(site);
     await input.fill("I want to talk to a human");
     await input.press("Enter");
     await expect(log.getByRole("listitem").filter({ hasText: "asked a person from our team to take over" })).toBeVisible();

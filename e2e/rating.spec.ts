@@ -3,7 +3,7 @@
 // click and adds a comment; the rating shows on the conversation page, under the inbox's "Rated
 // good" filter and on the home page. Screenshots of the widget and the panel at 1280 and 390 px.
 import { expect, test } from "@playwright/test";
-import { keepScreenshot, signIn, visitAsNewVisitor } from "./support.ts";
+import { keepScreenshot, openWidgetChat, signIn, visitAsNewVisitor } from "./support.ts";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -21,10 +21,7 @@ test("a resolved conversation asks the visitor how it went; their rating shows i
   try {
     const site = visitor.page;
     await site.setViewportSize(DESKTOP);
-    await site.getByRole("button", { name: "Open chat" }).click();
-    const chat = site.getByRole("dialog", { name: "Chat with us" });
-    const input = chat.getByLabel("Your message");
-    const log = chat.getByRole("log", { name: "Conversation" });
+    const { chat, input, log } = await openWidgetChat(site);
     await input.fill("How do I reset my password?");
     await input.press("Enter");
     await expect(log.locator(".msg.agent")).toHaveCount(1);

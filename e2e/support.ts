@@ -140,3 +140,10 @@ export async function visitAsNewVisitor(browser: Browser, baseURL: string | unde
   expect(response, `no response for ${pathname}`).not.toBeNull();
   return { page, response: response as NonNullable<typeof response>, close: () => context.close() };
 }
+
+/** Opens the widget on a page: its chat dialog, message box and conversation log. */
+export async function openWidgetChat(site: Page) {
+  await site.getByRole("button", { name: "Open chat" }).click();
+  const chat = site.getByRole("dialog", { name: "Chat with us" });
+  return { chat, input: chat.getByLabel("Your message"), log: chat.getByRole("log", { name: "Conversation" }) };
+}

@@ -9,7 +9,7 @@
 import { expect, test } from "@playwright/test";
 import { decodedMail as decoded, type Mail, type ServerWithMail, startServerWithMail } from "./mail-server.ts";
 import { E2E_ADMIN } from "./playwright.config.ts";
-import { keepScreenshot } from "./support.ts";
+import { keepScreenshot, openWidgetChat } from "./support.ts";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -40,10 +40,7 @@ test("a visitor who leaves an email gets the team's reply by mail, and its link 
   const visitorContext = await browser.newContext({ baseURL: BASE, viewport: DESKTOP });
   const site = await visitorContext.newPage();
   await site.goto("/help/demo");
-  await site.getByRole("button", { name: "Open chat" }).click();
-  const chat = site.getByRole("dialog", { name: "Chat with us" });
-  const input = chat.getByLabel("Your message");
-  const log = chat.getByRole("log", { name: "Conversation" });
+  const { input, log } = await openWidgetChat(site);
   await input.fill("I want to talk to a human");
   await input.press("Enter");
   await expect(log.getByRole("listitem").filter({ hasText: "asked a person from our team to take over" })).toBeVisible();
