@@ -11,18 +11,9 @@ export const E2E_LLM_PORT = E2E_PORT + 1;
 export const E2E_LLM_URL = `http://127.0.0.1:${E2E_LLM_PORT}`;
 const E2E_LLM_API_KEY = "sk-e2e-fake";
 
-/**
- * Journeys that time real audio through speech recognition: run-shards.mjs runs them on their own
- * after the shards (E2E_SOLO=only), never beside another shard (E2E_SOLO=skip).
- */
-export const SOLO_SPECS = ["voice.spec.ts"];
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: read by Playwright when it starts, never by a turbo task.
-const solo = process.env.E2E_SOLO;
-
 export default defineConfig({
   testDir: ".",
-  testMatch: solo === "only" ? SOLO_SPECS.map((spec) => `**/${spec}`) : "**/*.spec.ts",
-  testIgnore: solo === "skip" ? SOLO_SPECS.map((spec) => `**/${spec}`) : [],
+  testMatch: "**/*.spec.ts",
   // Per port: Playwright empties its output folder at start, and shards run side by side (run-shards.mjs).
   outputDir: `./artifacts/results-${E2E_PORT}`,
   timeout: 60_000,
