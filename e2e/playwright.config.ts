@@ -11,9 +11,20 @@ export const E2E_LLM_PORT = E2E_PORT + 1;
 export const E2E_LLM_URL = `http://127.0.0.1:${E2E_LLM_PORT}`;
 const E2E_LLM_API_KEY = "sk-e2e-fake";
 
+/**
+ * run-shards.mjs runs some journeys apart from its shards: E2E_SOLO_SPECS names them (comma
+ * separated), and E2E_SOLO says whether this run is those only or all but those.
+ */
+const { E2E_SOLO: solo, E2E_SOLO_SPECS: soloSpecs = "" } = process.env;
+const soloMatch = soloSpecs
+  .split(",")
+  .filter(Boolean)
+  .map((spec) => `**/${spec}`);
+
 export default defineConfig({
   testDir: ".",
-  testMatch: "**/*.spec.ts",
+  testMatch: solo === "only" ? soloMatch : "**/*.spec.ts",
+  testIgnore: solo === "skip" ? soloMatch : [],
   // Per port: Playwright empties its output folder at start, and shards run side by side (run-shards.mjs).
   outputDir: `./artifacts/results-${E2E_PORT}`,
   timeout: 60_000,

@@ -4,9 +4,12 @@
 // that build (E2E_PREBUILT). Much of a journey waits on the browser, the server and timers, so two
 // shards on two cores take well under the time of one run. The spec files are split by the seconds
 // each took in CI (shard-weights.json), the longest first onto the least loaded shard, so that the
-// shards end together. Output lines are prefixed by shard.
+// shards end together. The journeys that time real audio (SOLO_SPECS) start beside them, on a
+// server of their own, and wait for the shards to end (E2E_START_AFTER). Output lines are prefixed.
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { buildWithProgress } from "../scripts/build-progress.mjs";
@@ -19,6 +22,8 @@ if (!Number.isInteger(shards) || shards < 1 || shards > 8) {
   process.exit(2);
 }
 /** Ports of shard i: BASE_PORT + 10 i for the app, the next ones for its fake LLM and the email journeys' servers. */
+/** Journeys that time real audio through speech recognition: never beside another shard (it misheard the question there). */
+const SOLO_SPECS = ["voice.spec.ts"];
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: read when the script starts, never by a turbo task.
 const BASE_PORT = Number(process.env.E2E_PORT || 3100);
 
@@ -43,11 +48,17 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", TURBO_TELEMETRY_DISA
 if (spawnSync("node", ["scripts/bundle-widget.mjs"], { cwd: root, stdio: "inherit", env }).status !== 0) process.exit(1);
 if ((await buildWithProgress(root, { ...env, NODE_ENV: "production" })) !== 0) process.exit(1);
 
-const specs = readdirSync(new URL(".", import.meta.url)).filter((name) => name.endsWith(".spec.ts"));
+const specs = readdirSync(new URL(".", import.meta.url)).filter((name) => name.endsWith(".spec.ts") && !SOLO_SPECS.includes(name));
 const weights = JSON.parse(readFileSync(new URL("./shard-weights.json", import.meta.url), "utf8"));
 const groups = splitByWeight(specs, weights, shards).filter((group) => group.items.length > 0);
 for (const [i, group] of groups.entries()) console.log(`shard ${i + 1}: ${group.items.length} spec files, about ${group.weight} s`);
-const codes = await Promise.all(groups.map((group, i) => playwright(i + 1, group.items)));
-const failed = codes.flatMap((code, i) => (code === 0 ? [] : [i + 1]));
-console.log(failed.length ? `e2e: shard(s) ${failed.join(", ")} failed` : `e2e: all ${groups.length} shards passed`);
+const markerDir = mkdtempSync(path.join(tmpdir(), "parley-e2e-"));
+const shardsDone = path.join(markerDir, "shards-done");
+const soloRun = playwright(groups.length + 1, "solo", [], { E2E_SOLO: "only", E2E_START_AFTER: shardsDone });
+const codes = await Promise.all(groups.map((group, i) => playwright(i + 1, `shard ${i + 1}`, group.items, { E2E_SOLO: "skip" })));
+writeFileSync(shardsDone, "");
+const soloCode = await soloRun;
+rmSync(markerDir, { recursive: true, force: true });
+const failed = [...codes.flatMap((code, i) => (code === 0 ? [] : [`shard ${i + 1}`])), ...(soloCode === 0 ? [] : ["the solo journeys"])];
+console.log(failed.length ? `e2e: ${failed.join(", ")} failed` : `e2e: all ${groups.length} shards and the solo journeys passed`);
 process.exit(failed.length ? 1 : 0);

@@ -200,12 +200,26 @@ async function keepElementScreenshot(locator: Locator, testInfo: TestInfo, name:
   await testInfo.attach(name, { path: file, contentType: "image/png" });
 }
 
+/**
+ * run-shards.mjs starts these journeys beside its shards, so that their server is up when the shards
+ * end, and names in E2E_START_AFTER the file it writes then: real audio timed through speech
+ * recognition must not share the cores with another shard.
+ */
+async function startAfterOtherShards(): Promise<void> {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: set by run-shards.mjs for this file, never by a turbo task.
+  const marker = process.env.E2E_START_AFTER;
+  if (!marker) return;
+  test.setTimeout(1_200_000);
+  while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
 test.describe("voice in the widget", () => {
   test.skip(!pocketSphinxInstalled(), NO_POCKETSPHINX);
   // Real speech at real time, twice, plus recognition and synthesis on two shared cores.
   test.describe.configure({ timeout: 180_000 });
 
   test.beforeAll(async ({ browser }) => {
+    await startAfterOtherShards();
     const page = await browser.newPage({ baseURL: APP_URL });
     await setDemoVoice(page, true);
     await page.close();
