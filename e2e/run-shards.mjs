@@ -27,19 +27,20 @@ const SOLO_SPECS = ["voice.spec.ts"];
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: read when the script starts, never by a turbo task.
 const BASE_PORT = Number(process.env.E2E_PORT || 3100);
 
-function playwright(index, files) {
+/** Playwright on `files` (none: all its config matches) with the ports of shard `index`, its lines prefixed by `label`. */
+function playwright(index, label, files, extraEnv) {
   const port = BASE_PORT + 10 * (index - 1);
   const child = spawn(
     "npx",
     ["--no-install", "playwright", "test", "-c", "e2e/playwright.config.ts", ...files.map((file) => `e2e/${file}`)],
     {
       cwd: root,
-      env: { ...env, E2E_PORT: String(port), E2E_PREBUILT: "1" },
+      env: { ...env, E2E_PORT: String(port), E2E_PREBUILT: "1", E2E_SOLO_SPECS: SOLO_SPECS.join(","), ...extraEnv },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on("line", (line) => console.log(`[shard ${index}] ${line}`));
+    createInterface({ input: stream }).on("line", (line) => console.log(`[${label}] ${line}`));
   }
   return new Promise((resolve) => child.on("close", (code) => resolve(code ?? 1)));
 }
