@@ -1,5 +1,5 @@
 // The files that run Parley where businesses run services (Dockerfile, .dockerignore, compose.yaml,
-// deploy/nginx.conf, .env.example, the README's operations table) checked against the code they
+// deploy/nginx.conf, deploy/env.example, the README's operations table) checked against the code they
 // describe, so that none of them goes stale without a failing test: no Docker engine is needed.
 // The topology test (npm run test:topology) runs them for real where podman and nginx are present.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -192,7 +192,7 @@ describe("compose.yaml", () => {
     const example = envExampleNames();
     const interpolated = [...read("compose.yaml").matchAll(/\$\{(\w+)/g)].map((match) => match[1]!);
     expect(interpolated.length).toBeGreaterThan(5);
-    for (const name of new Set(interpolated)) expect(example, `.env.example names ${name}`).toContain(name);
+    for (const name of new Set(interpolated)) expect(example, `deploy/env.example names ${name}`).toContain(name);
   });
 });
 
@@ -222,7 +222,7 @@ describe("deploy/nginx.conf", () => {
 // ---------- environment variables ----------
 
 function envExampleNames(): string[] {
-  return [...read(".env.example").matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!);
+  return [...read("deploy/env.example").matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!);
 }
 
 /** The variables named in the first column of the README's operations table. */
@@ -244,7 +244,7 @@ describe("environment variables", () => {
     for (const name of [...APP_ENV_VARIABLES, ...PROCESS_VARIABLES]) expect(documented, `README documents ${name}`).toContain(name);
   });
 
-  it(".env.example names only variables that something reads", () => {
+  it("deploy/env.example names only variables that something reads", () => {
     const known = new Set([...APP_ENV_VARIABLES, ...COMPOSE_VARIABLES]);
     for (const name of envExampleNames()) expect(known.has(name), `${name} is read by the app or compose.yaml`).toBe(true);
     for (const name of COMPOSE_VARIABLES) expect(readmeTableNames(), `README documents ${name}`).toContain(name);
