@@ -175,6 +175,30 @@ describe("connection checks", () => {
   });
 });
 
+describe("the widget on another site (the getting-started checklist)", () => {
+  it("records the first connection from an allowed site other than this server's help centre, once", async () => {
+    const appOrigin = new URL(ctx.appUrl).origin;
+    await createAgent("w-site-seen", { allowedOrigins: [appOrigin, ORIGIN, "http://second.test"] });
+    const seen = () =>
+      ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: "w-site-seen" }, select: { widgetSiteSeenAt: true, widgetSiteOrigin: true } });
+
+    const helpCentre = await hello("w-site-seen", {}, { origin: appOrigin });
+    await helpCentre.next("ready");
+    expect(await seen()).toEqual({ widgetSiteSeenAt: null, widgetSiteOrigin: null });
+
+    const shop = await hello("w-site-seen");
+    await shop.next("ready");
+    const first = await seen();
+    expect(first.widgetSiteOrigin).toBe(ORIGIN);
+    expect(first.widgetSiteSeenAt).toBeInstanceOf(Date);
+
+    const second = await hello("w-site-seen", {}, { origin: "http://second.test" });
+    await second.next("ready");
+    expect(await seen()).toEqual(first);
+    for (const client of [helpCentre, shop, second]) client.ws.close();
+  });
+});
+
 describe("the widget's settings at connect", () => {
   it("sends the agent's title, greeting, accent and suggestions in ready; hidden articles are left out", async () => {
     await ctx.db.prisma.article.create({

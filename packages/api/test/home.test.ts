@@ -210,13 +210,19 @@ describe("getting started", () => {
       data: { id: "empty-admin", workspaceId: empty.id, email: "empty@example.com", passwordHash: "unused" },
     });
     const home = await callerFor(ctx, { userId: user.id, workspaceId: empty.id, role: "owner" }).home.get();
-    expect(home.gettingStarted).toEqual({ keyGenerated: false, articlePublished: false, widgetEmbedded: false, webhookAdded: false });
+    expect(home.gettingStarted).toEqual({
+      keyGenerated: false,
+      articlePublished: false,
+      widgetEmbedded: false,
+      webhookAdded: false,
+      agentId: null,
+    });
     expect(home.waiting).toEqual({ count: 0, oldest: [] });
     expect(home.activity).toEqual([]);
     expect(home.nearQuota).toEqual([]);
   });
 
-  it("ticks each step from what is stored: a key, a published article, a widget conversation, an endpoint", async () => {
+  it("ticks each step from what is stored: a key, a published article, the widget on another site, an endpoint", async () => {
     const gamma = await createWorkspace(ctx, "gamma");
     await ctx.db.prisma.article.update({ where: { id: gamma.articleId }, data: { published: false } });
     const caller = callerFor(ctx, gamma.scope);
@@ -225,11 +231,18 @@ describe("getting started", () => {
       articlePublished: false,
       widgetEmbedded: false,
       webhookAdded: false,
+      agentId: gamma.agentId,
     });
 
     await caller.keys.generate({ agentId: gamma.agentId });
     await ctx.db.prisma.article.update({ where: { id: gamma.articleId }, data: { published: true, publishedAt: NOW } });
+    // Widget conversations alone (the help centre runs the widget too) do not tick the step.
     await ctx.db.prisma.usageMonth.create({ data: { agentId: gamma.agentId, month: "2026-09", conversations: 1, widgetConversations: 1 } });
+    expect((await caller.home.get()).gettingStarted.widgetEmbedded).toBe(false);
+    await ctx.db.prisma.agent.update({
+      where: { id: gamma.agentId },
+      data: { widgetSiteSeenAt: NOW, widgetSiteOrigin: "https://www.gamma.example" },
+    });
     await ctx.db.prisma.webhookEndpoint.create({
       data: {
         workspaceId: gamma.scope.workspaceId,
@@ -243,7 +256,21 @@ describe("getting started", () => {
       articlePublished: true,
       widgetEmbedded: true,
       webhookAdded: true,
+      agentId: gamma.agentId,
     });
+  });
+
+  it("opens the oldest agent without a key, else the oldest agent", async () => {
+    const epsilon = await createWorkspace(ctx, "epsilon");
+    const caller = callerFor(ctx, epsilon.scope);
+    const { createdAt } = await ctx.db.prisma.agent.findUniqueOrThrow({ where: { id: epsilon.agentId }, select: { createdAt: true } });
+    const later = await ctx.db.prisma.agent.create({
+      data: { id: "epsilon-later", workspaceId: epsilon.scope.workspaceId, name: "later", createdAt: new Date(createdAt.getTime() + 1000) },
+    });
+    await caller.keys.generate({ agentId: epsilon.agentId });
+    expect((await caller.home.get()).gettingStarted.agentId).toBe(later.id);
+    await caller.keys.generate({ agentId: later.id });
+    expect((await caller.home.get()).gettingStarted.agentId).toBe(epsilon.agentId);
   });
 
   it("an archived article does not count as published", async () => {

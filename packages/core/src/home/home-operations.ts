@@ -42,6 +42,7 @@ export const panelHomeOutput = z.object({
     articlePublished: z.boolean(),
     widgetEmbedded: z.boolean(),
     webhookAdded: z.boolean(),
+    agentId: id.nullable(),
   }),
 });
 

@@ -49,8 +49,11 @@ export interface NearQuota {
 export interface GettingStarted {
   keyGenerated: boolean;
   articlePublished: boolean;
+  /** The widget connected from an allowed site other than this server's help centre (widget/site-seen.ts). */
   widgetEmbedded: boolean;
   webhookAdded: boolean;
+  /** The agent the key and widget steps open: the oldest without a key, else the oldest; null without agents. */
+  agentId: string | null;
 }
 
 /** The visitors' ratings of resolved conversations given or changed in the last seven days (UTC), by value. */
@@ -224,22 +227,25 @@ function share(entry: NearQuota): number {
   return entry.limit === 0 ? Number.POSITIVE_INFINITY : entry.used / entry.limit;
 }
 
-/** Each step ticked from stored data: a key hash, a published article, a widget conversation, an endpoint. */
+/** Each step ticked from stored data: a key hash, a published article, the widget on another site, an endpoint. */
 async function gettingStartedChecklist(db: Database, workspaceId: string): Promise<GettingStarted> {
-  const [key, article, widget, webhook] = await Promise.all([
+  const oldest = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+  const [key, article, widget, webhook, withoutKey, first] = await Promise.all([
     db.prisma.agent.findFirst({ where: { workspaceId, keyHash: { not: null } }, select: { id: true } }),
     db.prisma.article.findFirst({
       where: { source: { workspaceId }, published: true, active: true },
       select: { id: true },
     }),
-    // The monthly counters (a few rows per agent) know whether the widget ever started a conversation.
-    db.prisma.usageMonth.findFirst({ where: { agent: { workspaceId }, widgetConversations: { gt: 0 } }, select: { month: true } }),
+    db.prisma.agent.findFirst({ where: { workspaceId, widgetSiteSeenAt: { not: null } }, select: { id: true } }),
     db.prisma.webhookEndpoint.findFirst({ where: { workspaceId }, select: { id: true } }),
+    db.prisma.agent.findFirst({ where: { workspaceId, keyHash: null }, select: { id: true }, orderBy: oldest }),
+    db.prisma.agent.findFirst({ where: { workspaceId }, select: { id: true }, orderBy: oldest }),
   ]);
   return {
     keyGenerated: key !== null,
     articlePublished: article !== null,
     widgetEmbedded: widget !== null,
     webhookAdded: webhook !== null,
+    agentId: (withoutKey ?? first)?.id ?? null,
   };
 }

@@ -48,6 +48,7 @@ import {
   type WireMessage,
 } from "./protocol.ts";
 import type { ResumeTokens } from "./resume.ts";
+import { recordWidgetSite } from "./site-seen.ts";
 import {
   TRACK_EVENTS_PER_MINUTE,
   WIDGET_CONNECTION_SLOT_RENEW_MS,
@@ -85,6 +86,7 @@ interface WidgetAgent extends MessagingAgent, WidgetLimitSettings, VoiceAgent {
   active: boolean;
   allowedOrigins: string[];
   branding: unknown;
+  widgetSiteSeenAt: Date | null;
 }
 
 const agentSelect = {
@@ -96,6 +98,7 @@ const agentSelect = {
   active: true,
   allowedOrigins: true,
   branding: true,
+  widgetSiteSeenAt: true,
   ...voiceAgentSelect,
 } as const;
 
@@ -317,6 +320,12 @@ export class WidgetSession {
     if (!agent) return;
     if (!(await this.takeSlot(agent))) return;
     this.agent = agent;
+    // loadAgent checked the origin: it is allowed, so not null.
+    if (this.options.origin) {
+      await recordWidgetSite(this.ctx.db, agent, this.options.origin, this.ctx.appUrl, this.ctx.now()).catch((error: unknown) =>
+        logger.warn("widget site", { error: describeError(error) }),
+      );
+    }
     this.config = await widgetConfig(this.ctx, agent.id, agent.branding, { voice: agent.voiceEnabled && Boolean(this.ctx.speech?.stt) });
     this.visitor = frame.visitor;
     this.tools = frame.tools ?? [];
