@@ -6,6 +6,7 @@
 import { isIP } from "node:net";
 import { LOG_LEVELS, parseTrustProxy, type TrustProxy } from "@parley/core";
 import { llmSettingsSchema } from "@parley/core/engine";
+import { checkImagesSettings, imagesSettingsSchema } from "@parley/core/images";
 import { embeddingsSettingsSchema } from "@parley/core/knowledge";
 import { checkSpeechSettings, speechSettingsSchema } from "@parley/core/voice";
 import { dbEnvSchema, flag, optionalUrl, parseEnvWith } from "@parley/db";
@@ -40,6 +41,11 @@ const appEnvSchema = cliEnvSchema
     UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
     /** Benchmarks only (`npm run bench`): multiplies every rate limit by this factor. Never set it in production. */
     RATE_LIMIT_SCALE: z.coerce.number().int().min(1).default(1),
+    /**
+     * Tests only: multiplies every agent's widget connections per visitor IP (0.1 turns the default
+     * 20 into 2). The e2e suite's browsers all connect from 127.0.0.1. Never set it in production.
+     */
+    WIDGET_CONNECTIONS_SCALE: z.coerce.number().positive().finite().default(1),
     /** Behind reverse proxies: which of them may name the client in X-Forwarded-For (see @parley/core's platform/trust-proxy.ts). */
     TRUST_PROXY: z
       .string()
@@ -55,6 +61,8 @@ const appEnvSchema = cliEnvSchema
     ...embeddingsSettingsSchema.shape,
     /** Voice: an OpenAI-compatible audio endpoint and which engines run (SPEECH_*; see @parley/core/voice). */
     ...speechSettingsSchema.shape,
+    /** Uploaded images in an S3-compatible bucket (IMAGES_S3_*; see @parley/core/images); unset: in the database. */
+    ...imagesSettingsSchema.shape,
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
     /** Email out (invitations, password reset links): smtp://user:pass@host:587, or smtps:// for TLS from the start. Unset: no email. */
     SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
@@ -70,6 +78,7 @@ const appEnvSchema = cliEnvSchema
   // one configured secret; a single embedded instance generates and keeps its own (auth.ts).
   .superRefine((config, context) => {
     checkSpeechSettings(config, context);
+    checkImagesSettings(config, context);
     if (config.NODE_ENV === "production" && config.DATABASE_URL && !config.NEXTAUTH_SECRET) {
       context.addIssue({
         code: "custom",

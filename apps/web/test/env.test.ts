@@ -28,6 +28,7 @@ describe("parseAppEnv", () => {
       HOST: "0.0.0.0",
       WEBHOOKS_ALLOW_LOCAL: false,
       VISITOR_MAIL_DELAY_SECONDS: 120,
+      WIDGET_CONNECTIONS_SCALE: 1,
     });
     for (const name of [
       "DATABASE_URL",
@@ -93,6 +94,14 @@ describe("parseAppEnv", () => {
     ["SMTP_URL", "mail.example.com:587", "must be an smtp:// or smtps:// URL"],
     ["VISITOR_MAIL_DELAY_SECONDS", "3601", "<=3600"],
     ["VISITOR_MAIL_DELAY_SECONDS", "-1", ">=0"],
+    ["WIDGET_CONNECTIONS_SCALE", "0", ">0"],
+    ["WIDGET_CONNECTIONS_SCALE", "lots", ""],
+    ["IMAGES_S3_ENDPOINT", "ftp://files.example.com", "must be an http:// or https:// URL"],
+    ["IMAGES_S3_BUCKET", "Images_Bucket", "must be a bucket name"],
+    ["IMAGES_S3_BUCKET", "ab", "must be a bucket name"],
+    ["IMAGES_S3_BUCKET", "a".repeat(64), "must be a bucket name"],
+    ["IMAGES_S3_REGION", "EU West", "must be a region name"],
+    ["IMAGES_S3_ACCESS_KEY_ID", "x".repeat(1_025), ""],
   ])("rejects %s=%s with a message naming the variable", (name, value, reason) => {
     const error = errorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^Invalid environment variables:\\n  ${name}: .*${reason}`));
@@ -110,6 +119,11 @@ describe("parseAppEnv", () => {
     ["::ffff:10.0.0.0/104", { proxies: ["10.0.0.0/8"] }],
   ])("reads TRUST_PROXY=%j as %j", (value, expected) => {
     expect(parseAppEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it("reads WIDGET_CONNECTIONS_SCALE up or down (the e2e suite's shared address, its 4429 journey)", () => {
+    expect(parseAppEnv({ WIDGET_CONNECTIONS_SCALE: "50" }).WIDGET_CONNECTIONS_SCALE).toBe(50);
+    expect(parseAppEnv({ WIDGET_CONNECTIONS_SCALE: "0.1" }).WIDGET_CONNECTIONS_SCALE).toBe(0.1);
   });
 
   it("reads the embeddings endpoint's settings", () => {
@@ -139,6 +153,30 @@ describe("parseAppEnv", () => {
       EMBEDDINGS_DIMENSIONS: undefined,
       EMBEDDINGS_VECTOR_SEARCH: undefined,
     });
+  });
+
+  it("reads an image bucket's settings, the region us-east-1 unless set, and none by default", () => {
+    const bucket = {
+      IMAGES_S3_ENDPOINT: "https://s3.eu-west-1.amazonaws.com",
+      IMAGES_S3_BUCKET: "parley-images",
+      IMAGES_S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+      IMAGES_S3_SECRET_ACCESS_KEY: "secret",
+    };
+    expect(parseAppEnv(bucket)).toMatchObject({ ...bucket, IMAGES_S3_REGION: "us-east-1" });
+    expect(parseAppEnv({ ...bucket, IMAGES_S3_REGION: "eu-west-1" }).IMAGES_S3_REGION).toBe("eu-west-1");
+    const unset = parseAppEnv({ IMAGES_S3_ENDPOINT: "", IMAGES_S3_BUCKET: "" });
+    for (const name of ["IMAGES_S3_ENDPOINT", "IMAGES_S3_BUCKET", "IMAGES_S3_ACCESS_KEY_ID", "IMAGES_S3_SECRET_ACCESS_KEY"] as const)
+      expect(unset[name], name).toBeUndefined();
+    // 63 characters is the longest bucket name S3 allows.
+    expect(parseAppEnv({ ...bucket, IMAGES_S3_BUCKET: "a".repeat(63) }).IMAGES_S3_BUCKET).toBe("a".repeat(63));
+  });
+
+  it("refuses a bucket half configured, naming each variable missing", () => {
+    const message = errorOf({ IMAGES_S3_ENDPOINT: "http://127.0.0.1:9000", IMAGES_S3_BUCKET: "images" }).message;
+    expect(message).toContain(
+      "IMAGES_S3_ACCESS_KEY_ID: required with IMAGES_S3_ENDPOINT, IMAGES_S3_BUCKET (an image bucket needs all four)",
+    );
+    expect(message).toContain("IMAGES_S3_SECRET_ACCESS_KEY: required with IMAGES_S3_ENDPOINT, IMAGES_S3_BUCKET");
   });
 
   it("names the database's bad variables and the app's in one message", () => {

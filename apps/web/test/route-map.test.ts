@@ -52,7 +52,8 @@ describe("the table of routes and app/", () => {
       expect(route.pattern.test(samplePath(route.path, { agentId: "demo", agent_id: "demo", itemId: "art-refunds" })), route.path).toBe(
         true,
       );
-      expect(route.pattern.test(route.path.replace(/\[[^\]]+\]/g, "a/b")), route.path).toBe(false);
+      // A parameter takes one segment (a route without parameters has nothing to replace).
+      if (route.path.includes("[")) expect(route.pattern.test(route.path.replace(/\[[^\]]+\]/g, "a/b")), route.path).toBe(false);
     }
     expect(ROUTES.helpSitemap.pattern.test("/help/demo/sitemapxxml")).toBe(false);
   });

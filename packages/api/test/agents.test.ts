@@ -253,7 +253,10 @@ describe("help centre and widget look", () => {
       code: "BAD_REQUEST",
       cause: {
         issues: expect.arrayContaining([
-          expect.objectContaining({ path: ["branding", "logoUrl"], message: "Enter an address starting with https://" }),
+          expect.objectContaining({
+            path: ["branding", "logoUrl"],
+            message: "Enter an address starting with https://, or upload an image",
+          }),
           expect.objectContaining({ path: ["branding", "suggestions"], message: "Use at most 5 suggestions" }),
         ]),
       },

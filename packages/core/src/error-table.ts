@@ -3,6 +3,7 @@
 // the adapters read each error's status, text and tRPC code from its definition (or the AppError) instead.
 import { AGENTS_ERRORS } from "./agents/errors.ts";
 import { CONVERSATIONS_ERRORS } from "./conversations/errors.ts";
+import { IMAGES_ERRORS } from "./images/errors.ts";
 import { KNOWLEDGE_ERRORS } from "./knowledge/errors.ts";
 import { PEOPLE_ERRORS } from "./people/errors.ts";
 import type { ErrorDoc } from "./platform/error-docs.ts";
@@ -19,6 +20,7 @@ export const ERROR_TABLES = [
   WEBHOOKS_ERRORS,
   USAGE_ERRORS,
   KNOWLEDGE_ERRORS,
+  IMAGES_ERRORS,
   CONVERSATIONS_ERRORS,
   VOICE_ERRORS,
 ] as const;
@@ -30,6 +32,7 @@ const DEFINITIONS = {
   ...WEBHOOKS_ERRORS,
   ...USAGE_ERRORS,
   ...KNOWLEDGE_ERRORS,
+  ...IMAGES_ERRORS,
   ...CONVERSATIONS_ERRORS,
   ...VOICE_ERRORS,
 };
@@ -86,6 +89,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   "EMAIL_OFF",
   "VISITOR_EMAIL_MISSING",
   "PAYLOAD_TOO_LARGE",
+  "IMAGE_TYPE_NOT_ACCEPTED",
   "RATE_LIMITED",
   "SIGN_IN_THROTTLED",
   "PASSWORD_RESET_THROTTLED",

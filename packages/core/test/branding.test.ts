@@ -34,16 +34,22 @@ describe("branding settings", () => {
     }
   });
 
-  it("takes only https addresses without credentials for the logo and the footer link", () => {
+  it("takes only https addresses without credentials for the logo and the footer link, and an uploaded image for the logo", () => {
     expect(brandingInput.parse({ logoUrl: " https://cdn.example.com/logo.png " }).logoUrl).toBe("https://cdn.example.com/logo.png");
+    const uploaded = `/api/images/${"c".repeat(64)}.png`;
+    expect(brandingInput.parse({ logoUrl: uploaded }).logoUrl).toBe(uploaded);
+    expect(problems({ footerLink: { label: "Home", url: uploaded } })).toEqual({
+      "footerLink.url": "Enter an address starting with https://",
+    });
     for (const bad of [
       "http://example.com/logo.png",
       "javascript:alert(1)",
       "data:image/png;base64,AAAA",
       "/logo.png",
+      `/api/images/${"c".repeat(64)}.svg`,
       "https://user:pw@example.com/x",
     ]) {
-      expect(problems({ logoUrl: bad })).toEqual({ logoUrl: "Enter an address starting with https://" });
+      expect(problems({ logoUrl: bad })).toEqual({ logoUrl: "Enter an address starting with https://, or upload an image" });
       expect(problems({ footerLink: { label: "Home", url: bad } })).toEqual({
         "footerLink.url": "Enter an address starting with https://",
       });

@@ -2,6 +2,7 @@
 // tRPC procedure and the server entry.
 import { type AppContext, senderFor, smtpMailer } from "@parley/core";
 import { createEngineSelector, llmConfigFrom } from "@parley/core/engine";
+import { imageBucketConfigFrom, s3ImageBucket } from "@parley/core/images";
 import { createRateLimiters } from "@parley/core/ratelimit";
 import { createSpeechEngines, speechConfigFrom } from "@parley/core/voice";
 import { createLiveBus } from "@parley/core/widget";
@@ -17,6 +18,7 @@ async function build(): Promise<AppContext> {
   const appUrl = publicUrl(config);
   // Nothing heavy loads here: the engines start on a voice session's first use.
   const speech = createSpeechEngines(speechConfigFrom(config));
+  const imageBucket = imageBucketConfigFrom(config);
   processRegistry().shutdown.add(() => speech.close());
   return {
     db,
@@ -28,6 +30,7 @@ async function build(): Promise<AppContext> {
           : undefined,
       // 1 unless the benchmark or the reliability suite sets RATE_LIMIT_SCALE explicitly.
       scale: config.RATE_LIMIT_SCALE,
+      connectionsScale: config.WIDGET_CONNECTIONS_SCALE,
     }),
     engineFor: createEngineSelector({
       db,
@@ -41,6 +44,7 @@ async function build(): Promise<AppContext> {
     webhooks: { allowLocal: config.WEBHOOKS_ALLOW_LOCAL },
     mailer: config.SMTP_URL ? smtpMailer(config.SMTP_URL, senderFor(appUrl)) : undefined,
     visitorMailDelayMs: config.VISITOR_MAIL_DELAY_SECONDS * 1000,
+    imageBucket: imageBucket ? s3ImageBucket(imageBucket) : undefined,
     speech,
     now: () => new Date(),
   };

@@ -31,3 +31,7 @@ export const helpSitemapRoute = (ctx: AppContext, request: Request, params: { ag
 export const createHttpApiKey = (ctx: AppContext, request: Request, params: { agent_id: string }, session: AdminScope | null) =>
   callRoute(ROUTES.httpApiKey, ctx, request, [params.agent_id], session);
 export const revokeHttpApiKey = createHttpApiKey;
+export const uploadImageRoute = (ctx: AppContext, request: Request, session: AdminScope | null) =>
+  callRoute(ROUTES.imageUploads, ctx, request, [], session);
+export const imageRoute = (ctx: AppContext, request: Request, params: { name: string }) =>
+  callRoute(ROUTES.images, ctx, request, [params.name]);

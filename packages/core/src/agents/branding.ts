@@ -4,6 +4,7 @@
 // key this version does not know or a value that no longer passes falls back to its default.
 // Pure (zod only): the panel's browser code imports it through @parley/core/browser.
 import { z } from "zod";
+import { isUploadedImagePath } from "../images/paths.ts";
 import { safeHttpsUrl } from "../platform/safe-url.ts";
 import {
   BRANDING_FOOTER_LABEL_MAX_CHARS,
@@ -44,10 +45,20 @@ const suggestionInput = z.object({
   articleId: z.string().trim().min(1).max(100).nullable().default(null),
 });
 
+/** A logo: an uploaded image of this site (/api/images/…), or an https:// address elsewhere. */
+const logoInput = z
+  .string()
+  .trim()
+  .max(BRANDING_URL_MAX_CHARS, `Use at most ${BRANDING_URL_MAX_CHARS} characters`)
+  .refine(
+    (value) => value === "" || isUploadedImagePath(value) || safeHttpsUrl(value) !== undefined,
+    "Enter an address starting with https://, or upload an image",
+  );
+
 export const brandingInput = z.object({
   /** Empty: the default public name (the workspace's name + " Help Centre"). */
   helpName: text(BRANDING_NAME_MAX_CHARS).default(""),
-  logoUrl: httpsUrl({ optional: true }).default(""),
+  logoUrl: logoInput.default(""),
   accentColor: hexColorInput.default(DEFAULT_ACCENT_COLOR),
   footerLink: z
     .object({ label: text(BRANDING_FOOTER_LABEL_MAX_CHARS).min(1, "Enter the link's text"), url: httpsUrl({ optional: false }) })

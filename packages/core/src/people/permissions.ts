@@ -39,6 +39,8 @@ export const PERMISSIONS = {
   /** Sources, articles and synonyms. */
   "knowledge.read": KNOWLEDGE,
   "knowledge.write": KNOWLEDGE,
+  /** Upload images: pictures in articles (knowledge editors) and agents' logos (managers, who are editors too). */
+  "images.upload": KNOWLEDGE,
   /** The list of agents: the inbox filters by agent and the knowledge base links sources to agents. */
   "agents.list": EVERYONE,
   /** An agent's page: its settings and key. */
@@ -83,6 +85,7 @@ const PERMISSION_ACTIONS: Record<Permission, string> = {
   "team.read": "listing the team",
   "knowledge.read": "reading the knowledge base",
   "knowledge.write": "changing the knowledge base",
+  "images.upload": "uploading images",
   "agents.list": "listing agents",
   "agents.read": "opening an agent's settings",
   "agents.write": "changing agents",
@@ -127,6 +130,7 @@ export const SESSION_ROUTE_PERMISSIONS = {
   "GET /api/panel/conversations/export": "inbox.export",
   "GET /api/panel/visitor-data/export": "visitorData.manage",
   "POST /api/panel/imports": "knowledge.write",
+  "POST /api/panel/images": "images.upload",
   "GET /api/health/tasks": "operations.read",
 } as const satisfies Record<string, Permission>;
 

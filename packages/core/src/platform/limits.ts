@@ -40,6 +40,7 @@ const BODY_LIMITS: ReadonlyArray<readonly [pathPrefix: string, bytes: number | n
   ["/api/trpc/", TRPC_BODY_MAX_BYTES],
   ["/api/agent/", null],
   ["/api/panel/imports", null],
+  ["/api/panel/images", null],
 ];
 
 /**

@@ -18,6 +18,8 @@ export interface HttpResult {
    * messages API's `text/event-stream` form); the transport writes each piece at once.
    */
   stream?: AsyncIterable<string>;
+  /** A binary body with its own content-type header (an uploaded image). */
+  bytes?: Uint8Array;
 }
 
 export function jsonResult(json: unknown, status = 200, headers: Record<string, string> = {}): HttpResult {

@@ -1,8 +1,14 @@
 // A request body read whole, up to a limit: refused with 413 as soon as it passes it (by its
 // declared length, or while it streams), never buffered beyond it.
-import { AppError } from "@parley/core";
+import { AppError, type HeaderReader } from "@parley/core";
 
-export async function readCappedBody(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+/** A fetch Request, or the routes' HttpRequest: a Content-Length header and a body of byte chunks. */
+interface BodyCarrier {
+  headers: HeaderReader;
+  body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null;
+}
+
+export async function readCappedBody(request: BodyCarrier, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", { details: `At most ${maxBytes / 1024 / 1024} MB` });
   if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
   const chunks: Uint8Array[] = [];

@@ -9,7 +9,9 @@ import { isSameOrigin, methodNotAllowedResult } from "@parley/core";
 import { generateHttpApiKey, revokeHttpApiKey } from "@parley/core/agents";
 import { sendMessage } from "@parley/core/conversations";
 import { helpArticle, helpArticles, helpCollections, helpSitemap } from "@parley/core/help";
+import { serveImage, uploadImageResult } from "@parley/core/images";
 import type { AdminScope } from "@parley/core/people";
+import { readCappedBody } from "./capped-body.ts";
 import { readJsonBody } from "./json-body.ts";
 import { bearerToken, type HttpRequest, requestClient, requestClientIp } from "./request.ts";
 
@@ -98,6 +100,23 @@ export const ROUTES = {
       const caller = { session: session && { ...session, client }, sameOrigin: isSameOrigin(request, ctx.appUrl, ctx.trustProxy) };
       return request.method === "POST" ? generateHttpApiKey(ctx, caller, agentId!) : revokeHttpApiKey(ctx, caller, agentId!);
     },
+  }),
+  /** POST /api/panel/images: an image uploaded from the panel (the body is the file), with the panel's session. */
+  imageUploads: defineRoute({
+    methods: ["POST"],
+    path: "/api/panel/images",
+    direct: false,
+    handle: async (ctx, request, _params, extras) =>
+      uploadImageResult(ctx, await extras.session(), isSameOrigin(request, ctx.appUrl, ctx.trustProxy), (maxBytes) =>
+        readCappedBody(request, maxBytes),
+      ),
+  }),
+  /** GET /api/images/{name}: an uploaded image, public (help pages and articles show it). */
+  images: defineRoute({
+    methods: ["GET"],
+    path: "/api/images/[name]",
+    direct: false,
+    handle: (ctx, _request, [name]) => serveImage(ctx, name!),
   }),
   /** GET /help/{agentId}/sitemap.xml */
   helpSitemap: defineRoute({

@@ -6,9 +6,10 @@ import { requestId } from "./request.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-function bodyOf(result: HttpResult): { text: string | null; type: string | null } {
+function bodyOf(result: HttpResult): { text: string | Uint8Array<ArrayBuffer> | null; type: string | null } {
   if (result.json !== undefined) return { text: JSON.stringify(result.json), type: JSON_TYPE };
   if (result.text !== undefined) return { text: result.text, type: null };
+  if (result.bytes !== undefined) return { text: result.bytes as Uint8Array<ArrayBuffer>, type: null };
   return { text: null, type: null };
 }
 
@@ -54,7 +55,8 @@ export async function writeResult(res: ServerResponse, result: HttpResult, reque
     return;
   }
   const { text, type } = bodyOf(result);
-  const body = text === null ? null : Buffer.from(text);
+  const body =
+    text === null ? null : typeof text === "string" ? Buffer.from(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   res.writeHead(result.status, {
     ...(type ? { "content-type": type } : {}),
     ...result.headers,

@@ -1,0 +1,7 @@
+// Uploading an image from the panel (an article's picture, an agent's logo): served from the one table of routes.
+import { routeFile } from "~/server/http/next.ts";
+import { ROUTES } from "~/server/http/routes.ts";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeFile(ROUTES.imageUploads);

@@ -1,0 +1,8 @@
+// Uploaded images' limits, each stated once (the upload route, the panel's hints and the tests read them here).
+
+/** The largest image one upload may be: a screenshot or a logo, not a photo library. */
+export const IMAGE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+/** Uploads one person may make per hour (articles' pictures and logos together). */
+export const IMAGE_UPLOADS_PER_HOUR = 60;
+/** How long browsers and caches keep an image: its name is its content's hash, so it never changes. */
+export const IMAGE_CACHE_SECONDS = 365 * 24 * 3600;
