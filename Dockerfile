@@ -11,10 +11,10 @@
 # where no registry is reachable, build on a local one (`--build-arg BASE=localhost/...`).
 ARG BASE=node:24-bookworm-slim
 
-# --- deps: every dependency, from the lockfile alone (this layer is reused until it changes) ---
-FROM ${BASE} AS deps
+# --- manifests: what npm ci reads, the lockfile and every workspace's package.json (listed here
+# only: both installs below start from this stage) ---
+FROM ${BASE} AS manifests
 WORKDIR /app
-ENV NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 UPSTASH_DISABLE_TELEMETRY=1 ONNXRUNTIME_NODE_INSTALL=skip
 COPY package.json package-lock.json ./
 COPY apps/web/package.json apps/web/
 COPY packages/api/package.json packages/api/
@@ -24,6 +24,10 @@ COPY packages/db/package.json packages/db/
 COPY packages/testing/package.json packages/testing/
 COPY packages/web-sdk/package.json packages/web-sdk/
 COPY scripts/no-streams scripts/no-streams
+
+# --- deps: every dependency, from the manifests alone (this layer is reused until they change) ---
+FROM manifests AS deps
+ENV NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 UPSTASH_DISABLE_TELEMETRY=1 ONNXRUNTIME_NODE_INSTALL=skip
 # The root postinstall (Prisma client, widget bundle) needs the sources: the build stage runs it.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 
@@ -36,18 +40,8 @@ RUN node scripts/prisma-generate.mjs \
  && rm -rf apps/web/.next/cache apps/web/node_modules packages/*/node_modules
 
 # --- prod-deps: production dependencies only, and tsx (for `migrate`) outside them ---
-FROM ${BASE} AS prod-deps
-WORKDIR /app
+FROM manifests AS prod-deps
 ENV ONNXRUNTIME_NODE_INSTALL=skip
-COPY package.json package-lock.json ./
-COPY apps/web/package.json apps/web/
-COPY packages/api/package.json packages/api/
-COPY packages/client/package.json packages/client/
-COPY packages/core/package.json packages/core/
-COPY packages/db/package.json packages/db/
-COPY packages/testing/package.json packages/testing/
-COPY packages/web-sdk/package.json packages/web-sdk/
-COPY scripts/no-streams scripts/no-streams
 # onnxruntime-node (voice activity detection) ships its native library for every platform: only
 # this one's is kept (some 220 MB less).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \

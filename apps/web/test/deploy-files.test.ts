@@ -69,7 +69,7 @@ describe("Dockerfile", () => {
   const runtime = stages.at(-1)!;
 
   it("builds in stages (install, build, production dependencies) and runs a slim last stage on ARG BASE", () => {
-    expect(stages.map((stage) => stage.name)).toEqual(["deps", "build", "prod-deps", "runtime"]);
+    expect(stages.map((stage) => stage.name)).toEqual(["manifests", "deps", "build", "prod-deps", "runtime"]);
     expect(runtime.from).toBe(`\${BASE}`);
     // The runtime stage copies what it runs from the others; it installs and builds nothing itself.
     expect(runtime.lines.filter((line) => /^RUN\b/.test(line)).join("\n")).not.toMatch(/npm (ci|install)|next build|npm run build/);
@@ -107,9 +107,14 @@ describe("Dockerfile", () => {
   });
 
   it("installs from every workspace's package.json, so a new workspace cannot be left out of the image", () => {
-    for (const stage of stages.filter((candidate) => candidate.name === "deps" || candidate.name === "prod-deps")) {
-      const copied = stage.lines.filter((line) => line.startsWith("COPY ") && !line.includes("--from")).join("\n");
-      for (const dir of workspaceFolders()) expect(copied, `${stage.name} copies ${dir}/package.json`).toContain(`${dir}/package.json`);
+    const manifests = stages.find((stage) => stage.name === "manifests")!;
+    const copied = manifests.lines.filter((line) => line.startsWith("COPY ") && !line.includes("--from")).join("\n");
+    for (const dir of workspaceFolders()) expect(copied, `manifests copies ${dir}/package.json`).toContain(`${dir}/package.json`);
+    // Both installs start from that one list, and copy no package.json of their own.
+    for (const name of ["deps", "prod-deps"]) {
+      const stage = stages.find((candidate) => candidate.name === name)!;
+      expect(stage.from, name).toBe("manifests");
+      expect(stage.lines.filter((line) => line.startsWith("COPY ")), name).toEqual([]);
     }
   });
 
