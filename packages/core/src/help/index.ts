@@ -28,6 +28,7 @@ export { findHelpBrand, type HelpBrand } from "./brand.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
 export { excerpt, highlight } from "./excerpt.ts";
 export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";
+export { listPopularArticles } from "./popular.ts";
 export { helpArticleSchema } from "./schemas.ts";
 export { type HelpSearchPage, helpSearchPage } from "./search-page.ts";
 export { helpSitemap } from "./sitemap.ts";

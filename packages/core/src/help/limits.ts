@@ -2,6 +2,8 @@
 // Plain constants with no imports but other limits files, so that the panel's client components may import them.
 
 export const HELP_ARTICLES_PER_LIST = 50;
+/** The articles a search that found nothing offers instead (the most read). */
+export const HELP_POPULAR_ARTICLES = 5;
 /** Help responses may be cached this long; nothing server-side keeps hidden items longer. */
 export const HELP_CACHE_SECONDS = 30;
 export const HELP_CACHE_CONTROL = `private, max-age=${HELP_CACHE_SECONDS}`;
