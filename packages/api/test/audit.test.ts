@@ -98,6 +98,24 @@ describe("recording", () => {
     expect(await auditTableText()).not.toContain("Be brief");
   });
 
+  it("an article's save names only the fields that changed from what is stored, not every field the editor sent", async () => {
+    const article = await owner().articles.create({ sourceId: a.sourceId, title: "Delivery", content: "Two days" });
+    await ctx.db.prisma.auditEvent.deleteMany({});
+    const everyField = { id: article.id, title: "Delivery", slug: article.slug, sourceId: a.sourceId, language: null, translationOfId: null };
+    await owner().articles.update({ ...everyField, content: "Three days" });
+    await owner().articles.update({ ...everyField, title: "Delivery times", content: "Three days" });
+    await owner().articles.update({ ...everyField, title: "Delivery times", content: "Three days", language: "en" });
+    await owner().articles.update({ ...everyField, title: "Delivery times", content: "Three days", language: "en" }); // no change
+    const rows = await events();
+    expect(rows.map((row) => [row.action, row.detail])).toEqual([
+      ["article.updated", { fields: ["content"] }],
+      ["article.updated", { fields: ["title"] }],
+      ["article.updated", { fields: ["language"] }],
+    ]);
+    // The save that changed nothing added no version either.
+    expect(await owner().articles.revisions({ articleId: article.id })).toHaveLength(4);
+  });
+
   it("knowledge, people, saved replies and exports each record exactly one event", async () => {
     const article = await owner().articles.create({ sourceId: a.sourceId, title: "Refunds", content: "Body" });
     await owner().articles.setPublished({ id: article.id, published: true });

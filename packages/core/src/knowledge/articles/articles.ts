@@ -248,20 +248,34 @@ export async function updateArticle(
   now: Date,
 ): Promise<ArticleDetail> {
   const { id, ...fields } = input;
-  const changed = Object.keys(fields).filter((name) => fields[name as keyof typeof fields] !== undefined);
+  const current = await db.prisma.article.findFirst({
+    where: { id, source: { workspaceId: scope.workspaceId } },
+    select: { title: true, content: true, slug: true, sourceId: true, language: true, translationOfId: true },
+  });
+  if (!current) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
+  // The editor sends every field on each save: the audit entry names only those that changed, and
+  // a save that changes nothing writes nothing (no new version, no audit entry).
+  const changed = changedArticleFields(current, fields);
+  if (changed.length === 0) return getArticle(db, scope.workspaceId, id);
   if (fields.sourceId !== undefined) {
     await assertSourceInWorkspace(db, scope.workspaceId, fields.sourceId);
     // Moved to another source: its slug must be free there too (the next free one when not given).
-    if (fields.slug === undefined) {
-      const current = await db.prisma.article.findFirst({
-        where: { id, source: { workspaceId: scope.workspaceId } },
-        select: { slug: true, sourceId: true },
-      });
-      if (current && current.sourceId !== fields.sourceId)
-        fields.slug = await freeArticleSlug(db.prisma, fields.sourceId, current.slug, id);
-    }
+    if (fields.slug === undefined && current.sourceId !== fields.sourceId)
+      fields.slug = await freeArticleSlug(db.prisma, fields.sourceId, current.slug, id);
   }
-  return updateInWorkspace(db, scope, id, fields, { action: "article.updated", detail: { fields: changed.sort() } }, now);
+  return updateInWorkspace(db, scope, id, fields, { action: "article.updated", detail: { fields: changed } }, now);
+}
+
+type EditableFields = Omit<z.infer<typeof updateArticleInput>, "id">;
+
+/** The fields of a save that differ from the article as stored, sorted by name (a field left out is unchanged). */
+export function changedArticleFields(
+  current: { [Name in keyof EditableFields]-?: EditableFields[Name] | null },
+  fields: EditableFields,
+): string[] {
+  return (Object.keys(fields) as (keyof EditableFields)[])
+    .filter((name) => fields[name] !== undefined && fields[name] !== current[name])
+    .sort();
 }
 
 /**
