@@ -45,7 +45,7 @@ const STYLE = `
 header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; border-bottom: 1px solid var(--border); background: var(--accent); color: var(--accent-fg); }
 header button:focus-visible { outline-color: var(--accent-fg); outline-offset: -3px; }
 header h2 { flex: 1; margin: 0; font-size: 16px; }
-.icon { background: none; border: 0; color: inherit; cursor: pointer; font-size: 20px; line-height: 1; padding: 4px 8px; border-radius: 6px; }
+.icon { background: none; border: 0; color: inherit; cursor: pointer; font-size: 20px; line-height: 1; padding: 0 8px; border-radius: 6px; min-width: 44px; min-height: 44px; }
 .log { flex: 1; overflow-y: auto; padding: 14px; display: flex; flex-direction: column; gap: 10px; margin: 0; list-style: none; }
 .msg { max-width: 85%; padding: 8px 12px; border-radius: 12px; background: var(--bubble); white-space: pre-wrap; overflow-wrap: anywhere; }
 .msg.html { white-space: normal; } .msg.html .body > :first-child { margin-top: 0; } .msg.html .body > :last-child { margin-bottom: 0; }
