@@ -49,6 +49,7 @@ export {
   setRole,
   setRoleInput,
 } from "./people.ts";
+export { type PanelItemKind, panelItemTitle } from "./page-titles.ts";
 export { peopleOperations } from "./people-operations.ts";
 export {
   PANEL_SECTIONS,
