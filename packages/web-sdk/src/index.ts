@@ -21,10 +21,19 @@ import {
   type ToolDefinition,
   type Visitor,
 } from "./protocol.ts";
+import { DEFAULT_RECONNECT_SCHEDULE, GOING_AWAY_CLOSE_CODE, reconnectDelay } from "./reconnect.ts";
 import { type ParleyVoice, Voice, type VoiceEvents } from "./voice.ts";
 
 export type * from "./protocol.ts";
 export { FATAL_CLOSE_CODES, SUBPROTOCOL } from "./protocol.ts";
+export {
+  GOING_AWAY_CLOSE_CODE,
+  GOING_AWAY_MAX_DELAY_MS,
+  RECONNECT_INITIAL_DELAY_MS,
+  RECONNECT_MAX_DELAY_MS,
+  type ReconnectSchedule,
+  reconnectDelay,
+} from "./reconnect.ts";
 export {
   type ParleyVoice,
   VoiceError,
@@ -55,7 +64,7 @@ export interface ConnectOptions {
   /** Where the resume token is kept; default `localStorage` (null: nowhere, no resume after reload). */
   storage?: ResumeStorage | null;
   WebSocket?: WebSocketConstructor;
-  /** Reconnect backoff: first delay and the cap, in ms (default 500 and 30000). */
+  /** Reconnect backoff: first delay and the cap, in ms (default 1000 and 30000; see reconnect.ts). */
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
 }
 
@@ -93,8 +102,12 @@ export interface ParleyEvents extends VoiceEvents {
   email: string;
   /** The transcript was mailed to this address. */
   transcript: string;
-  /** The socket's state; `closed` with a fatal code (origin, agent) is final. */
-  connection: { state: ConnectionState; code?: number; reason?: string };
+  /**
+   * The socket's state; `closed` with a fatal code (origin, agent) is final. After any other close
+   * it is `connecting` with the close's `code` and `reason` and `retryInMs`, the wait before the
+   * next try; then `connecting` without a code when that try starts.
+   */
+  connection: { state: ConnectionState; code?: number; reason?: string; retryInMs?: number };
 }
 
 export type ToolHandler = (args: Record<string, unknown>) => unknown | Promise<unknown>;
@@ -138,6 +151,8 @@ export interface ParleyConnection {
   mailTranscript(): void;
   /** A tool the agent may call in this page; returns a function that unregisters it. */
   registerTool(definition: ToolDefinition, handler: ToolHandler): () => void;
+  /** While waiting to reconnect after a close: tries again now (a "Try now" button); else nothing. */
+  reconnectNow(): void;
   /** Closes for good (no reconnect). */
   close(): void;
 }
@@ -254,6 +269,13 @@ class Connection implements ParleyConnection {
     };
   }
 
+  reconnectNow(): void {
+    if (this.stopped || !this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.open();
+  }
+
   close(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -307,8 +329,7 @@ class Connection implements ParleyConnection {
         this.setState("closed", event.code, event.reason);
         return;
       }
-      this.setState("connecting", event.code, event.reason);
-      this.scheduleReconnect();
+      this.scheduleReconnect(event.code, event.reason);
     });
   }
 
@@ -318,15 +339,19 @@ class Connection implements ParleyConnection {
     this.emit("person", person);
   }
 
-  private scheduleReconnect(): void {
-    const initial = this.options.reconnect?.initialDelayMs ?? 500;
-    const max = this.options.reconnect?.maxDelayMs ?? 30_000;
-    const delay = Math.min(max, initial * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
-    this.attempts += 1;
+  /** The next try after a close: soon after 1001 (the server going away), else backing off (reconnect.ts). */
+  private scheduleReconnect(code: number, reason: string): void {
+    const delay = reconnectDelay(this.attempts, code, {
+      initialDelayMs: this.options.reconnect?.initialDelayMs ?? DEFAULT_RECONNECT_SCHEDULE.initialDelayMs,
+      maxDelayMs: this.options.reconnect?.maxDelayMs ?? DEFAULT_RECONNECT_SCHEDULE.maxDelayMs,
+    });
+    // A restart's next try that finds no server backs off from the start.
+    if (code !== GOING_AWAY_CLOSE_CODE) this.attempts += 1;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.open();
     }, delay);
+    this.setState("connecting", code, reason, delay);
   }
 
   private receive(frame: ServerFrame): void {
@@ -442,9 +467,14 @@ class Connection implements ParleyConnection {
     this.socket?.send(JSON.stringify(frame));
   }
 
-  private setState(state: ConnectionState, code?: number, reason?: string): void {
+  private setState(state: ConnectionState, code?: number, reason?: string, retryInMs?: number): void {
     this.state = state;
-    this.emit("connection", { state, ...(code === undefined ? {} : { code }), ...(reason ? { reason } : {}) });
+    this.emit("connection", {
+      state,
+      ...(code === undefined ? {} : { code }),
+      ...(reason ? { reason } : {}),
+      ...(retryInMs === undefined ? {} : { retryInMs }),
+    });
   }
 
   private emit<E extends keyof ParleyEvents>(event: E, payload: ParleyEvents[E]): void {

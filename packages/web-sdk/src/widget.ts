@@ -5,6 +5,8 @@
 // A launcher button and a chat panel in a Shadow DOM (the page's CSS cannot reach them): article
 // cards and buttons from rich content, a typing indicator, the handoff notice, the closing line
 // and a one-click rating when a person resolves the conversation, keyboard and screen-reader support, a full-screen layout on phones, light and dark themes.
+// While it cannot connect (too many chats from the visitor's network, the server down or restarting)
+// the launcher still shows and the open chat says why and when it tries again (the SDK's backoff).
 // The title, greeting, accent colour and suggested questions or articles come from the agent's
 // settings in the panel (the `ready` frame's config); replies show the server's sanitised HTML.
 // Voice mode, when the agent offers it (config.voice): a microphone button beside Send; the visitor
@@ -13,6 +15,7 @@
 // data-page-variables (JSON object of strings), data-voice-processing="off" (no echo cancellation,
 // noise suppression or gain control: for test devices). `window.parley` exposes the connection
 // (registerTool, track, setPageVariables) and open()/close().
+import { offlineStatus, RECONNECTING_TEXT } from "./connection-status.ts";
 import {
   type Closing,
   connect,
@@ -42,11 +45,12 @@ const STYLE = `
   display: flex; flex-direction: column; background: var(--bg); color: var(--fg); border: 1px solid var(--border); border-radius: 12px;
   box-shadow: 0 8px 30px rgba(0,0,0,.25); overflow: hidden; }
 .panel[hidden] { display: none; }
-header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; border-bottom: 1px solid var(--border); background: var(--accent); color: var(--accent-fg); }
-header button:focus-visible { outline-color: var(--accent-fg); outline-offset: -3px; }
-header h2 { flex: 1; margin: 0; font-size: 16px; }
+.header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; border-bottom: 1px solid var(--border); background: var(--accent); color: var(--accent-fg); }
+.header button:focus-visible { outline-color: var(--accent-fg); outline-offset: -3px; }
+.header h2 { flex: 1; margin: 0; font-size: 16px; }
 .icon { background: none; border: 0; color: inherit; cursor: pointer; font-size: 20px; line-height: 1; padding: 0 8px; border-radius: 6px; min-width: 44px; min-height: 44px; }
-.log { flex: 1; overflow-y: auto; padding: 14px; display: flex; flex-direction: column; gap: 10px; margin: 0; list-style: none; }
+.log { flex: 1; overflow-y: auto; padding: 14px; }
+.entries { display: flex; flex-direction: column; gap: 10px; margin: 0; padding: 0; list-style: none; }
 .msg { max-width: 85%; padding: 8px 12px; border-radius: 12px; background: var(--bubble); white-space: pre-wrap; overflow-wrap: anywhere; }
 .msg.html { white-space: normal; } .msg.html .body > :first-child { margin-top: 0; } .msg.html .body > :last-child { margin-bottom: 0; }
 .msg.html p, .msg.html ul, .msg.html ol, .msg.html pre { margin: 0 0 8px; } .msg.html ul, .msg.html ol { padding-left: 20px; }
@@ -87,6 +91,12 @@ header h2 { flex: 1; margin: 0; font-size: 16px; }
 .email .problem:empty { display: none; }
 .email > .later { align-self: flex-start; }
 :host([data-theme="dark"]) .email .problem { color: #ff938a; }
+.offline { display: flex; align-items: center; gap: 8px; font-size: 13px; }
+.offline.on { padding: 8px 10px; border-top: 1px solid var(--border); background: var(--notice); }
+.offline p { flex: 1; margin: 0; }
+.offline button { min-height: 32px; border: 1px solid var(--fg); border-radius: 8px; background: transparent; color: var(--fg); padding: 0 10px; font: inherit; cursor: pointer; }
+.offline button[hidden] { display: none; }
+.send:disabled, .mic:disabled { opacity: .55; cursor: not-allowed; }
 .typing { padding: 0 14px 8px; color: var(--muted); font-size: 13px; min-height: 1.45em; }
 form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--border); }
 textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 8px; height: 42px; }
@@ -184,7 +194,8 @@ function start(script: HTMLScriptElement): WidgetApi {
   const panel = element("section", { className: "panel", id: "parley-panel", hidden: true });
   panel.setAttribute("role", "dialog");
   panel.setAttribute("aria-label", title);
-  const header = element("header");
+  // A plain box, not <header>: inside the page's landmarks it would be a second banner.
+  const header = element("div", { className: "header" });
   const heading = element("h2", {}, title);
   const closeButton = element("button", { className: "icon", type: "button" }, "×");
   closeButton.setAttribute("aria-label", "Close chat");
@@ -193,10 +204,13 @@ function start(script: HTMLScriptElement): WidgetApi {
   transcriptButton.setAttribute("aria-label", "Email me the transcript");
   transcriptButton.title = "Email me the transcript";
   header.append(heading, transcriptButton, closeButton);
-  const log = element("ol", { className: "log" });
-  log.setAttribute("role", "log");
-  log.setAttribute("aria-live", "polite");
-  log.setAttribute("aria-label", "Conversation");
+  // The live region scrolls; the list inside holds the entries (a list's own role cannot be "log").
+  const logBox = element("div", { className: "log" });
+  logBox.setAttribute("role", "log");
+  logBox.setAttribute("aria-live", "polite");
+  logBox.setAttribute("aria-label", "Conversation");
+  const log = element("ol", { className: "entries" });
+  logBox.append(log);
   const typing = element("div", { className: "typing" });
   typing.setAttribute("aria-live", "polite");
   const form = element("form");
@@ -216,7 +230,14 @@ function start(script: HTMLScriptElement): WidgetApi {
   muteButton.setAttribute("aria-pressed", "false");
   const endButton = element("button", { className: "vbtn", type: "button" }, "End voice");
   voiceBar.append(voiceState, muteButton, endButton);
-  panel.append(header, log, typing, voiceBar, form);
+  // Why the chat is offline and when it tries again (the socket closed, refused or out of reach).
+  // Always in the page (empty while online): a live region that appears with its words is often not read.
+  const offlineBar = element("div", { className: "offline" });
+  const offlineText = element("p", { id: "parley-offline" });
+  offlineText.setAttribute("role", "status");
+  const retryButton = element("button", { type: "button", hidden: true }, "Try now");
+  offlineBar.append(offlineText, retryButton);
+  panel.append(header, logBox, typing, offlineBar, voiceBar, form);
   root.append(panel, launcher);
   document.body.append(host);
 
@@ -242,9 +263,29 @@ function start(script: HTMLScriptElement): WidgetApi {
   let emailEnabled = false;
   let emailAddress: string | null = null;
   let emailCard: HTMLElement | null = null;
+  /** The socket is down and waiting to come back (the offline bar shows). */
+  let offline = false;
 
   function scrollDown() {
-    log.scrollTop = log.scrollHeight;
+    logBox.scrollTop = logBox.scrollHeight;
+  }
+
+  /**
+   * Offline (the socket closed and a new try is waiting or under way): the bar says why, and
+   * nothing can be sent until the chat is back; what the visitor typed stays in the box. `null`:
+   * back online (or closed for good, which the conversation's notice says).
+   */
+  function showOffline(text: string | null, canRetry = false) {
+    const focusInBar = root.activeElement !== null && offlineBar.contains(root.activeElement);
+    offline = text !== null;
+    offlineBar.classList.toggle("on", offline);
+    offlineText.textContent = text ?? "";
+    retryButton.hidden = !canRetry;
+    send.disabled = offline;
+    mic.disabled = offline;
+    if (offline) input.setAttribute("aria-describedby", offlineText.id);
+    else input.removeAttribute("aria-describedby");
+    if (focusInBar && (!offline || !canRetry)) input.focus();
   }
 
   function notice(text: string) {
@@ -679,7 +720,16 @@ function start(script: HTMLScriptElement): WidgetApi {
       if (transcript.role === "user" && transcript.final && transcript.text) showSpoken(transcript.text);
     });
     chat.on("connection", (change) => {
-      if (change.state === "closed" && change.code) notice(`The chat is unavailable (${change.reason ?? change.code}).`);
+      if (change.state === "open") showOffline(null);
+      else if (change.state === "closed") {
+        showOffline(null);
+        if (change.code) notice(`The chat is unavailable (${change.reason ?? change.code}).`);
+      } else if (change.retryInMs !== undefined) {
+        const status = offlineStatus(change.code, change.retryInMs);
+        showOffline(status.text, status.canRetryNow);
+      }
+      // A new try after a wait (the first try of all says nothing).
+      else if (offline) showOffline(RECONNECTING_TEXT);
     });
     return chat;
   }
@@ -736,9 +786,12 @@ function start(script: HTMLScriptElement): WidgetApi {
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    // Offline: the words stay in the box until the chat is back (Enter does nothing).
+    if (offline) return;
     sendText(input.value);
     input.value = "";
   });
+  retryButton.addEventListener("click", () => connection?.reconnectNow());
 
   const api: WidgetApi = { connection: null, open, close };
   // A link from a reply mail (#parley-resume=<token>, signed by the server for one conversation):
