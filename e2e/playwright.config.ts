@@ -80,6 +80,10 @@ export default defineConfig({
         LLM_BASE_URL: `${E2E_LLM_URL}/v1`,
         LLM_API_KEY: E2E_LLM_API_KEY,
         LLM_MODEL: "fake-e2e-model",
+        // Every journey's browser connects from 127.0.0.1: widget sockets still closing from one journey
+        // must not take the next one's slots (20 per IP and agent by default, here 1,000).
+        // widget-connection.spec.ts proves the 4429 refusal on a server of its own with a low limit.
+        WIDGET_CONNECTIONS_SCALE: "50",
       },
     },
   ],

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 /** `count` limiter sets on one store and prefix: what `count` app instances configured alike share. */
-function instances(url: string | undefined, count: number, options: { scale?: number } = {}): RateLimiters[] {
+function instances(url: string | undefined, count: number, options: { scale?: number; connectionsScale?: number } = {}): RateLimiters[] {
   const prefix = `test:${randomBytes(6).toString("hex")}`;
   const created = Array.from({ length: count }, () => createRateLimiters({ redisUrl: url, prefix, ...options }));
   open.push(...created);
@@ -69,6 +69,22 @@ describe.each(backends)("on the $name backend", ({ url, missing }) => {
     expect(await limiters.connections.acquire("agent:ip", "c1", 1)).toBe(true);
     expect(await limiters.connections.acquire("agent:ip", "c2", 1)).toBe(true);
     expect(await limiters.connections.acquire("agent:ip", "c3", 1)).toBe(false);
+  });
+
+  test("WIDGET_CONNECTIONS_SCALE multiplies the connection slots only (down as well as up)", async () => {
+    freezeClock(ONE_SECOND_INTO_A_MINUTE);
+    const [raised] = instances(url, 1, { connectionsScale: 50 }) as [RateLimiters];
+    const limiter = raised.configured({ name: "widget-messages-ip", limit: 1, windowSeconds: 60 });
+    expect(limiter.policy.limit).toBe(1);
+    for (let holder = 0; holder < 50; holder += 1) expect(await raised.connections.acquire("agent:ip", `c${holder}`, 1)).toBe(true);
+    expect(await raised.connections.acquire("agent:ip", "c50", 1)).toBe(false);
+
+    // 0.1 of the default 20: two connections (and never fewer than one).
+    const [lowered] = instances(url, 1, { connectionsScale: 0.1 }) as [RateLimiters];
+    expect(await lowered.connections.acquire("agent:ip", "c1", 20)).toBe(true);
+    expect(await lowered.connections.acquire("agent:ip", "c2", 20)).toBe(true);
+    expect(await lowered.connections.acquire("agent:ip", "c3", 20)).toBe(false);
+    expect(await lowered.connections.acquire("agent:other-ip", "c1", 1)).toBe(true);
   });
 
   test("connection slots are shared by two instances and freed on release", async () => {

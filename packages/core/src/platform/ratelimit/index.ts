@@ -31,6 +31,11 @@ const optionsSchema = z.object({
    * is not measuring: callers set it explicitly, it is never read from the environment.
    */
   scale: z.number().positive().finite().default(1),
+  /**
+   * Multiplies the widget's connection slots per IP on top of `scale`: the e2e suite's browsers all
+   * connect from one address, and one of its journeys needs a low limit. Tests only.
+   */
+  connectionsScale: z.number().positive().finite().default(1),
 });
 
 export type RateLimitersOptions = z.input<typeof optionsSchema>;
@@ -86,7 +91,7 @@ export function createRateLimiters(input: RateLimitersOptions = {}): RateLimiter
     connections: backend.slots({
       prefix: `${keyPrefix}:widget-connections`,
       ttlMs: WIDGET_CONNECTION_SLOT_TTL_MS,
-      scale: options.scale,
+      scale: options.scale * options.connectionsScale,
     }),
     backend: backend.kind,
     close: () => backend.close(),

@@ -41,7 +41,7 @@ export interface SlotLimiterOptions {
   prefix: string;
   /** How long a slot lives unless renewed. */
   ttlMs: number;
-  /** Multiplies every limit (RATE_LIMIT_SCALE). */
+  /** Multiplies every limit (RATE_LIMIT_SCALE, times WIDGET_CONNECTIONS_SCALE for the widget's connections). */
   scale: number;
 }
 
