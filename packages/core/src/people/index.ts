@@ -14,6 +14,7 @@ export {
 export { accountOperations } from "./account-operations.ts";
 export { listAudit, listAuditActors, listAuditInput, NO_CLIENT, recordAudit } from "./audit.ts";
 export { auditOperations } from "./audit-operations.ts";
+export { type PanelItemKind, panelItemTitle } from "./page-titles.ts";
 export {
   type PanelCall,
   type PanelInput,
@@ -49,7 +50,6 @@ export {
   setRole,
   setRoleInput,
 } from "./people.ts";
-export { type PanelItemKind, panelItemTitle } from "./page-titles.ts";
 export { peopleOperations } from "./people-operations.ts";
 export {
   PANEL_SECTIONS,
