@@ -5,7 +5,7 @@
 import path from "node:path";
 import { expect, type Locator, type Page, type TestInfo, test } from "@playwright/test";
 import { E2E_PORT } from "./playwright.config.ts";
-import { keepScreenshot, openAgents, signIn, uniqueSuffix } from "./support.ts";
+import { agentSettings, agentTab, keepScreenshot, openAgents, signIn, uniqueSuffix } from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 
@@ -45,14 +45,18 @@ test("set the widget's limits and quota share in the agent settings; they are va
   await createForm.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(`/panel/agents/${agentId}`);
 
-  const settings = page.getByRole("region", { name: "Settings" });
+  const channels = await agentSettings(page, "Channels");
+  await channels.getByLabel("Allowed origins").fill(APP_ORIGIN);
+  await channels.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(channels.getByRole("status")).toHaveText("Channel settings saved.");
+
+  const settings = await agentTab(page, "Limits");
   const widgetLimits = settings.getByRole("group", { name: "Widget limits" });
   // Empty fields mean the defaults, which the form names.
   await expect(widgetLimits.getByLabel("Connections per visitor IP")).toHaveValue("");
   await expect(widgetLimits.getByLabel("Connections per visitor IP")).toHaveAttribute("placeholder", "Default (20)");
   await expect(widgetLimits).toContainText("1 to 1000; empty = default (20).");
 
-  await settings.getByLabel("Allowed origins").fill(APP_ORIGIN);
   await widgetLimits.getByLabel("Connections per visitor IP").fill("1");
   await widgetLimits.getByLabel("Messages per connection per minute").fill("5");
   await widgetLimits.getByLabel("Messages per visitor IP per minute").fill("25");
@@ -60,7 +64,7 @@ test("set the widget's limits and quota share in the agent settings; they are va
   await widgetLimits.getByLabel("New conversations per visitor IP per hour").fill("20000");
   await widgetLimits.getByLabel("Widget conversations per month, at most").fill("300");
   await widgetLimits.getByLabel("Widget tokens per month, at most").fill("40000");
-  await settings.getByRole("button", { name: "Save settings" }).click();
+  await settings.getByRole("button", { name: "Save limits" }).click();
   const tooMany = widgetLimits.getByLabel("New conversations per visitor IP per hour");
   await expect(tooMany).toHaveAttribute("aria-invalid", "true");
   await expect(widgetLimits).toContainText("Enter a whole number from 1 to 10000, or leave empty for the default (20)");
@@ -69,8 +73,8 @@ test("set the widget's limits and quota share in the agent settings; they are va
   await keepElementScreenshot(widgetLimits, testInfo, "agent-settings-widget-limits-error-fieldset-1280");
 
   await tooMany.fill("12");
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await settings.getByRole("button", { name: "Save limits" }).click();
+  await expect(settings.getByRole("status")).toHaveText("Limits saved.");
   await expect(tooMany).not.toHaveAttribute("aria-invalid", "true");
 
   // Stored: a reload shows every value.
@@ -96,8 +100,8 @@ test("set the widget's limits and quota share in the agent settings; they are va
   // Emptying a field goes back to the default.
   await page.setViewportSize({ width: 1280, height: 900 });
   await widgetLimits.getByLabel("Connections per visitor IP").fill("");
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await settings.getByRole("button", { name: "Save limits" }).click();
+  await expect(settings.getByRole("status")).toHaveText("Limits saved.");
   await page.reload();
   await expect(widgetLimits.getByLabel("Connections per visitor IP")).toHaveValue("");
   expect(await openWidgetSocket(page, agentId)).toBe("ready");

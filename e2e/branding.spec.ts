@@ -6,7 +6,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { axeViolations } from "./axe.ts";
 import { E2E_PORT } from "./playwright.config.ts";
-import { keepScreenshot, openAgents, signIn, uniqueSuffix } from "./support.ts";
+import { agentSettings, agentTab, keepScreenshot, openAgents, signIn, uniqueSuffix } from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 
@@ -17,13 +17,13 @@ async function createLinkedAgent(page: Page, agentId: string, name: string) {
   await createForm.getByLabel("Agent ID (optional)").fill(agentId);
   await createForm.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(`/panel/agents/${agentId}`);
-  const sources = page.getByRole("region", { name: "Linked sources" });
+  const sources = (await agentTab(page, "Answers")).getByRole("region", { name: "Linked sources" });
   await sources.getByRole("checkbox", { name: /Getting started/ }).check();
   await expect(sources.getByRole("status")).toHaveText("Sources updated.");
-  const settings = page.getByRole("region", { name: "Settings" });
-  await settings.getByLabel("Allowed origins").fill(APP_ORIGIN);
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  const channels = await agentSettings(page, "Channels");
+  await channels.getByLabel("Allowed origins").fill(APP_ORIGIN);
+  await channels.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(channels.getByRole("status")).toHaveText("Channel settings saved.");
 }
 
 test("brand the help centre and widget, try the agent, copy the snippet; visitors see the look", async ({ page, context }, testInfo) => {
@@ -34,7 +34,7 @@ test("brand the help centre and widget, try the agent, copy the snippet; visitor
   await signIn(page);
   await createLinkedAgent(page, agentId, `E2E brand ${suffix}`);
 
-  const look = page.getByRole("region", { name: "Help centre & widget" });
+  const look = (await agentTab(page, "Widget & look")).getByRole("region", { name: "Help centre & widget" });
   const preview = look.getByRole("region", { name: "Preview" });
   // The default public name is the workspace's, never the agent's internal name.
   await expect(preview.getByTestId("preview-help-name")).toHaveText("Demo Help Centre");
@@ -60,7 +60,7 @@ test("brand the help centre and widget, try the agent, copy the snippet; visitor
   await keepScreenshot(page, testInfo, "branding-panel-1280");
 
   // Try it: a real turn; the answer names the article it used.
-  const tryIt = page.getByRole("region", { name: "Try it" });
+  const tryIt = (await agentTab(page, "Answers")).getByRole("region", { name: "Try it" });
   await tryIt.getByLabel("Test message").fill("How do I reset my password?");
   await tryIt.getByRole("button", { name: "Send" }).click();
   const log = tryIt.getByRole("list", { name: "Test conversation" });
@@ -71,12 +71,13 @@ test("brand the help centre and widget, try the agent, copy the snippet; visitor
   );
 
   // The embed snippet, copied exactly.
-  const embed = page.getByRole("region", { name: "Embed the widget" });
+  const embed = (await agentTab(page, "Channels")).getByRole("region", { name: "Embed the widget" });
   const snippet = `<script src="${APP_ORIGIN}/widget.js" data-agent-id="${agentId}" async></script>`;
   await expect(embed.getByLabel("Embed snippet")).toHaveValue(snippet);
   await embed.getByRole("button", { name: "Copy snippet" }).click();
   await expect(embed.getByRole("status")).toHaveText("Copied to the clipboard.");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+  await agentTab(page, "Answers");
   await tryIt.scrollIntoViewIfNeeded();
   await keepScreenshot(page, testInfo, "branding-try-it-1280");
   await page.setViewportSize({ width: 390, height: 844 });

@@ -2,6 +2,7 @@
 // from the one-time dialog and an integrator uses it; rotating it stops the old key at once.
 import { expect, test } from "@playwright/test";
 import {
+  agentTab,
   closeNewKeyDialog,
   expectMessageResponse,
   keepScreenshot,
@@ -28,6 +29,7 @@ test("create an agent, enable the API, generate a key, call the messages API, ro
   await createForm.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(`/panel/agents/${agentId}`);
   await expect(page.getByRole("heading", { level: 1, name: agentName })).toBeVisible();
+  await agentTab(page, "API key");
   await expect(keyCard(page)).toContainText("No key configured");
   await expect(keyCard(page)).toContainText("The HTTP API is disabled for this agent");
 
@@ -36,10 +38,13 @@ test("create an agent, enable the API, generate a key, call the messages API, ro
   expect(disabled.status()).toBe(403);
   expect(await disabled.json()).toEqual({ error: "HTTP API disabled for this agent" });
 
-  const settings = page.getByRole("region", { name: "Settings" });
+  // The card's notice leads to the Channels tab, where the API is turned on.
+  await keyCard(page).getByRole("button", { name: "Channels tab" }).click();
+  const settings = page.getByRole("tabpanel", { name: "Channels" });
   await settings.getByRole("checkbox", { name: "HTTP API enabled" }).check();
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await settings.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(settings.getByRole("status")).toHaveText("Channel settings saved.");
+  await agentTab(page, "API key");
   await expect(keyCard(page)).not.toContainText("The HTTP API is disabled for this agent");
 
   // Enabled but no key yet.

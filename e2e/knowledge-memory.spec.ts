@@ -5,7 +5,7 @@
 import { expect, test } from "@playwright/test";
 import { strToU8, zipSync } from "fflate";
 import { axeViolations, WIDTHS } from "./axe.ts";
-import { keepScreenshot, openAgents, signIn, uniqueSuffix } from "./support.ts";
+import { agentTab, keepScreenshot, openAgents, signIn, uniqueSuffix } from "./support.ts";
 
 const MANUALS = 100;
 const WORDS = "account billing browser calendar channel contact device domain export folder invoice mailbox".split(" ");
@@ -58,7 +58,7 @@ test("an agent whose sources are over the memory budget says so and still answer
   await createForm.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(`/panel/agents/${agentId}`);
 
-  const linked = page.getByRole("region", { name: "Linked sources" });
+  const linked = (await agentTab(page, "Answers")).getByRole("region", { name: "Linked sources" });
   await expect(linked.getByRole("status")).toHaveCount(0);
   await linked.getByRole("checkbox", { name: new RegExp(`^${sourceName}`) }).check();
   await expect(linked.getByText("Sources updated.")).toBeVisible();

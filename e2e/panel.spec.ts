@@ -30,7 +30,7 @@ const EMPTY_HOME = {
   ratingsThisWeek: { good: 0, okay: 0, bad: 0 },
   nearQuota: [],
   month: "2026-11",
-  gettingStarted: { keyGenerated: false, articlePublished: false, widgetEmbedded: false, webhookAdded: false },
+  gettingStarted: { keyGenerated: false, articlePublished: false, widgetEmbedded: false, webhookAdded: false, agentId: null },
 };
 
 async function settled(page: Page) {

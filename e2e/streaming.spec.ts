@@ -7,7 +7,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_LLM_URL, E2E_PORT } from "./playwright.config.ts";
-import { closeNewKeyDialog, keepScreenshot, openAgents, openNewKeyDialog, signIn, uniqueSuffix } from "./support.ts";
+import {
+  agentSettings,
+  agentTab,
+  closeNewKeyDialog,
+  keepScreenshot,
+  openAgents,
+  openNewKeyDialog,
+  signIn,
+  uniqueSuffix,
+} from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 const PIECES = ["To reset your password, ", "open the sign-in page ", "and choose Forgot password [1]."];
@@ -55,21 +64,26 @@ async function createLlmAgent(page: Page, agentId: string, siteOrigin: string, o
   await createForm.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(`/panel/agents/${agentId}`);
 
-  const sources = page.getByRole("region", { name: "Linked sources" });
+  const answers = await agentTab(page, "Answers");
+  const sources = answers.getByRole("region", { name: "Linked sources" });
   await sources.getByRole("checkbox", { name: /^Getting started/ }).check();
   await expect(sources.getByRole("status")).toHaveText("Sources updated.");
 
-  const settings = page.getByRole("region", { name: "Settings" });
-  const beyond = settings.getByRole("checkbox", { name: "LLM may answer beyond the help articles" });
+  const beyond = answers.getByRole("checkbox", { name: "LLM may answer beyond the help articles" });
   await expect(beyond).not.toBeChecked(); // grounded by default
-  await settings.getByLabel(/^LLM — /).check();
+  await answers.getByLabel(/^LLM — /).check();
   await beyond.check();
-  await settings.getByLabel("Allowed origins").fill(siteOrigin);
-  if (options.httpApi) await settings.getByRole("checkbox", { name: "HTTP API enabled" }).check();
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
-  await page.reload();
-  await expect(settings.getByLabel(/^LLM — /)).toBeChecked();
+  const answerSettings = answers.getByRole("region", { name: "Answers", exact: true });
+  await answerSettings.getByRole("button", { name: "Save answer settings" }).click();
+  await expect(answerSettings.getByRole("status")).toHaveText("Answer settings saved.");
+
+  const channels = await agentSettings(page, "Channels");
+  await channels.getByLabel("Allowed origins").fill(siteOrigin);
+  if (options.httpApi) await channels.getByRole("checkbox", { name: "HTTP API enabled" }).check();
+  await channels.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(channels.getByRole("status")).toHaveText("Channel settings saved.");
+  await page.goto(`/panel/agents/${agentId}?tab=answers`);
+  await expect(answers.getByLabel(/^LLM — /)).toBeChecked();
   await expect(beyond).toBeChecked();
 }
 

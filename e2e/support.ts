@@ -30,7 +30,22 @@ export async function openAgents(page: Page): Promise<void> {
   await expect(page.getByRole("heading", { level: 1, name: "Agents" })).toBeVisible();
 }
 
-/** The region of the panel's agent page that manages the HTTP API key. */
+export type AgentTabName = "General" | "Answers" | "Widget & look" | "Channels" | "Limits" | "API key" | "Danger zone";
+
+/** Shows a tab of the agent page whose page is open and gives its panel (one Save each). */
+export async function agentTab(page: Page, name: AgentTabName) {
+  const tab = page.getByRole("tablist", { name: "Agent settings" }).getByRole("tab", { name });
+  await tab.click();
+  await expect(tab).toHaveAttribute("aria-selected", "true");
+  return page.getByRole("tabpanel", { name });
+}
+
+/** Shows a settings tab of the agent page and gives its form's card (the tab's other cards have statuses of their own). */
+export async function agentSettings(page: Page, name: "General" | "Answers" | "Channels" | "Limits") {
+  return (await agentTab(page, name)).getByRole("region", { name, exact: true });
+}
+
+/** The region of the panel's agent page that manages the HTTP API key (on its API key tab). */
 export function keyCard(page: Page) {
   return page.getByRole("region", { name: "HTTP API key" });
 }
@@ -40,6 +55,7 @@ export function keyCard(page: Page) {
  * reads it from the one-time dialog and closes the dialog. The caller may screenshot first.
  */
 export async function openNewKeyDialog(page: Page): Promise<{ key: string; rotated: boolean }> {
+  await agentTab(page, "API key");
   const card = keyCard(page);
   const action = card.getByRole("button", { name: /^(Generate|Rotate) key$/ });
   await expect(action).toBeEnabled();

@@ -2,7 +2,17 @@
 // admin adds "kontoauszug, invoice" to the agent's synonyms in its settings, and the very next
 // API turn answers from the invoices article. A line with one phrase is refused next to the field.
 import { expect, test } from "@playwright/test";
-import { closeNewKeyDialog, keepScreenshot, openAgents, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
+import {
+  agentSettings,
+  agentTab,
+  closeNewKeyDialog,
+  keepScreenshot,
+  openAgents,
+  openNewKeyDialog,
+  sendMessage,
+  signIn,
+  uniqueSuffix,
+} from "./support.ts";
 
 interface Reply {
   reply: string;
@@ -24,14 +34,15 @@ test("add a synonym to an agent and see the next API answer change", async ({ pa
   await createForm.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(`/panel/agents/${agentId}`);
 
-  const linked = page.getByRole("region", { name: "Linked sources" });
+  const settings = await agentTab(page, "Answers");
+  const linked = settings.getByRole("region", { name: "Linked sources" });
   await linked.getByRole("checkbox", { name: /^Billing/ }).check();
   await expect(linked.getByRole("status")).toHaveText("Sources updated.");
 
-  const settings = page.getByRole("region", { name: "Settings" });
-  await settings.getByRole("checkbox", { name: "HTTP API enabled" }).check();
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  const channels = await agentSettings(page, "Channels");
+  await channels.getByRole("checkbox", { name: "HTTP API enabled" }).check();
+  await channels.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(channels.getByRole("status")).toHaveText("Channel settings saved.");
   const { key } = await openNewKeyDialog(page);
   await closeNewKeyDialog(page, key);
 
@@ -43,17 +54,18 @@ test("add a synonym to an agent and see the next API answer change", async ({ pa
   expect(citedArticles(unknown)).toEqual([]);
 
   // One phrase alone is not a group: refused next to the field, nothing saved.
-  const synonyms = settings.getByLabel("Synonyms");
+  const answerSettings = await agentSettings(page, "Answers");
+  const synonyms = answerSettings.getByLabel("Synonyms");
   await synonyms.fill("kontoauszug");
-  await settings.getByRole("button", { name: "Save settings" }).click();
+  await answerSettings.getByRole("button", { name: "Save answer settings" }).click();
   await expect(synonyms).toHaveAttribute("aria-invalid", "true");
-  await expect(settings).toContainText("Line 1: give at least two phrases separated by commas");
+  await expect(answerSettings).toContainText("Line 1: give at least two phrases separated by commas");
 
   await synonyms.fill("kontoauszug,   invoice\n\nsign in, log in");
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await answerSettings.getByRole("button", { name: "Save answer settings" }).click();
+  await expect(answerSettings.getByRole("status")).toHaveText("Answer settings saved.");
   await page.reload();
-  await expect(settings.getByLabel("Synonyms")).toHaveValue("kontoauszug, invoice\nsign in, log in");
+  await expect(answerSettings.getByLabel("Synonyms")).toHaveValue("kontoauszug, invoice\nsign in, log in");
   await keepScreenshot(page, testInfo, "agent-settings-synonyms-1280");
 
   const after = await sendMessage(request, agentId, key, question);

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { expect, type Locator, type Page, type TestInfo, test } from "@playwright/test";
 import { axeViolations } from "./axe.ts";
-import { openAgents, signIn, uniqueSuffix } from "./support.ts";
+import { agentTab, openAgents, signIn, uniqueSuffix } from "./support.ts";
 
 const NO_RECOGNITION =
   "Speech recognition is not set up on this server: install PocketSphinx (apt-get install pocketsphinx pocketsphinx-en-us) or set SPEECH_BASE_URL. Visitors cannot talk until then.";
@@ -36,20 +36,18 @@ test("turn voice on for an agent and set its minutes: validated, saved, kept; us
   await createForm.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(`/panel/agents/${agentId}`);
 
-  const settings = page.getByRole("region", { name: "Settings" });
-  const voice = settings.getByRole("group", { name: "Voice", exact: true });
-  const limits = settings.getByRole("group", { name: "Limits", exact: true });
-  const widgetLimits = settings.getByRole("group", { name: "Widget limits" });
+  const channels = page.getByRole("tabpanel", { name: "Channels" });
+  const voice = channels.getByRole("group", { name: "Voice", exact: true });
+  const limitsTab = page.getByRole("tabpanel", { name: "Limits" });
+  const limits = limitsTab.getByRole("group", { name: "Monthly limits" });
+  const widgetLimits = limitsTab.getByRole("group", { name: "Widget limits" });
 
   // Off by default, English, the engine's default voice; no quota, the defaults of core's limits.
+  await agentTab(page, "Channels");
   await expect(voice.getByLabel("Voice enabled")).not.toBeChecked();
   await expect(voice.getByLabel("Synthesis voice")).toHaveValue("");
   await expect(voice.getByLabel("Language")).toHaveValue("en");
   await expect(voice).toContainText("The embedded speech engines understand and speak English only");
-  await expect(limits.getByLabel("Monthly voice minutes")).toHaveValue("");
-  await expect(limits.getByLabel("Monthly voice minutes")).toHaveAttribute("placeholder", "Unlimited");
-  await expect(widgetLimits.getByLabel("Voice sessions per visitor IP")).toHaveAttribute("placeholder", "Default (2)");
-  await expect(widgetLimits).toContainText("1 to 120; empty = default (10).");
 
   // Whether visitors can be heard here is the server's: the form says so plainly when they cannot.
   const availability = await voiceAvailability(page);
@@ -67,37 +65,50 @@ test("turn voice on for an agent and set its minutes: validated, saved, kept; us
 
   await voice.getByLabel("Voice enabled").check();
   await voice.getByLabel("Synthesis voice").selectOption(chosenVoice);
+  await channels.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(channels.getByRole("status")).toHaveText("Channel settings saved.");
+
+  await agentTab(page, "Limits");
+  await expect(limits.getByLabel("Monthly voice minutes")).toHaveValue("");
+  await expect(limits.getByLabel("Monthly voice minutes")).toHaveAttribute("placeholder", "Unlimited");
+  await expect(widgetLimits.getByLabel("Voice sessions per visitor IP")).toHaveAttribute("placeholder", "Default (2)");
+  await expect(widgetLimits).toContainText("1 to 120; empty = default (10).");
   await limits.getByLabel("Monthly voice minutes").fill("90");
   await widgetLimits.getByLabel("Voice sessions per visitor IP").fill("3");
   // Over core's bound: refused, with the rule under the field, and nothing saved.
   const perSession = widgetLimits.getByLabel("Minutes per voice session");
   await perSession.fill("500");
-  await settings.getByRole("button", { name: "Save settings" }).click();
+  await limitsTab.getByRole("button", { name: "Save limits" }).click();
   await expect(perSession).toHaveAttribute("aria-invalid", "true");
   await expect(widgetLimits).toContainText("Enter a whole number from 1 to 120, or leave empty for the default (10)");
   await page.setViewportSize({ width: 1280, height: 900 });
   await keepElementScreenshot(widgetLimits, testInfo, "voice-settings-error-widget-limits-1280");
 
   await perSession.fill("15");
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await limitsTab.getByRole("button", { name: "Save limits" }).click();
+  await expect(limitsTab.getByRole("status")).toHaveText("Limits saved.");
   await expect(perSession).not.toHaveAttribute("aria-invalid", "true");
 
-  // Stored: a reload shows every value.
+  // Stored: a reload (on the Limits tab, kept in the address) shows every value.
   await page.reload();
-  await expect(voice.getByLabel("Voice enabled")).toBeChecked();
-  await expect(voice.getByLabel("Synthesis voice")).toHaveValue(chosenVoice);
-  await expect(voice.getByLabel("Language")).toHaveValue("en");
   await expect(limits.getByLabel("Monthly voice minutes")).toHaveValue("90");
   await expect(widgetLimits.getByLabel("Voice sessions per visitor IP")).toHaveValue("3");
   await expect(perSession).toHaveValue("15");
-  await keepElementScreenshot(voice, testInfo, "voice-settings-section-1280");
-  expect(await axeViolations(page), "settings at 1280 px").toEqual([]);
   await keepElementScreenshot(limits, testInfo, "voice-settings-limits-1280");
+  expect(await axeViolations(page), "limits at 1280 px").toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await keepElementScreenshot(widgetLimits, testInfo, "voice-settings-widget-limits-390");
+  expect(await axeViolations(page), "limits at 390 px").toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await agentTab(page, "Channels");
+  await expect(voice.getByLabel("Voice enabled")).toBeChecked();
+  await expect(voice.getByLabel("Synthesis voice")).toHaveValue(chosenVoice);
+  await expect(voice.getByLabel("Language")).toHaveValue("en");
+  await keepElementScreenshot(voice, testInfo, "voice-settings-section-1280");
+  expect(await axeViolations(page), "channels at 1280 px").toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await keepElementScreenshot(voice, testInfo, "voice-settings-section-390");
-  await keepElementScreenshot(widgetLimits, testInfo, "voice-settings-widget-limits-390");
-  expect(await axeViolations(page), "settings at 390 px").toEqual([]);
+  expect(await axeViolations(page), "channels at 390 px").toEqual([]);
 
   // The month's usage: no minutes heard yet, against the limit just set.
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -107,11 +118,12 @@ test("turn voice on for an agent and set its minutes: validated, saved, kept; us
   await keepElementScreenshot(card, testInfo, "voice-usage-card-1280");
 
   // Turned off again, the setting is kept off.
-  await page.goto(`/panel/agents/${agentId}`);
+  await page.goto(`/panel/agents/${agentId}?tab=channels`);
   await voice.getByLabel("Voice enabled").uncheck();
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await channels.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(channels.getByRole("status")).toHaveText("Channel settings saved.");
   await page.reload();
   await expect(voice.getByLabel("Voice enabled")).not.toBeChecked();
+  await agentTab(page, "Limits");
   await expect(limits.getByLabel("Monthly voice minutes")).toHaveValue("90");
 });

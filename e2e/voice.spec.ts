@@ -130,15 +130,15 @@ function launchWithMicrophone(testInfo: TestInfo, wav: string): Promise<Browser>
 /** Turns the demo agent's voice on or off in the panel (the page signs in). */
 async function setDemoVoice(page: Page, on: boolean): Promise<void> {
   await signIn(page);
-  await page.goto("/panel/agents/demo");
-  const settings = page.getByRole("region", { name: "Settings" });
+  await page.goto("/panel/agents/demo?tab=channels");
+  const settings = page.getByRole("tabpanel", { name: "Channels" }).getByRole("region", { name: "Channels", exact: true });
   // The form holds the stored settings once the origins are in.
   await expect(settings.getByLabel("Allowed origins")).toHaveValue(/localhost/);
   const enabled = settings.getByRole("group", { name: "Voice", exact: true }).getByLabel("Voice enabled");
   if ((await enabled.isChecked()) === on) return;
   await enabled.setChecked(on);
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
+  await settings.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(settings.getByRole("status")).toHaveText("Channel settings saved.");
 }
 
 /** The widget's parts, found by role and label (locators pierce its open shadow root). */

@@ -102,7 +102,7 @@ test("the panel's test chat and the conversation's transcript show the steps as 
   expect(conversationId).toBeTruthy();
 
   await signIn(page);
-  await page.goto("/panel/agents/demo");
+  await page.goto("/panel/agents/demo?tab=answers");
   const tryIt = page.getByRole("region", { name: "Try it" });
   await tryIt.getByLabel("Test message").fill("How do I reset my password?");
   await tryIt.getByRole("button", { name: "Send" }).click();

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, expect, type Page, test, type WebSocket } from "@playwright/test";
 import { E2E_PORT } from "./playwright.config.ts";
-import { keepScreenshot, openAgents, signIn } from "./support.ts";
+import { agentSettings, keepScreenshot, openAgents, signIn } from "./support.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 /** Nobody has joined yet: a person will reply (with the team's usual reply time once it has answered five handoffs). */
@@ -105,14 +105,14 @@ test("a site on an allowed origin chats through the widget; the admin's reply ar
   await openAgents(page);
   await page.getByRole("link", { name: "Acme Cloud help assistant" }).click();
   await expect(page).toHaveURL("/panel/agents/demo");
-  const settings = page.getByRole("region", { name: "Settings" });
+  const settings = await agentSettings(page, "Channels");
   const origins = settings.getByLabel("Allowed origins");
   await expect(origins).toHaveValue(new RegExp(`^${APP_ORIGIN}$`, "m"));
   const current = (await origins.inputValue()).split("\n").filter((line) => line.trim() !== "");
   if (!current.includes(allowedSite.origin)) await origins.fill([...current, allowedSite.origin].join("\n"));
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings.getByRole("status")).toHaveText("Settings saved.");
-  // Stored: a reload shows both origins.
+  await settings.getByRole("button", { name: "Save channel settings" }).click();
+  await expect(settings.getByRole("status")).toHaveText("Channel settings saved.");
+  // Stored: a reload (the Channels tab stays open) shows both origins.
   await page.reload();
   await expect(settings.getByLabel("Allowed origins")).toHaveValue(new RegExp(`^${allowedSite.origin}$`, "m"));
   await expect(settings.getByLabel("Allowed origins")).toHaveValue(new RegExp(`^${APP_ORIGIN}$`, "m"));

@@ -11,7 +11,8 @@ import { NewKeyDialog } from "./NewKeyDialog.tsx";
 
 type Agent = RouterOutputs["agents"]["get"];
 
-export function ApiKeyCard({ agent }: { agent: Agent }) {
+/** `onOpenChannels` shows the Channels tab, where the HTTP API is turned on. */
+export function ApiKeyCard({ agent, onOpenChannels }: { agent: Agent; onOpenChannels(): void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState<"rotate" | "revoke" | null>(null);
@@ -71,7 +72,13 @@ export function ApiKeyCard({ agent }: { agent: Agent }) {
         <p className="muted">No key configured. Requests to the messages API get 401 until you generate one.</p>
       )}
       {agent.httpApiEnabled ? null : (
-        <p className="notice">The HTTP API is disabled for this agent: requests get 403 until you enable it in Settings.</p>
+        <p className="notice">
+          The HTTP API is disabled for this agent: requests get 403 until you enable it in the{" "}
+          <button type="button" className="link-button" onClick={onOpenChannels}>
+            Channels tab
+          </button>
+          .
+        </p>
       )}
       <p className="muted small">
         Use the key only from your servers, as <code>Authorization: Bearer &lt;key&gt;</code> on{" "}

@@ -1,16 +1,20 @@
 "use client";
 
 import Link from "next/link";
+import { agentTabPath } from "../agents/agent-tabs.ts";
 import type { RouterOutputs } from "../trpc.ts";
 
-type Steps = RouterOutputs["home"]["get"]["gettingStarted"];
+type Checklist = RouterOutputs["home"]["get"]["gettingStarted"];
+type StepKey = Exclude<keyof Checklist, "agentId">;
 
-const STEPS: Array<{ key: keyof Steps; title: string; href: string; how: string }> = [
+/** A step's link: the agent's own tab when there is an agent (`agentTab`), else the section. */
+const STEPS: Array<{ key: StepKey; title: string; href: string; agentTab?: "api-key" | "channels"; how: string }> = [
   {
     key: "keyGenerated",
     title: "Generate an API key",
     href: "/panel/agents",
-    how: "Open an agent and choose Generate key; your backend sends messages with it.",
+    agentTab: "api-key",
+    how: "Opens the agent's key card: choose Generate key, then paste the ready-made curl command to send a first message from your terminal.",
   },
   {
     key: "articlePublished",
@@ -22,7 +26,8 @@ const STEPS: Array<{ key: keyof Steps; title: string; href: string; how: string 
     key: "widgetEmbedded",
     title: "Embed the chat widget",
     href: "/panel/agents",
-    how: "Add your site's origin in the agent's settings and paste the widget snippet; ticked once it starts a conversation.",
+    agentTab: "channels",
+    how: "Add your site's origin in the agent's Channels tab and paste the widget snippet there; ticked once the widget runs on your site (the help centre does not count).",
   },
   {
     key: "webhookAdded",
@@ -32,12 +37,12 @@ const STEPS: Array<{ key: keyof Steps; title: string; href: string; how: string 
   },
 ];
 
-export function setUpComplete(steps: Steps): boolean {
+export function setUpComplete(steps: Checklist): boolean {
   return STEPS.every((step) => steps[step.key]);
 }
 
 /** The steps of a first integration, each ticked from what is stored (shown until all are done). */
-export function GettingStartedChecklist({ steps }: { steps: Steps }) {
+export function GettingStartedChecklist({ steps }: { steps: Checklist }) {
   const done = STEPS.filter((step) => steps[step.key]).length;
   return (
     <section aria-labelledby="home-start-heading" className="card">
@@ -52,7 +57,7 @@ export function GettingStartedChecklist({ steps }: { steps: Steps }) {
               {steps[step.key] ? "✓" : ""}
             </span>
             <span>
-              <Link href={step.href}>{step.title}</Link>
+              <Link href={step.agentTab && steps.agentId ? agentTabPath(steps.agentId, step.agentTab) : step.href}>{step.title}</Link>
               <span className="visually-hidden">{steps[step.key] ? " (done)" : " (to do)"}</span>
               <span className="field-hint checklist-how">{step.how}</span>
             </span>
