@@ -9,6 +9,7 @@ import { Providers } from "~/panel/Providers.tsx";
 import { PanelNav } from "~/panel/ui/PanelNav.tsx";
 import { pageSession } from "~/server/auth.ts";
 import "./panel.css";
+import "~/panel/ui/small-screens.css";
 
 export const dynamic = "force-dynamic";
 

@@ -14,6 +14,8 @@ import { formatDateTime, formatRelative } from "../format.ts";
 import { type RouterInputs, type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { SelectField, TextField } from "../ui/fields.tsx";
+import { PhoneFilters } from "../ui/PhoneFilters.tsx";
+import { ScrollTable } from "../ui/ScrollTable.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 
 type AuditEvent = RouterOutputs["audit"]["list"]["items"][number];
@@ -56,39 +58,41 @@ export function AuditScreen() {
         <h1>Audit log</h1>
       </div>
       <p className="muted">Every change made in this workspace: who, what and from where. Nobody can edit or delete it.</p>
-      <form className="audit-filters" aria-label="Filter the audit log" onSubmit={(event) => event.preventDefault()}>
-        <ActorFilter value={filters.actorUserId} onChange={set("actorUserId")} />
-        <SelectField label="Action" value={filters.action} onChange={set("action")}>
-          <option value="">All actions</option>
-          {AUDIT_GROUPS.map((group) => (
-            <optgroup key={group} label={group}>
-              <option value={`group:${group}`}>All {group.toLowerCase()}</option>
-              {auditActionsOf(group).map((action) => (
-                <option key={action} value={action}>
-                  {AUDIT_ACTIONS[action].label}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </SelectField>
-        <SelectField label="Target" value={filters.targetType} onChange={set("targetType")}>
-          <option value="">Everything</option>
-          {AUDIT_TARGET_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {AUDIT_TARGET_LABELS[type]}
-            </option>
-          ))}
-        </SelectField>
-        <TextField label="From" type="date" value={filters.from} onChange={set("from")} max={filters.to || undefined} />
-        <TextField label="To" type="date" value={filters.to} onChange={set("to")} min={filters.from || undefined} error={rangeError} />
-        {filtered ? (
-          <div className="field">
-            <button type="button" className="btn btn-secondary" onClick={() => setFilters(NO_FILTERS)}>
-              Clear filters
-            </button>
-          </div>
-        ) : null}
-      </form>
+      <PhoneFilters active={Object.values(filters).filter(Boolean).length}>
+        <form className="audit-filters" aria-label="Filter the audit log" onSubmit={(event) => event.preventDefault()}>
+          <ActorFilter value={filters.actorUserId} onChange={set("actorUserId")} />
+          <SelectField label="Action" value={filters.action} onChange={set("action")}>
+            <option value="">All actions</option>
+            {AUDIT_GROUPS.map((group) => (
+              <optgroup key={group} label={group}>
+                <option value={`group:${group}`}>All {group.toLowerCase()}</option>
+                {auditActionsOf(group).map((action) => (
+                  <option key={action} value={action}>
+                    {AUDIT_ACTIONS[action].label}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </SelectField>
+          <SelectField label="Target" value={filters.targetType} onChange={set("targetType")}>
+            <option value="">Everything</option>
+            {AUDIT_TARGET_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {AUDIT_TARGET_LABELS[type]}
+              </option>
+            ))}
+          </SelectField>
+          <TextField label="From" type="date" value={filters.from} onChange={set("from")} max={filters.to || undefined} />
+          <TextField label="To" type="date" value={filters.to} onChange={set("to")} min={filters.from || undefined} error={rangeError} />
+          {filtered ? (
+            <div className="field">
+              <button type="button" className="btn btn-secondary" onClick={() => setFilters(NO_FILTERS)}>
+                Clear filters
+              </button>
+            </div>
+          ) : null}
+        </form>
+      </PhoneFilters>
       {rangeError ? null : <AuditTable input={listInput(filters)} filtered={filtered} />}
     </>
   );
@@ -127,7 +131,7 @@ function AuditTable({ input, filtered }: { input: RouterInputs["audit"]["list"];
     );
   return (
     <>
-      <div className="audit-table-wrap">
+      <ScrollTable label="Changes" className="audit-table-wrap">
         <table className="audit-table">
           <caption className="visually-hidden">Changes, newest first</caption>
           <thead>
@@ -144,7 +148,7 @@ function AuditTable({ input, filtered }: { input: RouterInputs["audit"]["list"];
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
       {events.hasNextPage ? (
         <ActionButton onClick={() => events.fetchNextPage()} pending={events.isFetchingNextPage} pendingLabel="Loading…">
           Load more

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { formatNumber } from "../format.ts";
 import type { RouterOutputs } from "../trpc.ts";
+import { ScrollTable } from "../ui/ScrollTable.tsx";
 import { EmptyState } from "../ui/status.tsx";
 
 type Activity = RouterOutputs["home"]["get"]["activity"];
@@ -23,7 +24,7 @@ export function AgentActivityTable({ activity, unanswered }: { activity: Activit
           No agents yet. <Link href="/panel/agents">Create one</Link>.
         </EmptyState>
       ) : (
-        <div className="table-scroll">
+        <ScrollTable label="Activity per agent">
           <table className="home-table">
             <caption className="visually-hidden">Conversations started and agent turns per agent (UTC days)</caption>
             <thead>
@@ -51,7 +52,7 @@ export function AgentActivityTable({ activity, unanswered }: { activity: Activit
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
     </section>
   );

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useDeferredValue, useState } from "react";
 import { useTRPC } from "../trpc.ts";
 import { SelectField, TextField } from "../ui/fields.tsx";
+import { PhoneFilters } from "../ui/PhoneFilters.tsx";
 import { ArticleList } from "./ArticleList.tsx";
 
 /** Search across sources, or within one when `sourceId` is fixed (the source page). */
@@ -31,14 +32,16 @@ export function ArticleBrowser({ sourceId }: { sourceId?: string }) {
             maxLength={100}
           />
           {sourceId ? null : (
-            <SelectField label="Source" value={sourceFilter} onChange={(event) => setSourceFilter(event.target.value)}>
-              <option value="">All sources</option>
-              {(sources.data ?? []).map((source) => (
-                <option key={source.id} value={source.id}>
-                  {source.name}
-                </option>
-              ))}
-            </SelectField>
+            <PhoneFilters active={sourceFilter ? 1 : 0}>
+              <SelectField label="Source" value={sourceFilter} onChange={(event) => setSourceFilter(event.target.value)}>
+                <option value="">All sources</option>
+                {(sources.data ?? []).map((source) => (
+                  <option key={source.id} value={source.id}>
+                    {source.name}
+                  </option>
+                ))}
+              </SelectField>
+            </PhoneFilters>
           )}
         </search>
         {sources.data && sources.data.length > 0 ? (

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useState } from "react";
 import { AlertsControl, InboxAttention, NavQueues, TitleCount } from "../inbox/attention.tsx";
 import { useInboxLive } from "../inbox/use-inbox-live.ts";
 
@@ -30,14 +31,36 @@ function InboxLive() {
 export function PanelNav({ email, sections, home }: { email: string | null; sections: NavSection[]; home: string }) {
   const pathname = usePathname();
   const inbox = sections.some((section) => section.href === INBOX_PATH);
+  // On a phone the sections and the account links fold behind a Menu button (small-screens.css);
+  // following a link folds them again.
+  const [menuOpen, setMenuOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page closes the menu
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const close = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setMenuOpen(false);
+    };
+    document.addEventListener("keydown", close);
+    return () => document.removeEventListener("keydown", close);
+  }, [menuOpen]);
   return (
-    <header className="panel-header">
+    <header className="panel-header" data-menu-open={menuOpen || undefined}>
       <div className="panel-header-inner">
         {inbox ? <InboxLive /> : null}
         <Link href={home} className="panel-brand">
           Parley
         </Link>
-        <nav aria-label="Panel">
+        <button
+          type="button"
+          className="btn btn-secondary panel-menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="panel-menu-sections"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">☰</span> Menu
+        </button>
+        <nav aria-label="Panel" id="panel-menu-sections" className="panel-nav-wrap">
           <ul className="panel-nav">
             {sections.map((section) => {
               // Home is current on its own page only; a section on any of its pages.

@@ -6,6 +6,7 @@ import { formatDateTime } from "../format.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { SelectField } from "../ui/fields.tsx";
+import { ScrollTable } from "../ui/ScrollTable.tsx";
 import { ActionStatus, Badge, EmptyState, Loading, QueryError } from "../ui/status.tsx";
 
 type Delivery = RouterOutputs["webhooks"]["deliveries"]["items"][number];
@@ -69,7 +70,7 @@ export function DeliveryLog({ endpointId, enabled }: { endpointId: string; enabl
       {items.length === 0 ? (
         <EmptyState>{status ? "No deliveries with this status." : "No deliveries yet. Send a test event to try the endpoint."}</EmptyState>
       ) : (
-        <div className="webhook-table-wrap">
+        <ScrollTable label="Deliveries" className="webhook-table-wrap">
           <table className="webhook-table">
             <thead>
               <tr>
@@ -124,7 +125,7 @@ export function DeliveryLog({ endpointId, enabled }: { endpointId: string; enabl
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       {deliveries.hasNextPage ? (
         <ActionButton onClick={() => deliveries.fetchNextPage()} pending={deliveries.isFetchingNextPage} pendingLabel="Loading…">
