@@ -2,14 +2,18 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useId, useRef, useState } from "react";
 import { useShortcuts } from "../inbox/shortcuts.ts";
 import { useTRPC } from "../trpc.ts";
 import { SelectField, TextField } from "../ui/fields.tsx";
 import { PanelForm } from "../ui/form.tsx";
 import { filtersQuery, type InboxFilters } from "./filters.ts";
 
-/** Search and filters live in the URL, so a filtered list can be linked and reloaded. `/` focuses search. */
+/**
+ * Search and filters live in the URL, so a filtered list can be linked and reloaded. `/` focuses
+ * search. The filters sit behind a "Filters" button (the list's column is narrow, a phone narrower),
+ * which counts the ones in use.
+ */
 export function ConversationFilters({ filters }: { filters: InboxFilters }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -18,6 +22,9 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
   const team = useQuery(trpc.team.list.queryOptions());
   const [query, setQuery] = useState(filters.q ?? "");
   const searchRef = useRef<HTMLInputElement>(null);
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const inUse = activeFilterCount(filters);
   useShortcuts({ "/": () => searchRef.current?.focus() });
 
   function apply(next: Partial<Record<keyof InboxFilters, string>>) {
@@ -40,7 +47,7 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
             name="q"
             maxLength={200}
             aria-keyshortcuts="/"
-            placeholder="Words of a message, a name, an email, a variable…"
+            placeholder="Words, a name, an email…"
             value={query}
             onChange={(event) => {
               setQuery(event.target.value);
@@ -52,7 +59,28 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
           </button>
         </PanelForm>
       </search>
-      <PanelForm className="inbox-filters" aria-label="Filter conversations" onSubmit={(event) => event.preventDefault()}>
+      <button
+        type="button"
+        className={inUse > 0 ? "btn btn-small inbox-filters-toggle inbox-filters-toggle-active" : "btn btn-small inbox-filters-toggle"}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((current) => !current)}
+      >
+        Filters
+        {inUse > 0 ? (
+          <span className="inbox-filters-count">
+            {inUse}
+            <span className="visually-hidden"> in use</span>
+          </span>
+        ) : null}
+      </button>
+      <PanelForm
+        id={panelId}
+        hidden={!open}
+        className="inbox-filters"
+        aria-label="Filter conversations"
+        onSubmit={(event) => event.preventDefault()}
+      >
         <SelectField label="Assigned to" value={filters.assignee ?? ""} onChange={(event) => apply({ assignee: event.target.value })}>
           <option value="">Everyone</option>
           <option value="mine">Me</option>
@@ -96,4 +124,10 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
       </PanelForm>
     </div>
   );
+}
+
+/** The filters set besides the search words. */
+function activeFilterCount(filters: InboxFilters): number {
+  const { q: _search, ...rest } = filters;
+  return Object.values(rest).filter(Boolean).length;
 }

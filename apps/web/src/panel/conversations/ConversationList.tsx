@@ -2,14 +2,14 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRef } from "react";
+import { useEffect, useRef } from "react";
 import { formatDateTime, formatWaited } from "../format.ts";
 import { useShortcuts } from "../inbox/shortcuts.ts";
 import { useNow } from "../inbox/use-now.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
-import { hasFilters, type InboxFilters, listInput } from "./filters.ts";
+import { filtersQuery, hasFilters, type InboxFilters, listInput } from "./filters.ts";
 import { visitorIdentity } from "./identity.ts";
 import { RatingBadge } from "./RatingBadge.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
@@ -17,7 +17,14 @@ import { StatusBadge } from "./StatusBadge.tsx";
 const PAGE_SIZE = 25;
 type Item = RouterOutputs["conversations"]["list"]["items"][number];
 
-export function ConversationList({ filters }: { filters: InboxFilters }) {
+/** A conversation's address in the workspace, keeping the list's filters beside it. */
+export function conversationHref(id: string, filters: InboxFilters): string {
+  const query = filtersQuery(filters);
+  return `/panel/conversations/${encodeURIComponent(id)}${query ? `?${query}` : ""}`;
+}
+
+/** The list; `openId` is the conversation open beside it (marked as the current one). */
+export function ConversationList({ filters, openId }: { filters: InboxFilters; openId: string | null }) {
   const trpc = useTRPC();
   const listRef = useRef<HTMLUListElement>(null);
   const now = useNow();
@@ -32,27 +39,51 @@ export function ConversationList({ filters }: { filters: InboxFilters }) {
     ),
   );
 
-  // j / k move through the list (focus on the row's link; Enter opens it).
+  // j / k (and the arrow keys within the list) move through it: focus on the row's link, Enter opens it.
   const move = (step: number) => {
     const links = [...(listRef.current?.querySelectorAll<HTMLAnchorElement>("a.item-title") ?? [])];
     if (links.length === 0) return;
-    const index = links.indexOf(document.activeElement as HTMLAnchorElement);
-    const next = index === -1 ? 0 : Math.min(links.length - 1, Math.max(0, index + step));
+    const focused = links.indexOf(document.activeElement as HTMLAnchorElement);
+    // From the focused row, else from the open conversation's, else the first.
+    const from = focused === -1 ? links.findIndex((link) => link.getAttribute("aria-current") === "page") : focused;
+    const next = from === -1 ? 0 : Math.min(links.length - 1, Math.max(0, from + step));
     links[next]?.focus();
     links[next]?.scrollIntoView({ block: "nearest" });
   };
   useShortcuts({ j: () => move(1), k: () => move(-1) });
 
+  // The open conversation's row stays in sight (a deep link may open one far down the list).
+  const items = conversations.data?.pages.flatMap((page) => page.items);
+  const openListed = openId !== null && (items?.some((item) => item.id === openId) ?? false);
+  useEffect(() => {
+    if (openListed) listRef.current?.querySelector('a[aria-current="page"]')?.scrollIntoView({ block: "nearest" });
+  }, [openListed]);
+
   if (conversations.isPending) return <Loading label="Loading conversations…" />;
   if (conversations.isError) return <QueryError error={conversations.error} onRetry={() => conversations.refetch()} />;
-  const items = conversations.data.pages.flatMap((page) => page.items);
-  if (items.length === 0) return <EmptyList filters={filters} />;
+  if (!items || items.length === 0) return <EmptyList filters={filters} />;
 
   return (
     <>
-      <ul className="item-list" ref={listRef} aria-label="Conversations">
+      <ul
+        className="item-list inbox-list"
+        ref={listRef}
+        aria-label="Conversations"
+        onKeyDown={(event) => {
+          if (event.altKey || event.ctrlKey || event.metaKey) return;
+          if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+          event.preventDefault();
+          move(event.key === "ArrowDown" ? 1 : -1);
+        }}
+      >
         {items.map((conversation) => (
-          <ConversationRow key={conversation.id} conversation={conversation} now={now} />
+          <ConversationRow
+            key={conversation.id}
+            conversation={conversation}
+            now={now}
+            href={conversationHref(conversation.id, filters)}
+            open={conversation.id === openId}
+          />
         ))}
       </ul>
       {conversations.hasNextPage ? (
@@ -84,7 +115,7 @@ function EmptyList({ filters }: { filters: InboxFilters }) {
   );
 }
 
-function ConversationRow({ conversation, now }: { conversation: Item; now: number }) {
+function ConversationRow({ conversation, now, href, open }: { conversation: Item; now: number; href: string; open: boolean }) {
   // The visitor waits for a person's reply (assigned or not): the list's order puts them first,
   // the longest wait first, and the row says for how long.
   const waiting = conversation.waitingSince !== null;
@@ -96,6 +127,7 @@ function ConversationRow({ conversation, now }: { conversation: Item; now: numbe
     conversation.status === "resolved" ? "inbox-item-resolved" : "",
     // The visitor wrote since this person last opened it: bold, with a dot named for screen readers.
     conversation.unread ? "inbox-item-unread" : "",
+    open ? "inbox-item-open" : "",
   ]
     .filter(Boolean)
     .join(" ");
@@ -106,7 +138,7 @@ function ConversationRow({ conversation, now }: { conversation: Item; now: numbe
       <div className="item-main">
         <span className="inbox-identity">
           {conversation.unread ? <span className="unread-dot" role="img" aria-label="Unread" title="Unread" /> : null}
-          <Link href={`/panel/conversations/${encodeURIComponent(conversation.id)}`} className="item-title">
+          <Link href={href} className="item-title" aria-current={open ? "page" : undefined}>
             {visitorIdentity(conversation)}
           </Link>
           <StatusBadge status={conversation.status} />

@@ -5,14 +5,18 @@ import { GuardedDownloads } from "../access/GuardedDownload.tsx";
 import { ConversationFilters } from "./ConversationFilters.tsx";
 import { ConversationList } from "./ConversationList.tsx";
 import { exportUrl, hasFilters, type InboxFilters } from "./filters.ts";
-import { InboxAlerts } from "./InboxAlerts.tsx";
 
-export function ConversationsScreen({ filters }: { filters: InboxFilters }) {
+/**
+ * The workspace's left column: search, filters (behind a button), the list. While a conversation
+ * is open its name is the page's main heading, so the list's heading steps down a level.
+ */
+export function ConversationsScreen({ filters, openId }: { filters: InboxFilters; openId: string | null }) {
+  const Heading = openId ? "h2" : "h1";
   return (
-    <>
-      <div className="page-heading">
-        <h1>Conversations</h1>
-        <div className="page-actions">
+    <div className="inbox-list-pane">
+      <div className="inbox-list-header">
+        <Heading className="inbox-list-title">Conversations</Heading>
+        <div className="inbox-list-links">
           <Link href="/panel/conversations/saved-replies">Saved replies</Link>
           {/* Downloads (the browser saves the streamed file as it arrives), for the roles that may export. */}
           <GuardedDownloads
@@ -25,14 +29,13 @@ export function ConversationsScreen({ filters }: { filters: InboxFilters }) {
           />
         </div>
       </div>
-      <div className="toolbar">
-        <ConversationFilters filters={filters} />
-        <InboxAlerts />
+      <ConversationFilters filters={filters} />
+      <div className="inbox-list-scroll">
+        <ConversationList filters={filters} openId={openId} />
       </div>
-      <ConversationList filters={filters} />
       <p className="shortcuts">
-        <kbd>/</kbd> search · <kbd>j</kbd> / <kbd>k</kbd> next / previous conversation · <kbd>Enter</kbd> open
+        <kbd>/</kbd> search · <kbd>j</kbd> <kbd>k</kbd> or <kbd>↓</kbd> <kbd>↑</kbd> move · <kbd>Enter</kbd> open
       </p>
-    </>
+    </div>
   );
 }

@@ -1,21 +1,20 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useSession } from "next-auth/react";
-import { useRef, useState } from "react";
-import { formatWaited } from "../format.ts";
+import { type RefObject, useState } from "react";
+import { useCan } from "../access/permissions.tsx";
+import { formatDateTime, formatWaited } from "../format.ts";
 import { useShortcuts } from "../inbox/shortcuts.ts";
-import { useNow } from "../inbox/use-now.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { SelectField } from "../ui/fields.tsx";
-import { ActionStatus } from "../ui/status.tsx";
-import { ReplyComposer } from "./ReplyComposer.tsx";
 
 type Conversation = RouterOutputs["conversations"]["get"];
 
 /** Who answers the visitor now, in a sentence. */
-function handlingText(conversation: Conversation, myId: string | undefined, now: number): string {
+export function handlingText(conversation: Conversation, myId: string | undefined, now: number): string {
   const assignee = conversation.assignee;
   if (conversation.status === "resolved") return "Resolved. The agent answers if the visitor writes again, which reopens it.";
   if (conversation.status === "escalated") {
@@ -35,21 +34,25 @@ function handlingText(conversation: Conversation, myId: string | undefined, now:
   return "The agent is answering. Take over (or just reply) to answer yourself.";
 }
 
+/** The outcome of the last thing done to the conversation, for its one status line. */
+export interface HandlingStatus {
+  error?: unknown;
+  success?: string;
+}
+
 /**
- * The person's controls for one conversation: take over, hand back, resolve, assign, and the
- * composer (reply or internal note). Shortcuts: r (write), e (resolve).
+ * A person's handling of one conversation: take over, hand back, resolve, assign, and the status
+ * line the composer shares. Taking over puts the cursor in the composer. Shortcuts: r (write),
+ * e (resolve).
  */
-export function HandlingPanel({ conversation }: { conversation: Conversation }) {
+export function useConversationHandling(conversation: Conversation, composerRef: RefObject<HTMLTextAreaElement | null>) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const session = useSession();
   const myId = (session.data?.user as { id?: string } | undefined)?.id;
-  const now = useNow();
-  const team = useQuery(trpc.team.list.queryOptions());
   const [done, setDone] = useState<string | null>(null);
-  // The composer's last outcome (reply, note, saved reply), shown in the section's one status line.
-  const [composed, setComposed] = useState<{ error?: unknown; success?: string }>({});
-  const replyRef = useRef<HTMLTextAreaElement>(null);
+  // The composer's last outcome (reply, note, saved reply).
+  const [composed, setComposed] = useState<HandlingStatus>({});
   const id = conversation.id;
 
   const refresh = () =>
@@ -58,13 +61,16 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
       queryClient.invalidateQueries(trpc.conversations.list.pathFilter()),
       queryClient.invalidateQueries(trpc.conversations.waiting.pathFilter()),
     ]);
-  const after = (message: string) => ({
+  const after = (message: string, then?: () => void) => ({
     onSuccess: async () => {
       setDone(message);
+      then?.();
       await refresh();
     },
   });
-  const takeOver = useMutation(trpc.conversations.takeOver.mutationOptions(after("You took over: the agent stops answering.")));
+  const takeOver = useMutation(
+    trpc.conversations.takeOver.mutationOptions(after("You took over: the agent stops answering.", () => composerRef.current?.focus())),
+  );
   const handBack = useMutation(
     trpc.conversations.handBack.mutationOptions(after("Handed back to the agent: it answers the visitor's next message.")),
   );
@@ -84,48 +90,73 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
   // Assigned to me is not joined: Take over (or a reply) is what tells the visitor I am here.
   const joinedByMe = isMine && conversation.joinedBy?.id === myId;
   useShortcuts({
-    r: () => replyRef.current?.focus(),
+    r: () => composerRef.current?.focus(),
     e: () => {
       if (conversation.status !== "resolved" && !busy) run(() => resolve.mutate({ id }));
     },
   });
 
+  return {
+    myId,
+    isMine,
+    joinedByMe,
+    busy,
+    refresh,
+    takeOver: () => run(() => takeOver.mutate({ id })),
+    handBack: () => run(() => handBack.mutate({ id })),
+    resolve: () => run(() => resolve.mutate({ id })),
+    assign: (assigneeId: string | null) => run(() => assign.mutate({ id, assigneeId })),
+    pending: { takeOver: takeOver.isPending, handBack: handBack.isPending, resolve: resolve.isPending },
+    /** What the status line shows. */
+    status: { error: error ?? composed.error, success: done ?? composed.success } satisfies HandlingStatus,
+    /** The composer reports its outcome here (it replaces the last action's). */
+    onComposed: (status: HandlingStatus) => {
+      for (const mutation of mutations) mutation.reset();
+      setDone(null);
+      setComposed(status);
+    },
+  };
+}
+
+export type ConversationHandling = ReturnType<typeof useConversationHandling>;
+
+/** Take over, hand back, resolve: at the top of the conversation. */
+export function ConversationActions({ conversation, handling }: { conversation: Conversation; handling: ConversationHandling }) {
+  return (
+    <div className="button-row conversation-actions">
+      {handling.joinedByMe ? null : (
+        <ActionButton variant="primary" pending={handling.pending.takeOver} pendingLabel="Taking over…" onClick={handling.takeOver}>
+          Take over
+        </ActionButton>
+      )}
+      {conversation.status === "active" ? null : (
+        <ActionButton pending={handling.pending.handBack} pendingLabel="Handing back…" onClick={handling.handBack}>
+          Hand back to agent
+        </ActionButton>
+      )}
+      {conversation.status === "resolved" ? null : (
+        <ActionButton pending={handling.pending.resolve} pendingLabel="Resolving…" aria-keyshortcuts="e" onClick={handling.resolve}>
+          Resolve
+        </ActionButton>
+      )}
+    </div>
+  );
+}
+
+/** The handling details beside the conversation: who has it, with which agent, since when. */
+export function HandlingCard({ conversation, handling }: { conversation: Conversation; handling: ConversationHandling }) {
+  const trpc = useTRPC();
+  const can = useCan();
+  const team = useQuery(trpc.team.list.queryOptions());
+  const myId = handling.myId;
   return (
     <section aria-labelledby="handling-heading" className={`card handling${conversation.status === "escalated" ? " card-escalated" : ""}`}>
       <h2 id="handling-heading">Handling</h2>
-      <p className="handling-state">{handlingText(conversation, myId, now)}</p>
-      <div className="button-row">
-        {joinedByMe ? null : (
-          <ActionButton
-            variant="primary"
-            pending={takeOver.isPending}
-            pendingLabel="Taking over…"
-            onClick={() => run(() => takeOver.mutate({ id }))}
-          >
-            Take over
-          </ActionButton>
-        )}
-        {conversation.status === "active" ? null : (
-          <ActionButton pending={handBack.isPending} pendingLabel="Handing back…" onClick={() => run(() => handBack.mutate({ id }))}>
-            Hand back to agent
-          </ActionButton>
-        )}
-        {conversation.status === "resolved" ? null : (
-          <ActionButton
-            pending={resolve.isPending}
-            pendingLabel="Resolving…"
-            aria-keyshortcuts="e"
-            onClick={() => run(() => resolve.mutate({ id }))}
-          >
-            Resolve
-          </ActionButton>
-        )}
-      </div>
       <SelectField
         label="Assigned to"
         value={conversation.assignee?.id ?? ""}
-        disabled={busy}
-        onChange={(event) => run(() => assign.mutate({ id, assigneeId: event.target.value || null }))}
+        disabled={handling.busy}
+        onChange={(event) => handling.assign(event.target.value || null)}
       >
         <option value="">Nobody</option>
         {(team.data ?? []).map((member) => (
@@ -134,18 +165,38 @@ export function HandlingPanel({ conversation }: { conversation: Conversation }) 
           </option>
         ))}
       </SelectField>
-      <ReplyComposer
-        conversationId={id}
-        isMine={isMine}
-        textRef={replyRef}
-        onSent={refresh}
-        onStatus={(status) => {
-          for (const mutation of mutations) mutation.reset();
-          setDone(null);
-          setComposed(status);
-        }}
-      />
-      <ActionStatus error={error ?? composed.error} success={done ?? composed.success} />
+      <dl className="details">
+        {conversation.joinedBy ? (
+          <div>
+            <dt>Joined by</dt>
+            <dd>{conversation.joinedBy.id === myId ? "You" : conversation.joinedBy.name}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Agent</dt>
+          <dd>
+            {can("agents.read") ? (
+              <Link href={`/panel/agents/${encodeURIComponent(conversation.agentId)}`}>{conversation.agentName}</Link>
+            ) : (
+              conversation.agentName
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Channel</dt>
+          <dd>{conversation.channel === "widget" ? "Widget" : "HTTP API"}</dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>{formatDateTime(conversation.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Id</dt>
+          <dd>
+            <code>{conversation.id}</code>
+          </dd>
+        </div>
+      </dl>
     </section>
   );
 }

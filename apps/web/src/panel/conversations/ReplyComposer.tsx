@@ -2,11 +2,11 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, type Ref, useRef, useState } from "react";
+import { type FormEvent, type Ref, useId, useRef, useState } from "react";
 import { fieldErrors } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
-import { SelectField, TextAreaField } from "../ui/fields.tsx";
+import { TextAreaField } from "../ui/fields.tsx";
 import { PanelForm } from "../ui/form.tsx";
 
 const TYPING_SIGNAL_MS = 3_000;
@@ -16,6 +16,7 @@ type Mode = "reply" | "note";
 /**
  * Where a person writes: a reply to the visitor, or an internal note for the team (the tabs say
  * which; a note is never sent). A saved reply fills the box with the conversation's details.
+ * Ctrl+Enter (⌘+Enter on a Mac) sends; Esc leaves the box (the workspace handles it).
  */
 export function ReplyComposer({
   conversationId,
@@ -56,6 +57,7 @@ export function ReplyComposer({
     }),
   );
   const active = mode === "reply" ? reply : note;
+  const savedReplyId = useId();
 
   function switchTo(next: Mode) {
     setMode(next);
@@ -72,20 +74,31 @@ export function ReplyComposer({
 
   return (
     <PanelForm onSubmit={submit} className={`form composer composer-${mode}`}>
-      <div className="composer-tabs" role="radiogroup" aria-label="Write">
-        {(["reply", "note"] as const).map((option) => (
-          <label key={option} className={mode === option ? "composer-tab composer-tab-current" : "composer-tab"}>
-            <input type="radio" name="composer-mode" value={option} checked={mode === option} onChange={() => switchTo(option)} />
-            {option === "reply" ? "Reply to visitor" : "Internal note"}
-          </label>
-        ))}
+      <div className="composer-top">
+        <div className="composer-tabs" role="radiogroup" aria-label="Write">
+          {(["reply", "note"] as const).map((option) => (
+            <label key={option} className={mode === option ? "composer-tab composer-tab-current" : "composer-tab"}>
+              <input type="radio" name="composer-mode" value={option} checked={mode === option} onChange={() => switchTo(option)} />
+              {option === "reply" ? "Reply to visitor" : "Internal note"}
+            </label>
+          ))}
+        </div>
+        <span className="shortcuts">
+          <kbd>Ctrl</kbd>/<kbd>⌘</kbd> <kbd>Enter</kbd> send · <kbd>Esc</kbd> leave the box · <kbd>r</kbd> write · <kbd>e</kbd> resolve
+        </span>
       </div>
       <TextAreaField
         ref={textRef}
         aria-keyshortcuts="r"
         label={mode === "reply" ? "Your reply" : "Your note"}
         name="text"
-        rows={4}
+        rows={3}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !active.isPending) {
+            event.preventDefault();
+            event.currentTarget.form?.requestSubmit();
+          }
+        }}
         value={text}
         hint={
           mode === "note"
@@ -108,32 +121,32 @@ export function ReplyComposer({
           {mode === "reply" ? "Send reply" : "Add note"}
         </ActionButton>
         {mode === "reply" ? (
-          <SelectField
-            label="Insert a saved reply"
-            value=""
-            disabled={fill.isPending || !savedReplies.data?.length}
-            onChange={(event) => {
-              if (event.target.value) fill.mutate({ id: event.target.value, conversationId });
-            }}
-            hint={
-              <>
-                {savedReplies.data?.length === 0 ? "None yet. " : null}
-                <Link href="/panel/conversations/saved-replies">Manage saved replies</Link>
-              </>
-            }
-          >
-            <option value="">Choose…</option>
-            {(savedReplies.data ?? []).map((saved) => (
-              <option key={saved.id} value={saved.id}>
-                {saved.title}
-              </option>
-            ))}
-          </SelectField>
+          <span className="composer-saved">
+            <label htmlFor={savedReplyId} className="visually-hidden">
+              Insert a saved reply
+            </label>
+            <select
+              id={savedReplyId}
+              value=""
+              disabled={fill.isPending || !savedReplies.data?.length}
+              onChange={(event) => {
+                if (event.target.value) fill.mutate({ id: event.target.value, conversationId });
+              }}
+            >
+              <option value="">{savedReplies.data?.length === 0 ? "No saved replies yet" : "Insert a saved reply…"}</option>
+              {(savedReplies.data ?? []).map((saved) => (
+                <option key={saved.id} value={saved.id}>
+                  {saved.title}
+                </option>
+              ))}
+            </select>
+            <Link href="/panel/conversations/saved-replies" className="small">
+              Manage
+              <span className="visually-hidden"> saved replies</span>
+            </Link>
+          </span>
         ) : null}
       </div>
-      <p className="shortcuts">
-        <kbd>r</kbd> write · <kbd>e</kbd> resolve · <kbd>j</kbd>/<kbd>k</kbd> in the list
-      </p>
     </PanelForm>
   );
 }

@@ -104,10 +104,7 @@ function MessageItem({ message, erased }: { message: Message; erased: boolean })
     <li className={`message message-${message.role}`}>
       <p className="message-meta">
         <strong>{roleLabel[message.role] ?? message.role}</strong> {message.voice ? <SpokenBadge /> : null}{" "}
-        <span className="muted">
-          {formatDateTime(message.createdAt)}
-          {message.role === "agent" && message.tokens > 0 ? ` · ${message.tokens} tokens` : ""}
-        </span>
+        <span className="muted">{formatDateTime(message.createdAt)}</span>
       </p>
       {erased && message.text === "" ? (
         <ErasedText />
@@ -118,8 +115,22 @@ function MessageItem({ message, erased }: { message: Message; erased: boolean })
         <div className="message-text message-markdown prose" dangerouslySetInnerHTML={{ __html: message.html }} />
       )}
       {message.interrupted ? <InterruptedNote /> : null}
-      <ToolCalls calls={message.toolCalls} />
       <RichContent items={message.richContent} />
+      <TurnDetails message={message} />
     </li>
+  );
+}
+
+/** How the agent's turn was made (its tokens and tool calls), folded away: a person reads the words first. */
+function TurnDetails({ message }: { message: Message }) {
+  const tokens = message.role === "agent" && message.tokens > 0 ? message.tokens : 0;
+  const calls = message.toolCalls ?? [];
+  if (tokens === 0 && calls.length === 0) return null;
+  return (
+    <details className="message-details">
+      <summary>Details</summary>
+      {tokens > 0 ? <p className="small muted">{tokens} tokens</p> : null}
+      <ToolCalls calls={calls} />
+    </details>
   );
 }

@@ -1,18 +1,22 @@
-// The panel's optional alerts for a new escalation: a browser notification and a short sound. Both
-// are off until the person turns them on (kept in this browser's localStorage).
+// The panel's alert settings, kept in this browser's localStorage: a sound with each alert, and
+// alerts for new escalations (a visitor waiting for anyone, not only for me). Both are off until
+// the person turns them on in the Alerts menu. (Settings saved before as { notify, sound } keep
+// their meaning: notify was the escalation alert.)
 const STORAGE_KEY = "parley.inbox.alerts";
 
 export interface AlertSettings {
-  notify: boolean;
+  /** Alert when any conversation asks for a person (besides those assigned to me). */
+  escalations: boolean;
+  /** A short chime with each alert. */
   sound: boolean;
 }
 
 export function readAlertSettings(): AlertSettings {
   try {
-    const parsed = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}") as Partial<AlertSettings>;
-    return { notify: parsed.notify === true, sound: parsed.sound === true };
+    const parsed = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}") as Partial<AlertSettings> & { notify?: boolean };
+    return { escalations: (parsed.escalations ?? parsed.notify) === true, sound: parsed.sound === true };
   } catch {
-    return { notify: false, sound: false };
+    return { escalations: false, sound: false };
   }
 }
 
@@ -38,18 +42,32 @@ function chime(): void {
   setTimeout(() => void audio.close(), 1_000);
 }
 
-/** A new escalation: the alerts the person turned on. */
+/** The chime, when the person turned the sound on. */
+export function playAlertSound(): void {
+  if (readAlertSettings().sound) chime();
+}
+
+export function notificationsAllowed(): boolean {
+  return typeof Notification !== "undefined" && Notification.permission === "granted";
+}
+
+/** The in-page event a new escalation raises when notifications are not allowed (attention.tsx shows it as a toast). */
+export const ESCALATION_EVENT = "parley:escalation";
+
+/** A new escalation: alerted only to people who asked for those (a notification if allowed, else a toast; and the sound). */
 export function alertEscalation(conversationId: string): void {
-  const settings = readAlertSettings();
-  if (settings.sound) chime();
-  if (settings.notify && typeof Notification !== "undefined" && Notification.permission === "granted") {
-    const notification = new Notification("A visitor is waiting for a person", {
-      body: "Open the inbox to take over.",
-      tag: conversationId,
-    });
-    notification.onclick = () => {
-      window.focus();
-      window.location.assign(`/panel/conversations/${encodeURIComponent(conversationId)}`);
-    };
+  if (!readAlertSettings().escalations) return;
+  playAlertSound();
+  if (!notificationsAllowed()) {
+    window.dispatchEvent(new CustomEvent(ESCALATION_EVENT, { detail: { conversationId } }));
+    return;
   }
+  const notification = new Notification("A visitor is waiting for a person", {
+    body: "Open the inbox to take over.",
+    tag: conversationId,
+  });
+  notification.onclick = () => {
+    window.focus();
+    window.location.assign(`/panel/conversations/${encodeURIComponent(conversationId)}`);
+  };
 }

@@ -4,15 +4,25 @@
 // page title's count, and an alert when a conversation is assigned to them or its visitor writes
 // again. All read one query (conversations.counts, core's counts.ts), which the live inbox stream
 // refetches on every change (use-inbox-live.ts); its slow poll only covers a dropped stream.
-// The alert is a browser notification once the person allowed them ("Turn on alerts", asked only
-// on that click), else an in-page toast.
+// The alert is a browser notification once the person allowed them (the Alerts menu asks, only on
+// that click), else an in-page toast; with the sound on, a chime too. The same menu turns on alerts
+// for every new escalation (alerts.ts).
 import { INBOX_ATTENTION_MAX } from "@parley/core/conversations/limits";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { visitorIdentity } from "../conversations/identity.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
+import { CheckboxField } from "../ui/fields.tsx";
+import {
+  type AlertSettings,
+  ESCALATION_EVENT,
+  notificationsAllowed,
+  playAlertSound,
+  readAlertSettings,
+  writeAlertSettings,
+} from "./alerts.ts";
 
 type Counts = RouterOutputs["conversations"]["counts"];
 
@@ -116,10 +126,6 @@ export function alertsBetween(
   return alerts;
 }
 
-function notificationsAllowed(): boolean {
-  return typeof Notification !== "undefined" && Notification.permission === "granted";
-}
-
 /** The alerts and their toasts; mounted once in the panel's navigation for people with the inbox. */
 export function InboxAttention() {
   const counts = useInboxCounts().data;
@@ -144,6 +150,7 @@ export function InboxAttention() {
     if (!previous) return;
     const alerts = alertsBetween(previous, counts.assigned, document.visibilityState === "visible" ? openId : null);
     if (alerts.length === 0) return;
+    playAlertSound();
     if (notificationsAllowed()) {
       for (const alert of alerts) {
         const notification = new Notification(alert.text, { tag: alert.key, body: "Open the conversation in Parley." });
@@ -161,6 +168,22 @@ export function InboxAttention() {
       return [...kept, ...fresh].slice(-TOASTS_MAX);
     });
   }, [counts, pathname]);
+
+  // New escalations (for people who asked for them) without notifications: a toast too.
+  useEffect(() => {
+    const onEscalation = (event: Event) => {
+      const conversationId = (event as CustomEvent<{ conversationId: string }>).detail.conversationId;
+      const toast = {
+        key: `escalated:${conversationId}`,
+        conversationId,
+        name: "a waiting visitor",
+        text: "A visitor is waiting for a person",
+      };
+      setToasts((current) => [...current.filter((item) => item.conversationId !== conversationId), toast].slice(-TOASTS_MAX));
+    };
+    window.addEventListener(ESCALATION_EVENT, onEscalation);
+    return () => window.removeEventListener(ESCALATION_EVENT, onEscalation);
+  }, []);
 
   const dismiss = (key: string) => setToasts((current) => current.filter((toast) => toast.key !== key));
   // Opening a conversation settles its toast.
@@ -190,22 +213,84 @@ export function InboxAttention() {
   );
 }
 
+type Permission = NotificationPermission | "unsupported";
+
+/** How alerts reach the person, in a sentence, for the browser's notification permission. */
+function deliveryText(permission: Permission | null): string {
+  if (permission === "granted") return "They come as browser notifications.";
+  if (permission === "denied") return "Notifications are blocked in this browser's settings, so they show in the page.";
+  if (permission === "unsupported") return "This browser has no notifications, so they show in the page.";
+  return "They show in the page; browser notifications also reach you in another tab.";
+}
+
 /**
- * "Turn on alerts": asks the browser for notifications, only on this click. Shown while the
- * browser has not been asked; after that the browser's own setting decides (toasts otherwise).
+ * The one Alerts menu in the header: says what alerts you and how, asks the browser for
+ * notifications (only on that click), and holds this browser's two options: new escalations and
+ * the sound.
  */
 export function AlertsControl() {
-  const [permission, setPermission] = useState<NotificationPermission | "unsupported" | null>(null);
-  useEffect(() => setPermission(typeof Notification === "undefined" ? "unsupported" : Notification.permission), []);
-  if (permission !== "default") return null;
+  const [permission, setPermission] = useState<Permission | null>(null);
+  const [settings, setSettings] = useState<AlertSettings>({ escalations: false, sound: false });
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  const panelId = useId();
+  useEffect(() => {
+    setPermission(typeof Notification === "undefined" ? "unsupported" : Notification.permission);
+    setSettings(readAlertSettings());
+  }, []);
+  // A click elsewhere closes the menu, as any menu.
+  useEffect(() => {
+    const onPointerDown = (event: PointerEvent) => {
+      const menu = menuRef.current;
+      if (menu?.open && event.target instanceof Node && !menu.contains(event.target)) menu.open = false;
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, []);
+
+  const change = (next: AlertSettings) => {
+    writeAlertSettings(next);
+    setSettings(next);
+  };
   return (
-    <button
-      type="button"
-      className="btn btn-small"
-      onClick={() => void Notification.requestPermission().then((answer) => setPermission(answer))}
+    <details
+      className="alerts-menu"
+      ref={menuRef}
+      onKeyDown={(event) => {
+        // Esc closes the menu and leaves the focus on its button.
+        if (event.key !== "Escape" || !menuRef.current?.open) return;
+        event.preventDefault();
+        menuRef.current.open = false;
+        menuRef.current.querySelector("summary")?.focus();
+      }}
     >
-      Turn on alerts
-    </button>
+      <summary className="btn btn-small" aria-controls={panelId}>
+        Alerts
+      </summary>
+      <div className="alerts-menu-panel" id={panelId}>
+        <p className="small">
+          You get an alert when a conversation is assigned to you or its visitor writes again. {deliveryText(permission)}
+        </p>
+        {permission === "default" ? (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void Notification.requestPermission().then((answer) => setPermission(answer))}
+          >
+            Turn on browser notifications
+          </button>
+        ) : null}
+        <CheckboxField
+          label="Also alert me to every new escalation"
+          checked={settings.escalations}
+          onChange={(event) => change({ ...settings, escalations: event.target.checked })}
+        />
+        <CheckboxField
+          label="Play a sound with alerts"
+          checked={settings.sound}
+          onChange={(event) => change({ ...settings, sound: event.target.checked })}
+        />
+      </div>
+    </details>
   );
 }
 
