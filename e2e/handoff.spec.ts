@@ -2,6 +2,7 @@
 // conversation shows as escalated in the panel, an admin replies and hands it back to the agent.
 import { expect, test } from "@playwright/test";
 import { closeNewKeyDialog, expectMessageResponse, openAgents, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
+import { openConversation, openFilters } from "./workspace.ts";
 
 test("a handoff turn is escalated in the panel; an admin replies and hands it back", async ({ page, request }) => {
   const visitorName = `E2E Visitor ${uniqueSuffix()}`;
@@ -25,6 +26,7 @@ test("a handoff turn is escalated in the panel; an admin replies and hands it ba
   // Escalated conversations: the new one is listed and marked.
   await page.getByRole("navigation", { name: "Panel" }).getByRole("link", { name: "Conversations" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Conversations" })).toBeVisible();
+  await openFilters(page);
   await page.getByLabel("Status").selectOption("escalated");
   await expect(page).toHaveURL(/\/panel\/conversations\?status=escalated$/);
   const item = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: visitorName }) });
@@ -36,21 +38,28 @@ test("a handoff turn is escalated in the panel; an admin replies and hands it ba
   await expect(item).toContainText(/Waiting (just now|\d+ min)/);
   await item.getByRole("link", { name: visitorName }).click();
 
-  // The transcript and the escalation panel.
-  await expect(page).toHaveURL(`/panel/conversations/${handoff.conversationId}`);
-  const heading = page.locator(".page-heading");
+  // The conversation opens beside the list, the list's filter kept in the address.
+  await expect(page).toHaveURL(`/panel/conversations/${handoff.conversationId}?status=escalated`);
+  const conversation = openConversation(page);
+  const heading = conversation.title;
   await expect(heading).toContainText("Escalated");
-  const transcript = page.getByRole("region", { name: "Transcript" });
+  const transcript = conversation.transcript;
   await expect(transcript).toContainText("I want to talk to a human");
-  await expect(transcript).toContainText("request_human");
-  const escalation = page.getByRole("region", { name: "Handling" });
-  await expect(escalation).toContainText("Waiting for a person");
+  // The agent's tool call is folded under the turn's Details.
+  const turn = transcript
+    .getByRole("listitem")
+    .filter({ has: page.locator("details") })
+    .last();
+  await expect(turn.getByText("request_human")).toBeHidden();
+  await turn.getByText("Details", { exact: true }).click();
+  await expect(turn.getByText("request_human")).toBeVisible();
+  await expect(conversation.state).toContainText("Waiting for a person");
 
   // The admin replies as a team member.
-  await escalation.getByLabel("Your reply").fill(reply);
-  await escalation.getByRole("button", { name: "Send reply" }).click();
-  await expect(escalation.getByRole("status")).toHaveText("Reply sent.");
-  await expect(escalation.getByLabel("Your reply")).toHaveValue("");
+  await conversation.reply.getByLabel("Your reply").fill(reply);
+  await conversation.reply.getByRole("button", { name: "Send reply" }).click();
+  await expect(conversation.status).toHaveText("Reply sent.");
+  await expect(conversation.reply.getByLabel("Your reply")).toHaveValue("");
   const teamMessage = transcript.getByRole("listitem").filter({ hasText: reply });
   await expect(teamMessage).toContainText("Team member");
 
@@ -61,11 +70,11 @@ test("a handoff turn is escalated in the panel; an admin replies and hands it ba
   expect(waiting.status).toBe("escalated");
 
   // Hand back to the agent.
-  await escalation.getByRole("button", { name: "Hand back to agent" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Handed back to the agent" })).toBeVisible();
+  await conversation.screen.getByRole("button", { name: "Hand back to agent" }).click();
+  await expect(conversation.status).toHaveText(/^Handed back to the agent/);
   await expect(heading).toContainText("Active");
-  await expect(escalation.getByRole("button", { name: "Hand back to agent" })).toBeHidden();
-  await expect(escalation).toContainText("The agent is answering.");
+  await expect(conversation.screen.getByRole("button", { name: "Hand back to agent" })).toBeHidden();
+  await expect(conversation.state).toContainText("The agent is answering.");
 
   const back = await expectMessageResponse(
     await sendMessage(request, "demo", key, { message: "How do I get a refund?", conversationId: handoff.conversationId }),

@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix } from "./support.ts";
+import { openConversation } from "./workspace.ts";
 
 async function apiConversation(page: Page, baseURL: string | undefined, message: string, visitor: Record<string, string>) {
   const issued = await page.request.post("/api/agents/demo/http-api-key", { headers: { origin: baseURL ?? "" } });
@@ -43,17 +44,18 @@ test("a saved reply fills in the visitor's name; a note stays with the team; the
 
   // Inserted in the conversation, filled in for Grace, and sent.
   await page.goto(`/panel/conversations/${conversationId}`);
-  const handling = page.getByRole("region", { name: "Handling" });
+  const conversation = openConversation(page);
+  const handling = conversation.reply;
   await handling.getByLabel("Insert a saved reply").selectOption({ label: `Order check ${suffix}` });
   await expect(handling.getByLabel("Your reply")).toHaveValue("Hi Grace, I am checking your order with the courier now.");
   await handling.getByRole("button", { name: "Send reply" }).click();
-  await expect(handling.getByRole("status")).toHaveText("Reply sent.");
+  await expect(conversation.status).toHaveText("Reply sent.");
 
   // An internal note: in the timeline, marked as the team's only.
   await handling.getByRole("radio", { name: "Internal note" }).check();
   await handling.getByLabel("Your note").fill(`Courier ticket ${suffix}-NOTE`);
   await handling.getByRole("button", { name: "Add note" }).click();
-  await expect(handling.getByRole("status")).toHaveText("Note added. Only your team sees it.");
+  await expect(conversation.status).toHaveText("Note added. Only your team sees it.");
   const transcript = page.getByRole("region", { name: "Transcript" });
   const note = transcript.locator(".message-note");
   await expect(note).toContainText(`Courier ticket ${suffix}-NOTE`);

@@ -4,6 +4,7 @@
 // the second sees it assigned, live; the visitor sees who joined; a keyboard shortcut resolves it.
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
+import { inboxRow, openConversation, openFilters } from "./workspace.ts";
 
 const ADMIN_NAME = "Demo admin";
 
@@ -28,6 +29,7 @@ test("two panels: a widget escalation shows up live, one takes it over, the othe
   try {
     // The second panel watches the unassigned queue.
     await conversationsLink(second.page).click();
+    await openFilters(second.page);
     await second.page.getByLabel("Assigned to").selectOption("unassigned");
     await expect(second.page).toHaveURL(/assignee=unassigned/);
     await expect(second.page.getByText("Loading conversations…")).toBeHidden();
@@ -48,7 +50,7 @@ test("two panels: a widget escalation shows up live, one takes it over, the othe
     const conversationId = await site.evaluate(
       () => (window as unknown as { parley: { connection: { conversationId: string } } }).parley.connection.conversationId,
     );
-    const rowOf = (page: Page) => page.locator(`li:has(a[href="/panel/conversations/${conversationId}"])`);
+    const rowOf = (page: Page) => inboxRow(page, conversationId);
 
     // Live in the second panel (its polling is once a minute, so this is the stream): the row,
     // named by the page the visitor is on, previewing what they asked, and the navigation's count.
@@ -65,13 +67,18 @@ test("two panels: a widget escalation shows up live, one takes it over, the othe
     // The first panel opens it from its own list and takes it over.
     await conversationsLink(first.page).click();
     await rowOf(first.page).getByRole("link", { name: identity }).click();
-    const handling = first.page.getByRole("region", { name: "Handling" });
-    await expect(handling).toContainText("Waiting for a person");
-    await handling.getByRole("button", { name: "Take over" }).click();
-    await expect(handling.getByRole("status")).toHaveText("You took over: the agent stops answering.");
-    await expect(handling).toContainText("You have this conversation.");
-    await expect(handling.getByLabel("Assigned to")).toHaveValue(/.+/);
-    const transcript = first.page.getByRole("region", { name: "Transcript" });
+    const conversation = openConversation(first.page);
+    await expect(conversation.state).toContainText("Waiting for a person");
+    await conversation.screen.getByRole("button", { name: "Take over" }).click();
+    await expect(conversation.status).toHaveText("You took over: the agent stops answering.");
+    await expect(conversation.state).toContainText("You have this conversation.");
+    await expect(conversation.handling.getByLabel("Assigned to")).toHaveValue(/.+/);
+    // Taking over puts the cursor in the composer; Esc leaves it, and "r" brings it back.
+    const replyBox = conversation.reply.getByLabel("Your reply");
+    await expect(replyBox).toBeFocused();
+    await first.page.keyboard.press("Escape");
+    await expect(replyBox).not.toBeFocused();
+    const transcript = conversation.transcript;
     await expect(transcript).toContainText(`Taken over by ${ADMIN_NAME}`);
 
     // The second panel: the row leaves the unassigned queue and the count drops, live.
@@ -87,17 +94,17 @@ test("two panels: a widget escalation shows up live, one takes it over, the othe
     await expect(log.getByRole("listitem").filter({ hasText: `${ADMIN_NAME} from our team has joined the conversation.` })).toBeVisible();
     const reply = "Hi, I can fix the VAT number on that invoice for you.";
     await first.page.keyboard.press("r");
-    await expect(handling.getByLabel("Your reply")).toBeFocused();
+    await expect(replyBox).toBeFocused();
     await first.page.keyboard.type(reply);
-    await handling.getByRole("button", { name: "Send reply" }).click();
-    await expect(handling.getByRole("status")).toHaveText("Reply sent.");
+    await conversation.reply.getByRole("button", { name: "Send reply" }).click();
+    await expect(conversation.status).toHaveText("Reply sent.");
     await expect(log.getByRole("listitem").filter({ hasText: reply })).toContainText(ADMIN_NAME);
     await keepScreenshot(first.page, testInfo, "inbox-conversation-taken-over");
 
     // "e" resolves (focus out of the reply box first); the second panel's row says so, live.
     await first.page.getByRole("heading", { level: 1 }).click();
     await first.page.keyboard.press("e");
-    await expect(handling.getByRole("status")).toHaveText("Resolved.");
+    await expect(conversation.status).toHaveText("Resolved.");
     await expect(transcript).toContainText(`Resolved by ${ADMIN_NAME}`);
     await expect(assignedRow).toContainText("Resolved", { timeout: 8_000 });
 
@@ -106,7 +113,7 @@ test("two panels: a widget escalation shows up live, one takes it over, the othe
     await input.press("Enter");
     // A question complete on its own is answered from its article, whatever was said before.
     await expect(log.locator(".msg.agent").last()).toContainText("From “Refund policy and how to request a refund”");
-    await expect(first.page.locator(".page-heading")).toContainText("Active", { timeout: 8_000 });
+    await expect(conversation.title).toContainText("Active", { timeout: 8_000 });
     await expect(transcript).toContainText("Reopened by a new message");
   } finally {
     await Promise.all([first.close(), second.close(), visitor.close()]);
@@ -161,7 +168,11 @@ test("a search finds a conversation by a word of one of its messages", async ({ 
   await expect(page).toHaveURL(/[?&]q=/);
   const list = page.getByRole("list", { name: "Conversations" });
   await expect(list.getByRole("listitem")).toHaveCount(1);
-  await expect(list.getByRole("link", { name: "rita@example.pt" })).toHaveAttribute("href", `/panel/conversations/${conversationId}`);
+  // (The link keeps the search beside the conversation it opens.)
+  await expect(list.getByRole("link", { name: "rita@example.pt" })).toHaveAttribute(
+    "href",
+    new RegExp(`^/panel/conversations/${conversationId}\\?q=`),
+  );
 
   await search.fill("nothing-like-this-anywhere");
   await search.press("Enter");

@@ -7,6 +7,7 @@
 // them a person joined. Screenshots of the widget, the inbox and the home at 1280 and 390 px.
 import { expect, type Page, test } from "@playwright/test";
 import { keepScreenshot, openWidgetChat, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
+import { inboxRow, openConversation } from "./workspace.ts";
 
 const ADMIN_NAME = "Demo admin";
 /** With too few answered handoffs no time is promised; once the team has answered five, the median. */
@@ -22,7 +23,8 @@ async function listedIds(page: Page): Promise<string[]> {
   const links = page.getByRole("list", { name: "Conversations" }).locator("a.item-title");
   await expect(links.first()).toBeVisible();
   return (await links.evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""))).map((href) =>
-    decodeURIComponent(href.replace("/panel/conversations/", "")),
+    // (The link keeps the list's filters after the id.)
+    decodeURIComponent(href.replace("/panel/conversations/", "").split("?")[0] ?? ""),
   );
 }
 
@@ -71,12 +73,12 @@ test("an assignment does not tell the visitor someone joined, a reply does; the 
     ]) {
       await page.goto(url);
       await expect(page.getByText("Loading conversations…")).toBeHidden();
-      await expect(page.locator(`a[href="/panel/conversations/${laterBody.conversationId}"]`)).toBeVisible();
+      await expect(inboxRow(page, laterBody.conversationId)).toBeVisible();
       const ids = await listedIds(page);
       expect(ids.indexOf(waitingId), url).toBeGreaterThanOrEqual(0);
       expect(ids.indexOf(waitingId), url).toBeLessThan(ids.indexOf(laterBody.conversationId));
     }
-    const waitingRow = page.locator(`li:has(a[href="/panel/conversations/${waitingId}"])`);
+    const waitingRow = inboxRow(page, waitingId);
     await expect(waitingRow).toContainText(/Waiting (just now|\d+ min)/);
     await keepScreenshot(page, testInfo, "queue-inbox-escalated-1280", { fullPage: false });
     await page.setViewportSize(PHONE);
@@ -101,16 +103,16 @@ test("an assignment does not tell the visitor someone joined, a reply does; the 
 
     // Assigned, not taken over: the visitor is told nothing new, and asking again gets the truth.
     await page.goto(`/panel/conversations/${waitingId}`);
-    const handling = page.getByRole("region", { name: "Handling" });
-    await handling.getByLabel("Assigned to").selectOption({ label: `${ADMIN_NAME} (you)` });
-    await expect(handling.getByRole("status")).toHaveText("Assignment saved.");
-    await expect(handling).toContainText("You have this conversation.");
-    await expect(handling).toContainText("The visitor's latest message has no reply yet (waiting");
+    const conversation = openConversation(page);
+    await conversation.handling.getByLabel("Assigned to").selectOption({ label: `${ADMIN_NAME} (you)` });
+    await expect(conversation.status).toHaveText("Assignment saved.");
+    await expect(conversation.state).toContainText("You have this conversation.");
+    await expect(conversation.state).toContainText("The visitor's latest message has no reply yet (waiting");
     // Assigned to me is not joined: Take over is still offered (it would tell the visitor).
-    await expect(handling.getByRole("button", { name: "Take over" })).toBeVisible();
+    await expect(conversation.screen.getByRole("button", { name: "Take over" })).toBeVisible();
     await keepScreenshot(page, testInfo, "queue-conversation-assigned-1280", { fullPage: false });
     await page.setViewportSize(PHONE);
-    await handling.scrollIntoViewIfNeeded();
+    await conversation.state.scrollIntoViewIfNeeded();
     await keepScreenshot(page, testInfo, "queue-conversation-assigned-390", { fullPage: false });
     await page.setViewportSize(DESKTOP);
     await input.fill("Hello? Is anyone there?");
@@ -122,9 +124,9 @@ test("an assignment does not tell the visitor someone joined, a reply does; the 
 
     // The reply is what tells the visitor a person joined, then shows with their name.
     const reply = "Hi, I am here now. Let me look at your account.";
-    await handling.getByLabel("Your reply").fill(reply);
-    await handling.getByRole("button", { name: "Send reply" }).click();
-    await expect(handling.getByRole("status")).toHaveText("Reply sent.");
+    await conversation.reply.getByLabel("Your reply").fill(reply);
+    await conversation.reply.getByRole("button", { name: "Send reply" }).click();
+    await expect(conversation.status).toHaveText("Reply sent.");
     await expect(log.getByRole("listitem").filter({ hasText: `${ADMIN_NAME} from our team has joined the conversation.` })).toHaveCount(1);
     await expect(log.getByRole("listitem").filter({ hasText: reply })).toContainText(ADMIN_NAME);
     await keepScreenshot(site, testInfo, "queue-widget-joined-1280", { fullPage: false });
@@ -134,13 +136,13 @@ test("an assignment does not tell the visitor someone joined, a reply does; the 
     // Answered: the visitor no longer waits, so the row no longer says so.
     await page.goto("/panel/conversations?status=escalated");
     await expect(page.getByText("Loading conversations…")).toBeHidden();
-    await expect(page.locator(`li:has(a[href="/panel/conversations/${waitingId}"])`)).not.toContainText("Waiting");
+    await expect(inboxRow(page, waitingId)).not.toContainText("Waiting");
 
     // Leave nothing waiting for the other journeys.
     for (const id of [waitingId, laterBody.conversationId]) {
       await page.goto(`/panel/conversations/${id}`);
-      await page.getByRole("region", { name: "Handling" }).getByRole("button", { name: "Resolve" }).click();
-      await expect(page.getByRole("region", { name: "Handling" }).getByRole("status")).toHaveText("Resolved.");
+      await conversation.screen.getByRole("button", { name: "Resolve" }).click();
+      await expect(conversation.status).toHaveText("Resolved.");
     }
   } finally {
     await visitor.close();

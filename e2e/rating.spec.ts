@@ -4,6 +4,7 @@
 // good" filter and on the home page. Screenshots of the widget and the panel at 1280 and 390 px.
 import { expect, test } from "@playwright/test";
 import { keepScreenshot, openWidgetChat, signIn, visitAsNewVisitor } from "./support.ts";
+import { inboxRow, openConversation, openFilters } from "./workspace.ts";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -38,9 +39,9 @@ test("a resolved conversation asks the visitor how it went; their rating shows i
     await page.goto(`/panel/conversations/${conversationId}`);
     const ratingCard = page.getByRole("region", { name: "Visitor's rating" });
     await expect(ratingCard).toContainText("Not rated. The widget asks the visitor when a person resolves the conversation.");
-    const handling = page.getByRole("region", { name: "Handling" });
-    await handling.getByRole("button", { name: "Resolve" }).click();
-    await expect(handling.getByRole("status")).toHaveText("Resolved.");
+    const conversation = openConversation(page);
+    await conversation.screen.getByRole("button", { name: "Resolve" }).click();
+    await expect(conversation.status).toHaveText("Resolved.");
 
     // The widget says so at once and asks for a rating: three buttons, nothing chosen.
     const closing = log.locator("li.closing");
@@ -77,19 +78,22 @@ test("a resolved conversation asks the visitor how it went; their rating shows i
     await page.reload();
     await expect(ratingCard).toContainText("Good");
     await expect(ratingCard).toContainText(COMMENT);
-    await expect(page.locator(".page-heading")).toContainText("Rated good");
+    await expect(conversation.title).toContainText("Rated good");
     await keepScreenshot(page, testInfo, "rating-conversation-1280", { fullPage: false });
     await page.setViewportSize(PHONE);
+    // On a phone the details are behind Info.
+    await conversation.screen.getByRole("button", { name: "Info" }).click();
     await ratingCard.scrollIntoViewIfNeeded();
     await keepScreenshot(page, testInfo, "rating-conversation-390", { fullPage: false });
     await page.setViewportSize(DESKTOP);
 
     // The inbox's Rating filter: listed under "Rated good", not under "Rated bad".
     await page.goto("/panel/conversations");
+    await openFilters(page);
     await page.getByLabel("Rating").selectOption("good");
     await expect(page).toHaveURL(/\/panel\/conversations\?rating=good$/);
     await expect(page.getByText("Loading conversations…")).toBeHidden();
-    const row = page.locator(`li:has(a[href="/panel/conversations/${conversationId}"])`);
+    const row = inboxRow(page, conversationId);
     await expect(row).toContainText("Rated good");
     await keepScreenshot(page, testInfo, "rating-inbox-filter-1280", { fullPage: false });
     await page.setViewportSize(PHONE);
@@ -98,7 +102,7 @@ test("a resolved conversation asks the visitor how it went; their rating shows i
     await page.getByLabel("Rating").selectOption("bad");
     await expect(page).toHaveURL(/\/panel\/conversations\?rating=bad$/);
     await expect(page.getByText("Loading conversations…")).toBeHidden();
-    await expect(page.locator(`a[href="/panel/conversations/${conversationId}"]`)).toHaveCount(0);
+    await expect(inboxRow(page, conversationId)).toHaveCount(0);
 
     // The home page counts it among the week's ratings, and links to the filtered inbox.
     await page.goto("/panel");

@@ -4,6 +4,7 @@
 // 1280 and 390 px.
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
+import { openConversation } from "./workspace.ts";
 
 const PHONE = { width: 390, height: 844 };
 const EXPORT_REFUSAL =
@@ -85,9 +86,10 @@ test("a Support teammate is not shown the export, the visitor's data or the agen
 
     await inbox.goto(`/panel/conversations?q=${suffix}`);
     await inbox.getByRole("list", { name: "Conversations" }).getByRole("link").first().click();
-    await expect(main.getByText(question)).toBeVisible();
+    const conversation = openConversation(inbox);
+    await expect(conversation.transcript.getByText(question)).toBeVisible();
     // The agent is named, not linked (its settings are not theirs); no export or erasure of the visitor's data.
-    await expect(main.getByText(/^With /)).toContainText("Acme Cloud help assistant");
+    await expect(conversation.handling).toContainText("Acme Cloud help assistant");
     await expect(main.getByRole("link", { name: "Acme Cloud help assistant" })).toHaveCount(0);
     await expect(main.getByRole("heading", { name: "Visitor's data" })).toHaveCount(0);
     await expect(main.getByText(/^Export /)).toHaveCount(0);

@@ -6,6 +6,7 @@
 // brings them back with a "New message" alert. Screenshots at 1280 and 390 px.
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
+import { openConversation } from "./workspace.ts";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -69,9 +70,9 @@ test("the assignee sees the unread dot, Mine's count, the title's count and an a
 
     // The owner assigns it to Sam.
     await page.goto(`/panel/conversations/${conversationId}`);
-    const handling = page.getByRole("region", { name: "Handling" });
-    await handling.getByLabel("Assigned to").selectOption({ label: name });
-    await expect(handling.getByRole("status")).toHaveText("Assignment saved.");
+    const conversation = openConversation(page);
+    await conversation.handling.getByLabel("Assigned to").selectOption({ label: name });
+    await expect(conversation.status).toHaveText("Assignment saved.");
     // The owner leaves it (an open conversation stays read for whoever has it open).
     await page.goto("/panel/conversations");
 

@@ -10,6 +10,7 @@ import { expect, test } from "@playwright/test";
 import { decodedMail as decoded, type Mail, type ServerWithMail, startServerWithMail } from "./mail-server.ts";
 import { E2E_ADMIN } from "./playwright.config.ts";
 import { keepScreenshot, openWidgetChat } from "./support.ts";
+import { openConversation } from "./workspace.ts";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -81,10 +82,10 @@ test("a visitor who leaves an email gets the team's reply by mail, and its link 
   await expect(page).toHaveURL(/\/panel$/);
   await page.goto(`/panel/conversations/${conversationId}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(EMAIL);
-  const handling = page.getByRole("region", { name: "Handling" });
-  await handling.getByLabel("Your reply").fill(REPLY);
-  await handling.getByRole("button", { name: "Send reply" }).click();
-  await expect(handling.getByRole("status")).toHaveText("Reply sent.");
+  const conversation = openConversation(page);
+  await conversation.reply.getByLabel("Your reply").fill(REPLY);
+  await conversation.reply.getByRole("button", { name: "Send reply" }).click();
+  await expect(conversation.status).toHaveText("Reply sent.");
   await page.evaluate(() => window.scrollTo(0, 0));
   await keepScreenshot(page, testInfo, "visitor-email-conversation-1280", { fullPage: false });
   await page.setViewportSize(PHONE);

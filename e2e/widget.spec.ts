@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { type Browser, expect, type Page, test, type WebSocket } from "@playwright/test";
 import { E2E_PORT } from "./playwright.config.ts";
 import { agentSettings, keepScreenshot, openAgents, signIn } from "./support.ts";
+import { inboxRow, openConversation, openFilters } from "./workspace.ts";
 
 const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
 /** Nobody has joined yet: a person will reply (with the team's usual reply time once it has answered five handoffs). */
@@ -158,24 +159,25 @@ test("a site on an allowed origin chats through the widget; the admin's reply ar
     // The admin finds the escalated widget conversation in the panel and replies.
     await page.getByRole("navigation", { name: "Panel" }).getByRole("link", { name: "Conversations" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Conversations" })).toBeVisible();
+    await openFilters(page);
     await page.getByLabel("Status").selectOption("escalated");
     await expect(page).toHaveURL(/\/panel\/conversations\?status=escalated$/);
-    const href = `/panel/conversations/${conversationId}`;
-    const item = page.getByRole("listitem").filter({ has: page.locator(`a[href="${href}"]`) });
+    const href = `/panel/conversations/${conversationId}?status=escalated`;
+    const item = inboxRow(page, conversationId ?? "");
     await expect(item).toContainText("Escalated");
     await expect(item).toContainText("Widget");
     // A widget visitor without a name or email is named by the page the conversation started on.
     await item.getByRole("link", { name: `Visitor on ${new URL(allowedSite.origin).host}` }).click();
     await expect(page).toHaveURL(href);
-    const transcript = page.getByRole("region", { name: "Transcript" });
+    const conversation = openConversation(page);
+    const transcript = conversation.transcript;
     await expect(transcript).toContainText("How do I get a refund?");
     await expect(transcript).toContainText("I want to talk to a human");
-    const escalation = page.getByRole("region", { name: "Handling" });
-    await expect(escalation).toContainText("Waiting for a person");
+    await expect(conversation.state).toContainText("Waiting for a person");
     const reply = "Hi, this is Sam from support. I can help with your refund right here.";
-    await escalation.getByLabel("Your reply").fill(reply);
-    await escalation.getByRole("button", { name: "Send reply" }).click();
-    await expect(escalation.getByRole("status")).toHaveText("Reply sent.");
+    await conversation.reply.getByLabel("Your reply").fill(reply);
+    await conversation.reply.getByRole("button", { name: "Send reply" }).click();
+    await expect(conversation.status).toHaveText("Reply sent.");
 
     // Live in the widget, with no reload: the reply took the conversation over, so the visitor
     // sees who joined, and the reply is marked with their name.

@@ -14,6 +14,7 @@ import {
   signIn,
   uniqueSuffix,
 } from "./support.ts";
+import { openConversation as openedConversation } from "./workspace.ts";
 
 const LAST_HEADING = XSS_PAYLOADS.at(-1)!.name;
 
@@ -88,10 +89,10 @@ test("the XSS payloads run nowhere: editor preview, help article, conversation v
   );
   const conversationPath = `/panel/conversations/${handoff.conversationId}`;
   await page.goto(conversationPath);
-  const escalation = page.getByRole("region", { name: "Handling" });
-  await escalation.getByLabel("Your reply").fill(XSS_ARTICLE);
-  await escalation.getByRole("button", { name: "Send reply" }).click();
-  await expect(escalation.getByRole("status")).toHaveText("Reply sent.");
+  const conversation = openedConversation(page);
+  await conversation.reply.getByLabel("Your reply").fill(XSS_ARTICLE);
+  await conversation.reply.getByRole("button", { name: "Send reply" }).click();
+  await expect(conversation.status).toHaveText("Reply sent.");
   const transcript = () => page.getByRole("region", { name: "Transcript" });
   const teamReply = () => transcript().locator(".message-human");
   const openConversation = async () => {
