@@ -9,17 +9,17 @@
 //   cleared, its attempt not counted) for another instance to send at once;
 // - the process exits 0 within the drain bound, and a turn longer than the bound does not hold it
 //   past SHUTDOWN_EXIT_MS.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { performance } from "node:perf_hooks";
 import { SHUTDOWN_DRAIN_MS, SHUTDOWN_EXIT_MS } from "@parley/core/shutdown";
 import { type FakeOpenAi, slowResponse, startFakeOpenAi, textResponse } from "@parley/testing/fake-openai";
 import { type Receiver, startReceiver } from "@parley/testing/webhook-receiver";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { WebSocket } from "ws";
-import { type AppInstance, printLogsOnFailure, redisUrl, startApp } from "./support/apps.ts";
-import { appDatabaseUrl, createAgent, createSeededDatabase, type ServerDatabase, type TestAgent } from "./support/database.ts";
-import { sendTurn, sleep } from "./support/http.ts";
+import { type AppInstance, printLogsOnFailure, sharedStoresEnv, startApp } from "./support/apps.ts";
+import { createAgent, createSeededDatabase, type ServerDatabase, type TestAgent } from "./support/database.ts";
+import { sendTurn, until as untilPolled } from "./support/http.ts";
+import { openWidget } from "./support/widget.ts";
 
 const PAGE_ORIGIN = "https://shop.example";
 /** How long the model takes to answer the turns that are running when SIGTERM comes. */
@@ -54,8 +54,7 @@ function startInstance(name: string): Promise<AppInstance> {
   return startApp({
     name,
     env: {
-      DATABASE_URL: appDatabaseUrl(db.url, `parley-${name}`),
-      REDIS_URL: redisUrl(),
+      ...sharedStoresEnv(db.url, `parley-${name}`),
       LLM_BASE_URL: fake.baseUrl,
       LLM_API_KEY: "sk-reliability",
       LLM_MODEL: "fake-model",
@@ -71,12 +70,9 @@ async function llmAgent(label: string): Promise<TestAgent> {
   return agent;
 }
 
-async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n--- app log ---\n${app?.logTail()}`);
-    await sleep(20);
-  }
+/** Polls `probe`; a timeout shows the app's log. */
+function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  return untilPolled(what, probe, timeoutMs, () => `--- app log ---\n${app?.logTail()}`);
 }
 
 /** True when a new TCP connection to the port is refused. */
@@ -89,37 +85,6 @@ function refused(port: number): Promise<boolean> {
     });
     socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
   });
-}
-
-interface WidgetPage {
-  frames: Array<{ type: string; text?: string; clientMessageId?: string; at: number }>;
-  closed: Promise<{ code: number; at: number }>;
-  send(text: string): string;
-}
-
-/** A page's widget connection over the app's /ws, said hello and ready. */
-async function openWidget(baseUrl: string, agentId: string): Promise<WidgetPage> {
-  const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/ws`, ["parley.v1"], { origin: PAGE_ORIGIN });
-  const frames: WidgetPage["frames"] = [];
-  ws.on("message", (data) => frames.push({ ...JSON.parse(data.toString()), at: performance.now() }));
-  const closed = new Promise<{ code: number; at: number }>((resolve) =>
-    ws.once("close", (code) => resolve({ code, at: performance.now() })),
-  );
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  ws.send(JSON.stringify({ type: "hello", agentId }));
-  await until("the widget's ready", () => frames.some((frame) => frame.type === "ready"));
-  return {
-    frames,
-    closed,
-    send(text) {
-      const clientMessageId = randomUUID();
-      ws.send(JSON.stringify({ type: "message", text, clientMessageId }));
-      return clientMessageId;
-    },
-  };
 }
 
 it("SIGTERM: refuses new connections, lets running HTTP and widget turns reply, closes the widget with 1001, gives back a webhook delivery, exits 0", async () => {
@@ -135,7 +100,7 @@ it("SIGTERM: refuses new connections, lets running HTTP and widget turns reply, 
       secret: `whsec_${randomBytes(32).toString("base64")}`,
     },
   });
-  const page = await openWidget(app.url, agent.id);
+  const page = await openWidget(app.url, agent.id, { origin: PAGE_ORIGIN });
   fake.enqueue(textResponse("Hello, how can I help?"));
   const helloId = page.send("Hello");
   await until("the widget's first reply", () => page.frames.some((frame) => frame.type === "message" && frame.clientMessageId === helloId));

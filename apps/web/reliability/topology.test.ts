@@ -22,20 +22,27 @@
 // The image must be built from this tree: the test database is migrated from the tree's
 // prisma/migrations, and the image's `migrate` refuses a database with migrations it lacks.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { freePort, startProcess, tail, waitForHttp } from "@parley/testing/processes";
+import { freePort, tail } from "@parley/testing/processes";
 import { type Receiver, startReceiver } from "@parley/testing/webhook-receiver";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { WebSocket } from "ws";
-import { type AppInstance, newAuthSecret, printLogsOnFailure, redisUrl, startApp } from "./support/apps.ts";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, appDatabaseUrl, createAgent, createSeededDatabase, type ServerDatabase } from "./support/database.ts";
-import { type Outcome, signIn, sleep } from "./support/http.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AppInstance,
+  type AppOptions,
+  newAuthSecret,
+  printLogsOnFailure,
+  sharedStoresEnv,
+  startApp,
+  startContainer,
+} from "./support/apps.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createAgent, createSeededDatabase, type ServerDatabase } from "./support/database.ts";
+import { type Outcome, signIn, sleep, until } from "./support/http.ts";
 import { REPO_ROOT } from "./support/paths.ts";
-import { recordProcess } from "./support/registry.ts";
+import { openWidget, type WidgetPage } from "./support/widget.ts";
 
 const PAGE_ORIGIN = "https://shop.example";
 const CLIENTS = 4;
@@ -55,66 +62,9 @@ const NGINX = nginxBinary();
 if (!NGINX) console.log("topology: skipped, nginx is not installed (apt-get install nginx)");
 const IMAGE = process.env.TOPOLOGY_IMAGE;
 
-/**
- * An instance as a container of IMAGE (`serve`) on the host's network, listening on 127.0.0.1:port;
- * the same handle as a process instance. Its log is the `podman run` output in the run folder.
- */
-async function startContainer(options: {
-  name: string;
-  env: Record<string, string>;
-  authSecret: string;
-  port?: number;
-}): Promise<AppInstance> {
-  const port = options.port ?? (await freePort());
-  const name = `${options.name}-${port}-${Date.now()}`;
-  const logFile = path.join(inject("reliabilityRunDir"), `${name}.log`);
-  const env = { ...options.env, PORT: String(port), HOST: "127.0.0.1", NEXTAUTH_SECRET: options.authSecret };
-  const server = startProcess({
-    name,
-    command: "podman",
-    args: [
-      "run",
-      "--rm",
-      "--name",
-      name,
-      "--network",
-      "host",
-      ...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]),
-      IMAGE!,
-      "serve",
-    ],
-    env: process.env,
-    cwd: REPO_ROOT,
-    logFile,
-  });
-  recordProcess(inject("reliabilityRunDir"), server.pid);
-  const podman = (...args: string[]) => spawnSync("podman", args, { stdio: "ignore" });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    server.child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
-  await waitForHttp(`http://127.0.0.1:${port}/api/health`, server, 90_000);
-  return {
-    name,
-    url: `http://127.0.0.1:${port}`,
-    port,
-    pid: server.pid,
-    logTail: (lines = 30) => tail(logFile, lines),
-    stop: async () => {
-      podman("stop", "-t", "15", name);
-      await exited;
-    },
-    kill: async () => {
-      podman("kill", "-s", "KILL", name);
-      await exited;
-    },
-    signal: (signal) => podman("kill", "-s", signal, name),
-    exited,
-  };
-}
-
 /** A process instance of the build, or a container of TOPOLOGY_IMAGE. */
-function startInstance(options: { name: string; env: Record<string, string>; authSecret: string; port?: number }): Promise<AppInstance> {
-  return IMAGE ? startContainer(options) : startApp(options);
+function startInstance(options: AppOptions): Promise<AppInstance> {
+  return IMAGE ? startContainer(IMAGE, options) : startApp(options);
 }
 
 /** deploy/nginx.conf with the given upstreams and port, in the foreground, its files under `dir`. */
@@ -135,49 +85,9 @@ function nginxConfig(dir: string, port: number, upstreams: number[]): string {
   return replaced;
 }
 
-interface Widget {
-  upstream: string;
-  frames: Array<{ type: string; [key: string]: unknown }>;
-  closed: Promise<number>;
-  send(text: string): string;
-  close(): void;
-}
-
-/** A widget connection through the balancer, said hello (with a resume token if given), ready. */
-async function connectWidget(url: string, agentId: string, resumeToken?: string): Promise<Widget> {
-  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws`, ["parley.v1"], { origin: PAGE_ORIGIN });
-  const frames: Widget["frames"] = [];
-  let upstream = "";
-  ws.on("upgrade", (response) => {
-    upstream = String(response.headers["x-upstream"] ?? "");
-  });
-  ws.on("message", (data) => frames.push(JSON.parse(data.toString())));
-  const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  ws.send(JSON.stringify({ type: "hello", agentId, ...(resumeToken ? { resumeToken } : {}) }));
-  await waitFor("the widget's ready", () => frames.some((frame) => frame.type === "ready"));
-  return {
-    upstream,
-    frames,
-    closed,
-    send(text) {
-      const clientMessageId = randomUUID();
-      ws.send(JSON.stringify({ type: "message", text, clientMessageId }));
-      return clientMessageId;
-    },
-    close: () => ws.close(),
-  };
-}
-
-async function waitFor(what: string, probe: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
+/** A widget through the balancer, from the agent's allowed page. */
+function connectWidget(url: string, agentId: string, resumeToken?: string): Promise<WidgetPage> {
+  return openWidget(url, agentId, { origin: PAGE_ORIGIN, resumeToken });
 }
 
 interface Sample {
@@ -213,8 +123,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
     // Both instances know the balancer's address as theirs: the panel's sign-in and its same-origin
     // check see the URL the browser (here: the test) uses.
     appEnv = {
-      DATABASE_URL: appDatabaseUrl(db.url, "parley-topology"),
-      REDIS_URL: redisUrl(),
+      ...sharedStoresEnv(db.url, "parley-topology"),
       APP_URL: lbUrl,
       NEXTAUTH_URL: lbUrl,
       TRUST_PROXY: "1",
@@ -276,10 +185,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
 
     // The widget's conversation, through the balancer.
     const widget = await connectWidget(lbUrl, agent.id);
-    const firstId = widget.send("How do I reset my password?");
-    await waitFor("the widget's first reply", () =>
-      widget.frames.some((frame) => frame.type === "message" && frame.clientMessageId === firstId),
-    );
+    await widget.reply(widget.send("How do I reset my password?"));
     const ready = widget.frames.filter((frame) => frame.type === "ready").at(-1)!;
     const conversationId = ready.conversationId as string;
     const resumeToken = ready.resumeToken as string;
@@ -348,12 +254,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
       while (running) {
         try {
           const page = await connectWidget(lbUrl, agent.id);
-          const id = page.send("A new visitor: how do refunds work?");
-          await waitFor(
-            "a widget reply",
-            () => page.frames.some((frame) => frame.type === "message" && frame.clientMessageId === id),
-            10_000,
-          );
+          await page.reply(page.send("A new visitor: how do refunds work?"), 10_000);
           widgetConversations += 1;
           page.close();
         } catch {
@@ -375,7 +276,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
 
     // The widget's socket died with its instance: it reconnects through the balancer, as the
     // widget does, with its resume token.
-    expect(await widget.closed).toBe(1006);
+    expect((await widget.closed).code).toBe(1006);
     await sleep(500);
     const resumed = await connectWidget(lbUrl, agent.id, resumeToken);
     const reconnectedAfter = performance.now() - killedAt;
@@ -383,10 +284,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
     const resumedReady = resumed.frames.find((frame) => frame.type === "ready")!;
     expect(resumedReady.conversationId).toBe(conversationId);
     expect((resumedReady.messages as Array<{ text: string }>).map((message) => message.text)).toContain("How do I reset my password?");
-    const secondId = resumed.send("And how do I change my email?");
-    await waitFor("the resumed widget's reply", () =>
-      resumed.frames.some((frame) => frame.type === "message" && frame.clientMessageId === secondId),
-    );
+    await resumed.reply(resumed.send("And how do I change my email?"));
 
     // The panel admin answers the conversation through the balancer; the visitor sees it.
     const cookie = await signIn(lbUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -396,7 +294,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
       body: JSON.stringify({ id: conversationId, text: "Hi, this is the support team." }),
     });
     expect(reply.status).toBe(200);
-    await waitFor("the admin's reply at the widget", () =>
+    await until("the admin's reply at the widget", () =>
       resumed.frames.some((frame) => frame.type === "message" && frame.role === "human" && frame.text === "Hi, this is the support team."),
     );
 
@@ -409,7 +307,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
     apps[victimIndex] = restarted as AppInstance;
     phase = "restarted";
     const restartedAt = performance.now();
-    await waitFor(
+    await until(
       "the restarted instance to take traffic",
       () => samples.some((sample) => sample.phase === "restarted" && sample.upstream === upstreamOf(victim) && sample.status === 200),
       20_000,

@@ -1,13 +1,17 @@
 // Real app processes for the reliability suite: the production build started as production starts
 // it (`node apps/web/server.mjs`), each on its own port, in its own process group, with an explicit
-// environment (nothing leaks in from the test process) and its log in the run folder. The process
-// helpers are the benchmark's too (@parley/testing/processes); every started group is recorded for
-// the global teardown's safety net.
+// environment (nothing leaks in from the test process) and its log in the run folder; or, for the
+// topology test, a container of the image doing the same. The process helpers are the benchmark's
+// too (@parley/testing/processes); every started group is recorded for the global teardown's
+// safety net.
+import type { ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { appServerEnv, freePort, type ServerProcess, startProcess, tail, waitForHttp } from "@parley/testing/processes";
 import { beforeEach, inject } from "vitest";
 import { appProcessEnv } from "../../../../scripts/app-process.mjs";
+import { appDatabaseUrl } from "./database.ts";
 import { REPO_ROOT, SERVER_ENTRY } from "./paths.ts";
 import { recordProcess } from "./registry.ts";
 
@@ -59,6 +63,22 @@ export function newAuthSecret(): string {
   return randomBytes(32).toString("hex");
 }
 
+/**
+ * The stores every instance of a multi-instance deployment shares: the PostgreSQL database at
+ * `databaseUrl` (its connections named `applicationName` in pg_stat_activity) and this run's Redis.
+ */
+export function sharedStoresEnv(databaseUrl: string, applicationName: string): { DATABASE_URL: string; REDIS_URL: string } {
+  return { DATABASE_URL: appDatabaseUrl(databaseUrl, applicationName), REDIS_URL: redisUrl() };
+}
+
+/** Resolves when `child` has exited (at once if it has), with its exit code or the signal that ended it. */
+function exitOf(child: ChildProcess): AppInstance["exited"] {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+}
+
 export async function startApp(options: AppOptions): Promise<AppInstance> {
   const runDir = inject("reliabilityRunDir");
   const port = options.port ?? (await freePort());
@@ -81,17 +101,12 @@ export async function startApp(options: AppOptions): Promise<AppInstance> {
     await server.stop(1_000);
     throw new Error(`${(error as Error).message}\n--- ${options.name} log ---\n${tail(logFile, 40)}`);
   }
-  const child = server.child;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once("exit", (code, signal) => resolve({ code, signal }));
-  });
   return {
     name: options.name,
     url,
     port,
     pid: server.pid,
-    exited,
+    exited: exitOf(server.child),
     signal: (signal) => {
       try {
         process.kill(server.pid, signal);
@@ -109,6 +124,58 @@ export async function startApp(options: AppOptions): Promise<AppInstance> {
       }
       await server.stop(0);
     },
+  };
+}
+
+/**
+ * An instance as a container of `image` (its `serve` command) on the host's network, listening on
+ * 127.0.0.1:port (podman); the same handle as a process instance. Its log is the `podman run`
+ * output in the run folder.
+ */
+export async function startContainer(image: string, options: AppOptions): Promise<AppInstance> {
+  const runDir = inject("reliabilityRunDir");
+  const port = options.port ?? (await freePort());
+  const name = `${options.name}-${port}-${Date.now()}`;
+  const logFile = path.join(runDir, `${name}.log`);
+  const env = { ...options.env, PORT: String(port), HOST: "127.0.0.1", NEXTAUTH_SECRET: options.authSecret ?? newAuthSecret() };
+  const server = startProcess({
+    name,
+    command: "podman",
+    args: [
+      "run",
+      "--rm",
+      "--name",
+      name,
+      "--network",
+      "host",
+      ...Object.entries(env).flatMap(([key, value]) => (value === undefined || value === "" ? [] : ["-e", `${key}=${value}`])),
+      image,
+      "serve",
+    ],
+    env: process.env,
+    cwd: REPO_ROOT,
+    logFile,
+  });
+  recordProcess(runDir, server.pid);
+  const podman = (...args: string[]) => spawnSync("podman", args, { stdio: "ignore" });
+  const exited = exitOf(server.child);
+  await waitForHttp(`http://127.0.0.1:${port}/api/health`, server, START_TIMEOUT_MS);
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    pid: server.pid,
+    logTail: (lines = 30) => tail(logFile, lines),
+    stop: async () => {
+      podman("stop", "-t", "15", name);
+      await exited;
+    },
+    kill: async () => {
+      podman("kill", "-s", "KILL", name);
+      await exited;
+    },
+    signal: (signal) => podman("kill", "-s", signal, name),
+    exited,
   };
 }
 

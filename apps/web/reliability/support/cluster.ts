@@ -2,8 +2,8 @@
 // two app instances on it sharing Redis, warmed up; both stopped and the database dropped after
 // the file. Call at the top level of a test file; `db` and `apps` are set by its beforeAll.
 import { afterAll, beforeAll } from "vitest";
-import { type AppInstance, printLogsOnFailure, redisUrl, startApps, stopApps } from "./apps.ts";
-import { appDatabaseUrl, createAgent, createSeededDatabase, type ServerDatabase } from "./database.ts";
+import { type AppInstance, printLogsOnFailure, sharedStoresEnv, startApps, stopApps } from "./apps.ts";
+import { createAgent, createSeededDatabase, type ServerDatabase } from "./database.ts";
 import { warmUp } from "./http.ts";
 
 export interface TwoAppCluster {
@@ -19,7 +19,7 @@ export function setUpTwoAppCluster(name: string, env: Record<string, string> = {
     cluster.db = db;
     cluster.apps = await startApps(2, {
       name,
-      env: { DATABASE_URL: appDatabaseUrl(db.url, `parley-${name}`), REDIS_URL: redisUrl(), ...env },
+      env: { ...sharedStoresEnv(db.url, `parley-${name}`), ...env },
     });
     await warmUp(
       cluster.apps.map((app) => app.url),

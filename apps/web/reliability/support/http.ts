@@ -94,6 +94,20 @@ export async function signIn(baseUrl: string, email: string, password: string): 
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls `probe` until it is true; fails after `timeoutMs` saying what it waited for, with `detail()` (an app's log) if given. */
+export async function until(
+  what: string,
+  probe: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+  detail?: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${detail ? `\n${detail()}` : ""}`);
+    await sleep(20);
+  }
+}
+
 /**
  * One turn on each instance with a throwaway agent, so that no instance is still loading its
  * route code when a race starts (a cold instance would lose every race to a warm one).
