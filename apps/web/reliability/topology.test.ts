@@ -8,7 +8,9 @@
 // only in the failover window and only those the dead instance had taken (502, nginx never sends
 // a POST twice); the widget reconnects through the balancer to the other instance and resumes the
 // same conversation; the panel admin's reply (tRPC, through the balancer, on whichever instance)
-// reaches the visitor over Redis; the restarted instance takes traffic again.
+// reaches the visitor over Redis; the restarted instance takes traffic again; the rate limits stay
+// shared exactly: of one agent's help reads spread over both instances, then over the survivor,
+// then over both again, exactly the limit pass and the rest get the spec's 429 with Retry-After.
 //
 // By default the instances are processes of the production build (`node apps/web/server.mjs`).
 // With TOPOLOGY_IMAGE set they are containers of that image instead (podman, host networking
@@ -27,6 +29,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { HELP_REQUESTS_PER_MINUTE } from "@parley/core/limits";
 import { freePort, tail } from "@parley/testing/processes";
 import { type Receiver, startReceiver } from "@parley/testing/webhook-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,12 +43,21 @@ import {
   startContainer,
 } from "./support/apps.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createAgent, createSeededDatabase, type ServerDatabase } from "./support/database.ts";
-import { type Outcome, signIn, sleep, until } from "./support/http.ts";
+import { formatTally, type Outcome, request, signIn, sleep, tally, until } from "./support/http.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { openWidget, type WidgetPage } from "./support/widget.ts";
 
 const PAGE_ORIGIN = "https://shop.example";
 const CLIENTS = 4;
+/** Raises every rate limit of the instances: several clients' turns a second on one agent for 20 s stay under its limit. */
+const RATE_LIMIT_SCALE = 50;
+/** The probe agent's help limit per client IP (the test's single address) as the instances apply it. */
+const HELP_LIMIT = HELP_REQUESTS_PER_MINUTE * RATE_LIMIT_SCALE;
+/** Help reads of the probe beyond its limit, while one instance is down and again after its restart. */
+const PROBE_OVER_LIMIT = 20;
+const PROBE_CONNECTIONS = 8;
+/** The latest the probe starts into a minute of the clock, so that it ends within that minute. */
+const PROBE_START_LATEST_MS = 15_000;
 
 function nginxBinary(): string | null {
   for (const candidate of ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]) {
@@ -90,6 +102,42 @@ function connectWidget(url: string, agentId: string, resumeToken?: string): Prom
   return openWidget(url, agentId, { origin: PAGE_ORIGIN, resumeToken });
 }
 
+/** A help read of the rate-limit probe. */
+interface LimitSample {
+  phase: Sample["phase"];
+  status: number;
+  /** The instance that answered (the last nginx tried). */
+  upstream: string;
+  body: Outcome["body"];
+  policy: string | null;
+  retryAfter: string | null;
+  /** Date.now() when it was answered: the limit's windows are whole minutes of the clock. */
+  at: number;
+}
+
+/** `count` reads of the agent's help collections through the balancer, PROBE_CONNECTIONS at a time. */
+async function helpBurst(url: string, agentId: string, count: number, phase: Sample["phase"]): Promise<LimitSample[]> {
+  const samples: LimitSample[] = [];
+  let sent = 0;
+  const connection = async () => {
+    while (sent < count) {
+      sent += 1;
+      const outcome = await request(`${url}/api/agent/${agentId}/help`);
+      samples.push({
+        phase,
+        status: outcome.status,
+        upstream: (outcome.headers.get("x-upstream") ?? "").split(", ").at(-1) ?? "",
+        body: outcome.body,
+        policy: outcome.headers.get("ratelimit-policy"),
+        retryAfter: outcome.headers.get("retry-after"),
+        at: Date.now(),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: PROBE_CONNECTIONS }, connection));
+  return samples;
+}
+
 interface Sample {
   kind: "turn" | "help";
   phase: "before" | "failover" | "restarted";
@@ -127,8 +175,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
       APP_URL: lbUrl,
       NEXTAUTH_URL: lbUrl,
       TRUST_PROXY: "1",
-      // Several clients' turns a second on one key for 20 s: above the key's 30 a minute.
-      RATE_LIMIT_SCALE: "50",
+      RATE_LIMIT_SCALE: String(RATE_LIMIT_SCALE),
       // The webhook receiver is on 127.0.0.1.
       WEBHOOKS_ALLOW_LOCAL: "1",
     };
@@ -262,6 +309,18 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
         }
       }
     };
+    // The rate-limit probe: one agent's help reads from this one address through the balancer; half
+    // its limit before the kill (both instances take some), the rest and PROBE_OVER_LIMIT more while
+    // one instance is down, PROBE_OVER_LIMIT again after its restart. The limit's windows are whole
+    // minutes of the clock (a sliding window that weighs in the previous minute's count), so the
+    // probe starts early in a minute, to end within it: then exactly HELP_LIMIT pass. (Help reads
+    // rather than turns: the same shared sliding window in Redis, at a fraction of the load.)
+    const probeAgent = await createAgent(db, "topology-help-limit");
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > PROBE_START_LATEST_MS) await sleep(60_000 - intoMinute + 250);
+    const probeHalf = Math.floor(HELP_LIMIT / 2);
+
+    const loadStartedAt = performance.now();
     const load = Promise.all([
       ...Array.from({ length: CLIENTS }, (_, client) => turnClient(client)),
       helpClient(),
@@ -269,10 +328,12 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
       sampleConnections(),
     ]);
 
-    await sleep(3_000);
+    const probe = await helpBurst(lbUrl, probeAgent.id, probeHalf, "before");
+    await sleep(Math.max(0, 3_000 - (performance.now() - loadStartedAt)));
     phase = "failover";
     const killedAt = performance.now();
     await victim.kill();
+    const failoverProbe = helpBurst(lbUrl, probeAgent.id, HELP_LIMIT - probeHalf + PROBE_OVER_LIMIT, "failover");
 
     // The widget's socket died with its instance: it reconnects through the balancer, as the
     // widget does, with its resume token.
@@ -298,6 +359,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
       resumed.frames.some((frame) => frame.type === "message" && frame.role === "human" && frame.text === "Hi, this is the support team."),
     );
 
+    probe.push(...(await failoverProbe));
     await sleep(Math.max(0, 4_000 - (performance.now() - killedAt)));
     // The killed instance comes back on its port; nginx tries it again after fail_timeout (10 s).
     const restarted = await startInstance({ name: "topology-restarted", env: appEnv, authSecret, port: victim.port }).catch(
@@ -312,6 +374,7 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
       () => samples.some((sample) => sample.phase === "restarted" && sample.upstream === upstreamOf(victim) && sample.status === 200),
       20_000,
     );
+    probe.push(...(await helpBurst(lbUrl, probeAgent.id, PROBE_OVER_LIMIT, "restarted")));
     await sleep(1_000);
     running = false;
     await load;
@@ -326,6 +389,25 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
     const storedKeys = new Set(stored.map((message) => `${message.conversationId}\n${message.text}`));
     const lost = acknowledged.filter((sample) => !storedKeys.has(`${sample.body.conversationId}\n${sample.body.reply}`));
     expect(lost).toEqual([]);
+
+    // Rate limits stay shared exactly: HELP_LIMIT of the probe's reads pass in all, whichever
+    // instance took them, and the restarted instance refuses like the survivor.
+    const probeIn = (name: Sample["phase"]) => probe.filter((sample) => sample.phase === name);
+    const passedIn = (name: Sample["phase"]) => probeIn(name).filter((sample) => sample.status === 200).length;
+    const refusals = probe.filter((sample) => sample.status === 429);
+    expect(new Set(probe.map((sample) => Math.floor(sample.at / 60_000))).size, "the probe ran within one minute of the clock").toBe(1);
+    expect(tally(probe), formatTally(tally(probe))).toEqual({ 200: HELP_LIMIT, 429: 2 * PROBE_OVER_LIMIT });
+    expect([passedIn("before"), passedIn("failover"), passedIn("restarted")]).toEqual([probeHalf, HELP_LIMIT - probeHalf, 0]);
+    expect(new Set(probeIn("before").map((sample) => sample.upstream))).toEqual(new Set([upstreamOf(victim), upstreamOf(survivor)]));
+    for (const sample of probeIn("failover")) expect(sample.upstream).toBe(upstreamOf(survivor));
+    expect(probeIn("restarted").some((sample) => sample.upstream === upstreamOf(victim))).toBe(true);
+    for (const sample of probe) expect(sample.policy).toBe(`"help";q=${HELP_LIMIT};w=60`);
+    for (const sample of refusals) {
+      expect(sample.body).toEqual({ error: "Rate limit exceeded" });
+      expect(Number(sample.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(sample.retryAfter)).toBeLessThanOrEqual(60);
+    }
+    const retryAfters = refusals.map((sample) => Number(sample.retryAfter));
 
     // Every conversation.created is delivered (a delivery the dead instance held is sent again once
     // its lease expires, 60 s), never twice at once.
@@ -362,9 +444,14 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
         `  failover window (SIGKILL to restart, ${Math.round(restartedAt - killedAt)} ms): ${byPhase("failover").length} requests, ${failedIn("failover").length} failed (${((100 * failedIn("failover").length) / Math.max(1, byPhase("failover").length)).toFixed(2)} %, all 502: requests the dead instance had taken)`,
         `  after the restart: ${byPhase("restarted").length} requests, ${failedIn("restarted").length} failed; restarted instance took ${share("restarted", victim)}`,
         `  webhooks: ${events.length} conversation.created events (${widgetConversations} widget conversations completed), every one delivered, never two deliveries of one at once; ${sentAgain} sent again after the kill (receivers dedupe by webhook-id); all delivered ${Math.round(waitedForWebhooksMs)} ms after the load ended`,
+        `  rate limit (one agent's help reads from one address, ${HELP_LIMIT} a minute at the test's scale ${RATE_LIMIT_SCALE}), started ${Math.round((probe[0]!.at % 60_000) / 1000)} s into a minute: ${probe.length} reads, exactly ${HELP_LIMIT} passed; ` +
+          `before the kill ${passedIn("before")} of ${probeIn("before").length} (killed instance ${probeIn("before").filter((sample) => sample.upstream === upstreamOf(victim)).length}, the other ${probeIn("before").filter((sample) => sample.upstream === upstreamOf(survivor)).length}); ` +
+          `one instance down ${passedIn("failover")} of ${probeIn("failover").length}, the rest 429; after the restart ${passedIn("restarted")} of ${probeIn("restarted").length} (restarted instance refused ${probeIn("restarted").filter((sample) => sample.upstream === upstreamOf(victim)).length}); ` +
+          `every 429 {"error":"Rate limit exceeded"} with Retry-After ${Math.min(...retryAfters)}–${Math.max(...retryAfters)} s`,
         `  PostgreSQL connections of the instances: at most ${maxConnections} at once (both together)`,
         `  widget: reconnected through nginx to the other instance ${Math.round(reconnectedAfter)} ms after the kill (500 ms of it the widget's own delay), same conversation, the admin's reply delivered`,
       ].join("\n"),
     );
-  });
+    // The probe may wait for a new minute (up to 45 s), the webhooks for a dead instance's lease (60 s).
+  }, 300_000);
 });
