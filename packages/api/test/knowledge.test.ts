@@ -168,6 +168,7 @@ describe("articles", () => {
       id: second.id,
       sourceId: source.id,
       sourceName: "Search",
+      sourceActive: true,
       title: "Invoices",
       slug: "invoices",
       language: null,

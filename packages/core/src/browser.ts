@@ -23,6 +23,7 @@ export { helpArticleUrl, helpPaths } from "./help/urls.ts";
 export { IMAGE_UPLOAD_MAX_BYTES } from "./images/limits.ts";
 export { imagePath, isUploadedImagePath } from "./images/paths.ts";
 export { ACCEPTED_IMAGE_TYPES_TEXT } from "./images/sniff.ts";
+export { type ArticleState, type ArticleStatus, articleStatus } from "./knowledge/articles/status.ts";
 export { LANGUAGE_CODES, LANGUAGE_NAMES, type LanguageCode } from "./knowledge/languages/codes.ts";
 export {
   AUDIT_ACTION_NAMES,

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from "@parley/testing/database"
 import { deflateSync, strToU8, Zip, ZipPassThrough, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERRORS } from "../src/error-table.ts";
+import { importDraftNote } from "../src/knowledge/imports/jobs.ts";
 import { ImportRunner } from "../src/knowledge/imports/runner.ts";
 import { ARTICLE_CONTENT_MAX_CHARS, ARTICLES_PER_SOURCE_MAX } from "../src/platform/limits.ts";
 
@@ -91,6 +92,20 @@ async function fillSource(sourceId: string, count: number): Promise<void> {
     FROM generate_series(1, ${count}::int) AS n`;
 }
 
+describe("the summary's note on drafts", () => {
+  it("says how many were created as drafts and how to publish them, by kind of import; nothing when none", () => {
+    expect(importDraftNote("markdown_zip", 3)).toBe(
+      "3 created as drafts: add `published: true` to their front matter and import again, or publish them in the editor",
+    );
+    expect(importDraftNote("markdown_zip", 1)).toBe(
+      "1 created as a draft: add `published: true` to its front matter and import again, or publish it in the editor",
+    );
+    expect(importDraftNote("urls", 2)).toBe("2 created as drafts: review them and publish them in the editor");
+    expect(importDraftNote("zendesk", 1)).toBe("1 created as a draft, as it was in the export: publish it in the editor");
+    expect(importDraftNote("markdown_zip", 0)).toBeNull();
+  });
+});
+
 describe("a zip of Markdown files", () => {
   it("creates the good files, reports the broken ones and finishes", async () => {
     const sourceId = await newSource();
@@ -114,6 +129,7 @@ describe("a zip of Markdown files", () => {
       updated: 0,
       skipped: 2,
       failed: 2,
+      drafts: 2,
     });
     expect(job.report).toEqual([
       { item: "guides/reset-password.md", outcome: "created", articleId: expect.any(String) },
@@ -128,6 +144,19 @@ describe("a zip of Markdown files", () => {
       { slug: "billing-faq", title: "Billing questions", content: "Invoices are monthly.", published: false, sourceUrl: null },
       { slug: "my-custom-slug", title: "Custom", content: "Body", published: false, sourceUrl: null },
       { slug: "reset-password", title: "Reset your password", content: "Open **Settings**.", published: true, sourceUrl: null },
+    ]);
+  });
+
+  it("drops a leading heading that repeats the front matter's title, and keeps one that says something else", async () => {
+    const sourceId = await newSource();
+    const zip = zipSync({
+      "repeat.md": md("---\ntitle: Reset your password\n---\n# Reset  your password.\n\nOpen **Settings**."),
+      "other.md": md("---\ntitle: Billing\n---\n# Invoices\n\nMonthly."),
+    });
+    await runImport(sourceId, "markdown_zip", zip);
+    expect((await articlesOf(sourceId)).map(({ title, content }) => ({ title, content }))).toEqual([
+      { title: "Billing", content: "# Invoices\n\nMonthly." },
+      { title: "Reset your password", content: "Open **Settings**." },
     ]);
   });
 

@@ -1,12 +1,15 @@
 "use client";
 
+import { type ArticleState, articleStatus } from "@parley/core/browser";
 import { Badge } from "../ui/status.tsx";
 
-export function ArticleBadges({ article }: { article: { published: boolean; active: boolean } }) {
+/** One status (Published, Draft or Archived, never two of them), and Not visible when the source hides it. */
+export function ArticleBadges({ article }: { article: ArticleState }) {
+  const status = articleStatus(article);
   return (
     <span className="badges">
-      {article.published ? <Badge tone="good">Published</Badge> : <Badge>Draft</Badge>}
-      {article.active ? null : <Badge tone="bad">Archived</Badge>}
+      <Badge tone={status.tone}>{status.label}</Badge>
+      {article.active && !article.sourceActive ? <Badge tone="warn">Not visible</Badge> : null}
     </span>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { articleStatus } from "@parley/core/browser";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
@@ -31,13 +32,7 @@ export function ArticleStatusActions({ article }: { article: Article }) {
   return (
     <section aria-labelledby="article-status-heading" className="card">
       <h2 id="article-status-heading">Visibility</h2>
-      <p className="muted small">
-        {article.published && article.active
-          ? "Visible in the help centre of every active agent linked to this source."
-          : article.active
-            ? "Draft: not visible to visitors or agents."
-            : "Archived: not visible to visitors or agents."}
-      </p>
+      <p className="muted small">{articleStatus(article).note}</p>
       <div className="button-row">
         <ActionButton
           variant={article.published ? "secondary" : "primary"}

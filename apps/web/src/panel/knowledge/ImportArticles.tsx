@@ -165,6 +165,7 @@ function ImportJobRow({ job }: { job: ImportJob }) {
       <p className="muted">
         {job.created} created · {job.updated} updated · {job.skipped} skipped · {job.failed} failed
       </p>
+      {job.draftNote ? <p>{withCode(job.draftNote)}</p> : null}
       {job.error ? <p className="status-error">{job.error}</p> : null}
       {active ? null : (
         <details onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -174,6 +175,12 @@ function ImportJobRow({ job }: { job: ImportJob }) {
       )}
     </li>
   );
+}
+
+/** Text with `backquoted` parts shown as code (what to write in a file). */
+function withCode(text: string) {
+  // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed sentence
+  return text.split("`").map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
 }
 
 function ImportReport({ id }: { id: string }) {

@@ -48,6 +48,8 @@ export const articleSummaryOutput = z.object({
   active: z.boolean(),
   updatedAt: moment,
   sourceName: z.string(),
+  /** An inactive source hides all its articles. */
+  sourceActive: z.boolean(),
 });
 
 /** The list adds visitors' "Was this helpful?" score: helpful votes of all votes. */

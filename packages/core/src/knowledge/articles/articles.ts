@@ -69,7 +69,7 @@ const summarySelect = {
   published: true,
   active: true,
   updatedAt: true,
-  source: { select: { name: true } },
+  source: { select: { name: true, active: true } },
 } satisfies Prisma.ArticleSelect;
 
 const detailSelect = {
@@ -79,7 +79,7 @@ const detailSelect = {
   createdAt: true,
   publishedAt: true,
   publishAt: true,
-  source: { select: { name: true, agents: { select: { agentId: true }, orderBy: { createdAt: "asc" } } } },
+  source: { select: { name: true, active: true, agents: { select: { agentId: true }, orderBy: { createdAt: "asc" } } } },
   translationOf: { select: { id: true, title: true, language: true } },
   translations: { select: { id: true, title: true, language: true }, orderBy: [{ title: "asc" }, { id: "asc" }] },
 } satisfies Prisma.ArticleSelect;
@@ -99,14 +99,19 @@ export async function listArticles(db: Database, workspaceId: string, input: z.i
     db,
     rows.map((row) => row.id),
   );
-  return rows.map(({ source, ...row }) => ({ ...row, sourceName: source.name, ...(scores.get(row.id) ?? { helpful: 0, votes: 0 }) }));
+  return rows.map(({ source, ...row }) => ({
+    ...row,
+    sourceName: source.name,
+    sourceActive: source.active,
+    ...(scores.get(row.id) ?? { helpful: 0, votes: 0 }),
+  }));
 }
 
 export async function getArticle(db: Database, workspaceId: string, id: string) {
   const row = await db.prisma.article.findFirst({ where: { id, source: { workspaceId } }, select: detailSelect });
   if (!row) throw new AppError(KNOWLEDGE_ERRORS.ARTICLE_NOT_FOUND);
   const { source, ...article } = row;
-  return { ...article, sourceName: source.name, agentIds: source.agents.map((link) => link.agentId) };
+  return { ...article, sourceName: source.name, sourceActive: source.active, agentIds: source.agents.map((link) => link.agentId) };
 }
 
 export type ArticleSummary = Awaited<ReturnType<typeof listArticles>>[number];
@@ -269,10 +274,7 @@ export async function updateArticle(
 type EditableFields = Omit<z.infer<typeof updateArticleInput>, "id">;
 
 /** The fields of a save that differ from the article as stored, sorted by name (a field left out is unchanged). */
-export function changedArticleFields(
-  current: { [Name in keyof EditableFields]-?: EditableFields[Name] | null },
-  fields: EditableFields,
-): string[] {
+export function changedArticleFields(current: Record<keyof EditableFields, unknown>, fields: EditableFields): string[] {
   return (Object.keys(fields) as (keyof EditableFields)[])
     .filter((name) => fields[name] !== undefined && fields[name] !== current[name])
     .sort();

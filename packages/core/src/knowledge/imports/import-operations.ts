@@ -17,6 +17,9 @@ export const importJobOutput = z.object({
   updated: count,
   skipped: count,
   failed: count,
+  /** Of those created, the drafts, and what the summary says of them (null: none). */
+  drafts: count,
+  draftNote: z.string().nullable(),
   error: z.string().nullable(),
   createdAt: moment,
   startedAt: moment.nullable(),

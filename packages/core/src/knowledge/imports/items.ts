@@ -33,6 +33,8 @@ export interface ReportEntry {
   outcome: ImportOutcome;
   reason?: string;
   articleId?: string;
+  /** A created article left a draft (nothing in the upload said to publish it). */
+  draft?: boolean;
 }
 
 export interface ImportTarget {
@@ -131,5 +133,5 @@ async function writeItem(
     select: { id: true },
   });
   if (published) await recordArticlePublication(tx, target.workspaceId, created.id, true, now);
-  return { item: item.name, outcome: "created", articleId: created.id };
+  return { item: item.name, outcome: "created", articleId: created.id, ...(published ? {} : { draft: true }) };
 }

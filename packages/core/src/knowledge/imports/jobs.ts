@@ -36,6 +36,7 @@ const jobSelect = {
   updated: true,
   skipped: true,
   failed: true,
+  drafts: true,
   error: true,
   createdAt: true,
   startedAt: true,
@@ -96,12 +97,29 @@ export async function startImport(
 /** The source's latest imports, newest first (progress and counts, not the item report). */
 export async function listImports(ctx: PlatformContext, scope: AdminScope, input: z.infer<typeof listImportsInput>) {
   await assertSourceInWorkspace(ctx.db, scope.workspaceId, input.sourceId);
-  return ctx.db.prisma.importJob.findMany({
+  const jobs = await ctx.db.prisma.importJob.findMany({
     where: { sourceId: input.sourceId },
     select: jobSelect,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 10,
   });
+  return jobs.map((job) => ({ ...job, draftNote: importDraftNote(job.kind, job.drafts) }));
+}
+
+/**
+ * What an import's summary says of the drafts it created, and how to publish them; null when it
+ * created none. A Markdown file is published by its front matter; other imports keep the state
+ * their source gave (a page is always a draft, an export's draft stays one).
+ */
+export function importDraftNote(kind: ImportKindName, drafts: number): string | null {
+  if (drafts === 0) return null;
+  const one = drafts === 1;
+  const created = `${drafts} created as ${one ? "a draft" : "drafts"}`;
+  const them = one ? "it" : "them";
+  if (kind === "markdown_zip")
+    return `${created}: add \`published: true\` to ${one ? "its" : "their"} front matter and import again, or publish ${them} in the editor`;
+  if (kind === "urls") return `${created}: review ${them} and publish ${them} in the editor`;
+  return `${created}, as ${one ? "it was" : "they were"} in the export: publish ${them} in the editor`;
 }
 
 /** One import with its report, item by item. */
@@ -111,5 +129,5 @@ export async function getImport(ctx: PlatformContext, scope: AdminScope, input: 
     select: { ...jobSelect, report: true },
   });
   if (!job) throw new AppError(KNOWLEDGE_ERRORS.IMPORT_JOB_NOT_FOUND);
-  return { ...job, report: job.report as unknown as ReportEntry[] };
+  return { ...job, draftNote: importDraftNote(job.kind, job.drafts), report: job.report as unknown as ReportEntry[] };
 }

@@ -178,6 +178,18 @@ function readFile(file: UnzipFile, reading: Set<UnzipFile>, done: (item: ImportI
   file.start();
 }
 
+/** Whether two headings say the same, whatever their case, spacing and closing punctuation. */
+function sameHeading(a: string, b: string): boolean {
+  const plain = (text: string) =>
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .replace(/[\s.:!?]+$/u, "")
+      .replace(/\s+/g, " ")
+      .trim();
+  return plain(a) === plain(b);
+}
+
 /** One Markdown file: front matter, then title, slug, published and the body. */
 export function parseMarkdownFile(name: string, bytes: Uint8Array): ImportItem {
   let text: string;
@@ -196,12 +208,12 @@ export function parseMarkdownFile(name: string, bytes: Uint8Array): ImportItem {
     return { name, failure: "The front matter is not valid YAML" };
   }
   let title = typeof attributes.title === "string" ? attributes.title.trim() : "";
-  if (!title) {
-    const heading = /^\s*#\s+(.+?)\s*#*\s*(\r?\n|$)/.exec(body);
-    if (heading) {
-      title = heading[1] ?? "";
-      body = body.slice(heading[0].length);
-    }
+  const heading = /^\s*#\s+(.+?)\s*#*\s*(\r?\n|$)/.exec(body);
+  // The leading heading becomes the title, or goes when it repeats the front matter's (the help
+  // page shows the title above the content: it would read twice).
+  if (heading && (!title || sameHeading(heading[1] ?? "", title))) {
+    title ||= heading[1] ?? "";
+    body = body.slice(heading[0].length);
   }
   const slug =
     typeof attributes.slug === "string" ? attributes.slug.trim() : slugFromTitle(path.posix.basename(name).replace(MARKDOWN, ""));

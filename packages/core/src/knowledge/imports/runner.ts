@@ -189,7 +189,7 @@ export class ImportRunner implements BackgroundTask {
 /** A running import's report and counts, written (and its lease renewed) only while its claim holds. */
 class JobProgress {
   private readonly report: ReportEntry[] = [];
-  private readonly counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
+  private readonly counts = { created: 0, updated: 0, skipped: 0, failed: 0, drafts: 0 };
   private timer: NodeJS.Timeout | undefined;
   /** Writes one after another, so an older one never lands after a newer one. */
   private writes: Promise<unknown> = Promise.resolve();
@@ -208,8 +208,11 @@ class JobProgress {
   }
 
   add(entry: ReportEntry): void {
-    this.report.push(entry);
+    // Drafts are counted for the summary; the report's lines stay item, outcome and reason.
+    const { draft, ...line } = entry;
+    this.report.push(line);
     this.counts[entry.outcome]++;
+    if (draft) this.counts.drafts++;
   }
 
   /** Renews the lease even while an item takes long (a page that does not answer). */
