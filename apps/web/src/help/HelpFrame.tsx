@@ -6,6 +6,7 @@ import { helpPaths } from "@parley/core/browser";
 import type { HelpBrand } from "@parley/core/help";
 import Link from "next/link";
 import type { CSSProperties, ReactNode } from "react";
+import { HelpLogo } from "./HelpLogo.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 
 export function HelpFrame(props: {
@@ -25,10 +26,7 @@ export function HelpFrame(props: {
       <header className="help-header">
         <div className="help-wrap help-header-row">
           <Link className="help-brand" href={helpPaths.home(brand.agentId)}>
-            {brand.logoUrl ? (
-              // biome-ignore lint/performance/noImgElement: an admin's logo on any https host; next/image would proxy it
-              <img className="help-logo" src={brand.logoUrl} alt="" height={32} />
-            ) : null}
+            {brand.logoUrl ? <HelpLogo src={brand.logoUrl} /> : null}
             <span className="help-brand-name">{brand.name}</span>
           </Link>
           {props.headerSearch ? <SearchForm agentId={brand.agentId} id="header-search" compact query={props.query} /> : null}

@@ -1,12 +1,19 @@
 // Display formatting. Dates arrive as ISO strings (tRPC serialises with JSON, no transformer).
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const integer = new Intl.NumberFormat();
 
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (!value) return "";
   return dateTime.format(new Date(value));
+}
+
+/** To the second: versions saved a moment apart read apart (an article's history). */
+export function formatDateTimeSeconds(value: string | Date | null | undefined): string {
+  if (!value) return "";
+  return dateTimeSeconds.format(new Date(value));
 }
 
 export function formatDate(value: string | Date | null | undefined): string {

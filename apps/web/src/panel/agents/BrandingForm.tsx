@@ -4,7 +4,15 @@
 // the help centre's header and the widget as the settings are typed.
 
 import { WIDGET_SUGGESTIONS_MAX } from "@parley/core/agents/limits";
-import { type Branding, DEFAULT_WIDGET_GREETING, DEFAULT_WIDGET_TITLE, textColorOn } from "@parley/core/browser";
+import {
+  ACCEPTED_IMAGE_TYPES_TEXT,
+  type Branding,
+  DEFAULT_WIDGET_GREETING,
+  DEFAULT_WIDGET_TITLE,
+  IMAGE_UPLOAD_MAX_BYTES,
+  isUploadedImagePath,
+  textColorOn,
+} from "@parley/core/browser";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { nestedFieldErrors } from "../errors.ts";
@@ -13,6 +21,8 @@ import { ActionButton } from "../ui/buttons.tsx";
 import { TextAreaField, TextField } from "../ui/fields.tsx";
 import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
+import { IMAGE_ACCEPT, uploadImage } from "../ui/upload-image.ts";
+import "./branding.css";
 
 type Agent = RouterOutputs["agents"]["get"];
 type Suggestion = Branding["suggestions"][number];
@@ -31,11 +41,30 @@ export function BrandingForm({ agent }: { agent: Agent }) {
       onSuccess: () => queryClient.invalidateQueries(trpc.agents.get.queryFilter({ id: agent.id })),
     }),
   );
-  const errors = nestedFieldErrors(update.error, "branding");
+  // A field's error from the last save goes once the field is changed: the correction is not refused yet.
+  const [changedSinceSave, setChangedSinceSave] = useState<ReadonlySet<string>>(new Set());
+  const saveErrors = nestedFieldErrors(update.error, "branding");
+  const errors = Object.fromEntries(Object.entries(saveErrors).filter(([field]) => !changedSinceSave.has(field.split(".")[0]!)));
+  const [logoUpload, setLogoUpload] = useState<{ pending: boolean; error: string | null }>({ pending: false, error: null });
+  /** The logo address that failed to load in the preview (a warning until it changes). */
+  const [brokenLogo, setBrokenLogo] = useState<string | null>(null);
 
   function set<K extends keyof Branding>(key: K, value: Branding[K]) {
     if (update.isSuccess) update.reset();
+    setChangedSinceSave((current) => new Set(current).add(key));
     setDraft((current) => ({ ...current, [key]: value }));
+  }
+
+  async function uploadLogo(file: File | undefined) {
+    if (!file) return;
+    setLogoUpload({ pending: true, error: null });
+    try {
+      const image = await uploadImage(file);
+      set("logoUrl", image.path);
+      setLogoUpload({ pending: false, error: null });
+    } catch (caught) {
+      setLogoUpload({ pending: false, error: caught instanceof Error ? caught.message : "The logo was not uploaded." });
+    }
   }
 
   function setSuggestion(index: number, change: Partial<Suggestion>) {
@@ -48,6 +77,7 @@ export function BrandingForm({ agent }: { agent: Agent }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     const footerLink = footerLabel.trim() || footerUrl.trim() ? { label: footerLabel, url: footerUrl } : null;
+    setChangedSinceSave(new Set());
     update.mutate({ id: agent.id, branding: { ...draft, footerLink } });
   }
 
@@ -70,13 +100,38 @@ export function BrandingForm({ agent }: { agent: Agent }) {
           <TextField
             label="Logo address"
             name="logoUrl"
-            type="url"
             value={draft.logoUrl}
             placeholder="https://www.example.com/logo.png"
             onChange={(event) => set("logoUrl", event.target.value)}
             error={errors.logoUrl}
-            hint="An https:// image, shown 32 px high next to the name."
+            hint={`An https:// image, or upload one (${ACCEPTED_IMAGE_TYPES_TEXT}, up to ${IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024} MB); shown 32 px high next to the name.`}
+            autoComplete="off"
+            spellCheck={false}
           />
+          <div className="button-row logo-upload">
+            <label className={`btn btn-secondary${logoUpload.pending ? " is-busy" : ""}`}>
+              {logoUpload.pending ? "Uploading…" : "Upload a logo"}
+              <input
+                type="file"
+                className="visually-hidden"
+                accept={IMAGE_ACCEPT}
+                disabled={logoUpload.pending}
+                onChange={(event) => {
+                  const file = event.target.files?.[0];
+                  event.target.value = "";
+                  void uploadLogo(file);
+                }}
+              />
+            </label>
+            {draft.logoUrl ? <ActionButton onClick={() => set("logoUrl", "")}>Remove the logo</ActionButton> : null}
+          </div>
+          {logoUpload.error ? <p className="field-error">The logo was not uploaded. {logoUpload.error}</p> : null}
+          {brokenLogo !== null && brokenLogo === draft.logoUrl ? (
+            <p className="status-warning" role="alert">
+              The logo did not load from this address (a broken link, or not an image): the help centre shows its name instead. Check the
+              address or upload the logo.
+            </p>
+          ) : null}
           <ColorField
             label="Help centre colour"
             name="accentColor"
@@ -89,7 +144,10 @@ export function BrandingForm({ agent }: { agent: Agent }) {
             name="footerLabel"
             value={footerLabel}
             placeholder="Back to example.com"
-            onChange={(event) => setFooterLabel(event.target.value)}
+            onChange={(event) => {
+              setChangedSinceSave((current) => new Set(current).add("footerLink"));
+              setFooterLabel(event.target.value);
+            }}
             error={errors["footerLink.label"]}
             autoComplete="off"
           />
@@ -99,7 +157,10 @@ export function BrandingForm({ agent }: { agent: Agent }) {
             type="url"
             value={footerUrl}
             placeholder="https://www.example.com"
-            onChange={(event) => setFooterUrl(event.target.value)}
+            onChange={(event) => {
+              setChangedSinceSave((current) => new Set(current).add("footerLink"));
+              setFooterUrl(event.target.value);
+            }}
             error={errors["footerLink.url"] ?? errors.footerLink}
           />
         </fieldset>
@@ -194,7 +255,7 @@ export function BrandingForm({ agent }: { agent: Agent }) {
         </div>
         <ActionStatus error={update.error ?? undefined} success={update.isSuccess ? "Help centre and widget saved." : undefined} />
       </PanelForm>
-      <BrandingPreview branding={draft} helpName={helpName} />
+      <BrandingPreview branding={draft} helpName={helpName} onLogoError={setBrokenLogo} brokenLogo={brokenLogo} />
     </div>
   );
 }
@@ -228,7 +289,17 @@ function ColorField(props: { label: string; name: string; value: string; error?:
 }
 
 /** A small rendering of the help centre's header and the open widget with the draft settings. */
-function BrandingPreview({ branding, helpName }: { branding: Branding; helpName: string }) {
+function BrandingPreview({
+  branding,
+  helpName,
+  brokenLogo,
+  onLogoError,
+}: {
+  branding: Branding;
+  helpName: string;
+  brokenLogo: string | null;
+  onLogoError: (src: string) => void;
+}) {
   const help = HEX.test(branding.accentColor) ? branding.accentColor : "#0b57d0";
   const widget = HEX.test(branding.widgetAccentColor) ? branding.widgetAccentColor : "#0b57d0";
   const suggestions = branding.suggestions.filter((suggestion) => suggestion.text.trim());
@@ -236,9 +307,9 @@ function BrandingPreview({ branding, helpName }: { branding: Branding; helpName:
     <section className="branding-preview" aria-label="Preview">
       <h3>Preview</h3>
       <div className="preview-help" style={{ background: help, color: textColorOn(help.toLowerCase()) }}>
-        {/^https:\/\//.test(branding.logoUrl) ? (
+        {(/^https:\/\//.test(branding.logoUrl) || isUploadedImagePath(branding.logoUrl)) && brokenLogo !== branding.logoUrl ? (
           // biome-ignore lint/performance/noImgElement: the admin's logo as the help centre shows it
-          <img src={branding.logoUrl} alt="" height={24} />
+          <img key={branding.logoUrl} src={branding.logoUrl} alt="" height={24} onError={() => onLogoError(branding.logoUrl)} />
         ) : null}
         <strong data-testid="preview-help-name">{helpName}</strong>
         <span className="preview-search">Search articles</span>

@@ -1,14 +1,15 @@
 "use client";
 
-import { LANGUAGE_CODES, LANGUAGE_NAMES, type LanguageCode } from "@parley/core/browser";
+import { ACCEPTED_IMAGE_TYPES_TEXT, IMAGE_UPLOAD_MAX_BYTES, LANGUAGE_CODES, LANGUAGE_NAMES, type LanguageCode } from "@parley/core/browser";
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { fieldErrors } from "../errors.ts";
 import { useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
-import { SelectField, TextAreaField, TextField } from "../ui/fields.tsx";
+import { SelectField, TextField } from "../ui/fields.tsx";
 import { PanelForm } from "../ui/form.tsx";
 import { ActionStatus } from "../ui/status.tsx";
+import { MarkdownEditor } from "./MarkdownEditor.tsx";
 import { MarkdownPreview } from "./MarkdownPreview.tsx";
 
 export interface ArticleValues {
@@ -59,6 +60,16 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
   const sources = useQuery(trpc.sources.list.queryOptions());
   const originals = useQuery(trpc.articles.translationOriginals.queryOptions({ articleId: editing?.id }));
   const [values, setValues] = useState<ArticleValues>(initial);
+  // The values as last stored (loaded, or saved since): anything else is an unsaved change.
+  const [stored, setStored] = useState<ArticleValues>(initial);
+  const submitted = useRef<ArticleValues | null>(null);
+  useEffect(() => {
+    if (success && submitted.current) {
+      setStored(submitted.current);
+      submitted.current = null;
+    }
+  }, [success]);
+  const edited = (Object.keys(values) as (keyof ArticleValues)[]).some((key) => values[key] !== stored[key]);
   const errors = fieldErrors(error);
 
   function set<K extends keyof ArticleValues>(key: K, value: ArticleValues[K]) {
@@ -78,6 +89,7 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    submitted.current = values;
     onSubmit({
       ...values,
       slug: values.slug.trim() || undefined,
@@ -145,12 +157,13 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
         ))}
       </SelectField>
       <div className="editor">
-        <TextAreaField
+        <MarkdownEditor
           label="Content (Markdown)"
-          {...bound("content")}
-          rows={18}
-          className="mono"
-          hint="Headings (#), lists (-), **bold**, [links](https://…). Scripts, event handlers and unsafe links are removed."
+          name="content"
+          value={values.content}
+          onChange={(content) => set("content", content)}
+          error={errors.content}
+          hint={`The toolbar writes Markdown (Ctrl+B bold, Ctrl+I italic, Ctrl+K link). Images: ${ACCEPTED_IMAGE_TYPES_TEXT}, up to ${IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024} MB, by the Image button, paste or drop. Scripts, event handlers and unsafe links are removed.`}
         />
         <div className="field">
           <span id="article-preview-label" className="label">
@@ -159,12 +172,15 @@ export function ArticleForm({ initial, editing, submitLabel, pending, error, suc
           <MarkdownPreview markdown={values.content} labelledBy="article-preview-label" />
         </div>
       </div>
-      <div className="form-actions">
+      <div className="save-bar">
         <ActionButton type="submit" variant="primary" pending={pending}>
           {submitLabel}
         </ActionButton>
+        <span className="save-state" aria-live="polite">
+          {edited ? "Unsaved changes" : ""}
+        </span>
+        <ActionStatus error={error} success={success} />
       </div>
-      <ActionStatus error={error} success={success} />
     </PanelForm>
   );
 }

@@ -1,20 +1,24 @@
 "use client";
 
+// The article's history beside the editor: every save, newest first, to the second and by whom.
+// Choosing one opens what changed since (a dialog: the side panel is narrow), where it can be restored.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatDateTime } from "../format.ts";
+import { formatDateTimeSeconds } from "../format.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
+import { Modal } from "../ui/Modal.tsx";
 import { ActionStatus, EmptyState, Loading, QueryError } from "../ui/status.tsx";
 
 type DiffPart = RouterOutputs["articles"]["revisionDiff"]["content"][number];
+type Revision = RouterOutputs["articles"]["revisions"][number];
 
 /** Every save of the article, newest first; one of them compared with the current text, and restored. */
 export function ArticleHistory({ articleId, onRestored }: { articleId: string; onRestored: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const revisions = useQuery(trpc.articles.revisions.queryOptions({ articleId }));
-  const [selected, setSelected] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Revision | null>(null);
   const restore = useMutation(
     trpc.articles.restoreRevision.mutationOptions({
       onSuccess: () =>
@@ -28,7 +32,7 @@ export function ArticleHistory({ articleId, onRestored }: { articleId: string; o
   );
 
   return (
-    <section className="card" aria-labelledby="article-history-heading">
+    <section className="card history-side" aria-labelledby="article-history-heading">
       <h2 id="article-history-heading">History</h2>
       {revisions.isPending ? (
         <Loading label="Loading history…" />
@@ -37,41 +41,46 @@ export function ArticleHistory({ articleId, onRestored }: { articleId: string; o
       ) : revisions.data.length === 0 ? (
         <EmptyState>No saved versions yet.</EmptyState>
       ) : (
-        <div className="history">
-          <ol className="history-list" aria-label="Saved versions">
-            {revisions.data.map((revision, index) => (
-              <li key={revision.id} className={selected === revision.id ? "history-item history-selected" : "history-item"}>
-                <button
-                  type="button"
-                  className="history-pick"
-                  aria-pressed={selected === revision.id}
-                  onClick={() => {
-                    restore.reset();
-                    setSelected(revision.id);
-                  }}
-                >
-                  <span className="history-when">{formatDateTime(revision.createdAt)}</span>
-                  <span className="muted small">
-                    {revision.authorName ?? "Scheduled publication"} · {revision.published ? "published" : "draft"}
-                    {index === 0 ? " · current" : ""}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ol>
-          <div className="history-diff">
-            {selected ? (
-              <RevisionDiff
-                revisionId={selected}
-                restore={restore}
-                onRestore={() => restore.mutate({ revisionId: selected }, { onSuccess: onRestored })}
-              />
-            ) : (
-              <p className="muted">Choose a version to see what changed since, and to restore it.</p>
-            )}
-          </div>
-        </div>
+        <ol className="history-list" aria-label="Saved versions">
+          {revisions.data.map((revision, index) => (
+            <li key={revision.id} className="history-item">
+              <button
+                type="button"
+                className="history-pick"
+                aria-haspopup="dialog"
+                onClick={() => {
+                  restore.reset();
+                  setSelected(revision);
+                }}
+              >
+                <time className="history-when" dateTime={new Date(revision.createdAt).toISOString()}>
+                  {formatDateTimeSeconds(revision.createdAt)}
+                </time>
+                <span className="muted small history-author">
+                  {revision.authorName ? `by ${revision.authorName}` : "Scheduled publication"} ·{" "}
+                  {revision.published ? "published" : "draft"}
+                  {index === 0 ? " · current" : ""}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ol>
       )}
+      <Modal
+        open={selected !== null}
+        onClose={() => setSelected(null)}
+        busy={restore.isPending}
+        title={selected ? `Version of ${formatDateTimeSeconds(selected.createdAt)}` : "Version"}
+      >
+        {selected ? (
+          <RevisionDiff
+            revision={selected}
+            restore={restore}
+            onRestore={() => restore.mutate({ revisionId: selected.id }, { onSuccess: onRestored })}
+            onClose={() => setSelected(null)}
+          />
+        ) : null}
+      </Modal>
     </section>
   );
 }
@@ -82,16 +91,32 @@ interface RestoreMutation {
   error: unknown;
 }
 
-function RevisionDiff({ revisionId, restore, onRestore }: { revisionId: string; restore: RestoreMutation; onRestore: () => void }) {
+function RevisionDiff({
+  revision,
+  restore,
+  onRestore,
+  onClose,
+}: {
+  revision: Revision;
+  restore: RestoreMutation;
+  onRestore: () => void;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
-  const diff = useQuery(trpc.articles.revisionDiff.queryOptions({ revisionId }));
+  const diff = useQuery(trpc.articles.revisionDiff.queryOptions({ revisionId: revision.id }));
+  const close = (
+    <ActionButton onClick={onClose} disabled={restore.isPending}>
+      Close
+    </ActionButton>
+  );
   if (diff.isPending) return <Loading label="Comparing…" />;
   if (diff.isError) return <QueryError error={diff.error} onRetry={() => diff.refetch()} />;
   const data = diff.data;
   return (
-    <div className="stack">
+    <div className="stack history-dialog">
       <p className="small">
-        Changes from the version of {formatDateTime(data.createdAt)} to the current text:{" "}
+        Saved {revision.authorName ? `by ${revision.authorName}` : "by the scheduled publication"}. Changes from this version to the current
+        text:{" "}
         <span className="diff-legend">
           <del>removed</del> <ins>added</ins>
         </span>
@@ -108,13 +133,14 @@ function RevisionDiff({ revisionId, restore, onRestore }: { revisionId: string; 
       ) : (
         <p className="muted">This version has the same title and content as the current one.</p>
       )}
-      <div className="button-row">
-        <ActionButton pending={restore.isPending} disabled={!data.differs} onClick={onRestore}>
-          Restore this version
-        </ActionButton>
-      </div>
       <p className="field-hint">Restoring saves this version's title and content as a new version; publishing does not change.</p>
       <ActionStatus error={restore.error} success={restore.isSuccess ? "Version restored." : undefined} />
+      <div className="modal-actions">
+        <ActionButton variant="primary" pending={restore.isPending} disabled={!data.differs || restore.isSuccess} onClick={onRestore}>
+          Restore this version
+        </ActionButton>
+        {close}
+      </div>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { isNotFound } from "../errors.ts";
-import { formatDateTime } from "../format.ts";
+import { formatDateTimeSeconds } from "../format.ts";
 import { useTRPC } from "../trpc.ts";
 import { DeleteCard } from "../ui/DeleteCard.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
@@ -88,7 +88,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
         <h1>{data.title}</h1>
         <ArticleBadges article={data} />
       </div>
-      <p className="muted">Updated {formatDateTime(data.updatedAt)}</p>
+      <p className="muted">Updated {formatDateTimeSeconds(data.updatedAt)}</p>
       <div className="grid-aside">
         <section className="card" aria-label="Edit article">
           <ArticleForm
@@ -118,6 +118,7 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
         </section>
         <div className="stack">
           <ArticleStatusActions article={data} />
+          <ArticleHistory articleId={data.id} onRestored={() => setRestores((count) => count + 1)} />
           {data.published ? null : <ArticleSchedule article={data} />}
           <HelpLinks article={data} />
           <DeleteCard
@@ -135,7 +136,6 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
           />
         </div>
       </div>
-      <ArticleHistory articleId={data.id} onRestored={() => setRestores((count) => count + 1)} />
     </>
   );
 }
