@@ -114,7 +114,10 @@ describe("Dockerfile", () => {
     for (const name of ["deps", "prod-deps"]) {
       const stage = stages.find((candidate) => candidate.name === name)!;
       expect(stage.from, name).toBe("manifests");
-      expect(stage.lines.filter((line) => line.startsWith("COPY ")), name).toEqual([]);
+      expect(
+        stage.lines.filter((line) => line.startsWith("COPY ")),
+        name,
+      ).toEqual([]);
     }
   });
 
