@@ -101,7 +101,14 @@ describe("recording", () => {
   it("an article's save names only the fields that changed from what is stored, not every field the editor sent", async () => {
     const article = await owner().articles.create({ sourceId: a.sourceId, title: "Delivery", content: "Two days" });
     await ctx.db.prisma.auditEvent.deleteMany({});
-    const everyField = { id: article.id, title: "Delivery", slug: article.slug, sourceId: a.sourceId, language: null, translationOfId: null };
+    const everyField = {
+      id: article.id,
+      title: "Delivery",
+      slug: article.slug,
+      sourceId: a.sourceId,
+      language: null,
+      translationOfId: null,
+    };
     await owner().articles.update({ ...everyField, content: "Three days" });
     await owner().articles.update({ ...everyField, title: "Delivery times", content: "Three days" });
     await owner().articles.update({ ...everyField, title: "Delivery times", content: "Three days", language: "en" });
