@@ -10,6 +10,21 @@ import { E2E_ADMIN, E2E_PORT } from "./playwright.config.ts";
 
 const ROOT = path.join(__dirname, "..");
 const START_TIMEOUT_MS = 240_000;
+/** How long a stopping server may take to exit before it is killed (the app's own bound is shorter). */
+const STOP_TIMEOUT_MS = 15_000;
+
+/** Resolves once no process of the group is left, or after `timeoutMs`. */
+async function groupGone(groupId: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-groupId, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 export type { ReceivedMail as Mail } from "@parley/testing/smtp";
 export { decodedMail } from "@parley/testing/smtp";
@@ -54,10 +69,10 @@ export async function startServerWithMail(portOffset: number, env: Record<string
   });
   const stop = async () => {
     if (server.pid) {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      // The whole group: e2e/server.mjs and the app it started.
+      // The whole group: e2e/server.mjs and the app it started. The app stops as in production (its
+      // widget sockets closed with 1001): only what is left after the wait is killed.
       if (server.exitCode === null) process.kill(-server.pid, "SIGTERM");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      await groupGone(server.pid, STOP_TIMEOUT_MS);
       try {
         process.kill(-server.pid, "SIGKILL");
       } catch {
