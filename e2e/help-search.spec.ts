@@ -1,8 +1,10 @@
 // The help centre's search box in a browser (demo data): a natural question lists its article
 // first, a typo'd word offers "Did you mean" as a link to the corrected search, a query no article
-// holds whole still lists the closest matches, and a query nothing matches keeps the empty state.
+// holds whole still lists the closest matches, and a query nothing matches offers the chat and the
+// most read articles.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { axeViolations, WIDTHS } from "./axe.ts";
 import { keepScreenshot } from "./support.ts";
 
 /** Types a query into the home page's search box and submits it. */
@@ -43,12 +45,37 @@ test("a typo'd word finds its article and offers the corrected search", async ({
   await expect(page.getByText("Did you mean")).toHaveCount(0);
 });
 
-test("the closest matches when no article holds every word; the empty state when nothing matches", async ({ page }) => {
+test("the closest matches when no article holds every word; the chat and the most read articles when nothing matches", async ({
+  page,
+}, testInfo) => {
   await searchFromHome(page, "refund bitcoin");
   await expect(page.getByRole("status")).toHaveText("No article contains every word; showing the closest matches.");
   await expect(resultTitles(page).first()).toHaveText("Refund policy and how to request a refund");
 
   await searchFromHome(page, "zyxwvut qqqq");
   await expect(page.getByRole("status")).toHaveText("No articles match your search. Try other or fewer words.");
-  await expect(resultTitles(page)).toHaveCount(0);
+  // No result list: the only articles listed are the most read (five), under their own heading.
+  const popular = page.getByRole("region", { name: "Popular articles" });
+  await expect(popular.getByRole("heading", { level: 3 })).toHaveCount(5);
+  await expect(resultTitles(page)).toHaveCount(5);
+  for (const [width, height] of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await expect(page.getByRole("button", { name: "Ask us in the chat" })).toBeVisible();
+    await keepScreenshot(page, testInfo, `help-search-nothing-${width}`);
+    expect(await axeViolations(page), `the empty search at ${width} px`).toEqual([]);
+  }
+
+  // The chat opens from there, ready to type in.
+  await page.getByRole("button", { name: "Ask us in the chat" }).click();
+  const chat = page.getByRole("dialog", { name: "Chat with us" });
+  await expect(chat).toBeVisible();
+  await expect(chat.getByLabel("Your message")).toBeFocused();
+
+  // A most-read article opens.
+  await chat.getByRole("button", { name: "Close chat" }).click();
+  await expect(chat).toBeHidden();
+  const first = popular.getByRole("link").first();
+  const title = await first.textContent();
+  await first.click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title ?? "");
 });

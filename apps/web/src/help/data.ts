@@ -8,6 +8,7 @@ import {
   helpSearchPage,
   listCollections,
   listHelpLanguages,
+  listPopularArticles,
   listVisibleTranslations,
   recordEmptySearch,
   resolveHelpArticlePage,
@@ -66,6 +67,9 @@ export const loadArticles = cache(
 export const loadSearchPage = cache(async (agentId: string, rawQuery: string) =>
   helpSearchPage((await getAppContext()).db, agentId, rawQuery),
 );
+
+/** What a search that found nothing offers instead: the most read articles (core decides how they are counted). */
+export const loadPopularArticles = cache(async (agentId: string) => listPopularArticles((await getAppContext()).db, agentId));
 
 export async function appUrl(): Promise<string> {
   return (await getAppContext()).appUrl;

@@ -1,16 +1,19 @@
 // Search results, best match first (the knowledge agent's analysis: word forms, typos,
 // synonyms, any word), with the matched words marked, a "Did you mean" link when a word was read
-// as a typo's correction, and a note when no article holds every word. A GET form and a
-// shareable URL (?q=); works without JavaScript.
+// as a typo's correction, and a note when no article holds every word. A search that found nothing
+// offers the chat (when the help pages have it) and the most read articles. A GET form and a
+// shareable URL (?q=); works without JavaScript (but for the chat).
 import { helpPaths } from "@parley/core/help";
 import { HELP_ARTICLES_PER_LIST } from "@parley/core/help/limits";
 import { HELP_QUERY_MAX_CHARS } from "@parley/core/knowledge/limits";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ArticleList } from "~/help/ArticleList.tsx";
+import { AskInChat } from "~/help/AskInChat.tsx";
 import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";
-import { appUrl, loadHelpAgent, loadSearchPage, recordSearchGap } from "~/help/data.ts";
+import { appUrl, loadHelpAgent, loadPopularArticles, loadSearchPage, recordSearchGap } from "~/help/data.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
+import { helpChatOffered } from "~/help/HelpWidget.tsx";
 import { helpMetadata } from "~/help/metadata.ts";
 import { SearchForm } from "~/help/SearchForm.tsx";
 
@@ -43,7 +46,9 @@ export default async function SearchPage(props: Props) {
   const { agentId } = await props.params;
   const agent = await loadHelpAgent(agentId);
   const { query: q, tooLong, articles: results, suggestion, closestOnly } = await loadSearchPage(agentId, await rawQuery(props));
-  if (q && !tooLong && results.length === 0) await recordSearchGap(agentId, q);
+  const foundNothing = Boolean(q) && !tooLong && results.length === 0;
+  if (foundNothing) await recordSearchGap(agentId, q);
+  const [popular, chatOffered] = foundNothing ? await Promise.all([loadPopularArticles(agentId), helpChatOffered(agentId)]) : [[], false];
   return (
     <HelpShell brand={agent}>
       <Breadcrumbs items={[{ label: "Help centre", href: helpPaths.home(agentId) }, { label: "Search" }]} />
@@ -75,7 +80,14 @@ export default async function SearchPage(props: Props) {
                   ? "1 article found."
                   : `${results.length === HELP_ARTICLES_PER_LIST ? `The ${results.length} best` : results.length} articles found.`}
           </p>
-          <ArticleList agentId={agentId} articles={results} query={suggestion?.query ?? q} showCollection />
+          {results.length > 0 ? <ArticleList agentId={agentId} articles={results} query={suggestion?.query ?? q} showCollection /> : null}
+          {chatOffered ? <AskInChat /> : null}
+          {popular.length > 0 ? (
+            <section aria-labelledby="help-popular">
+              <h2 id="help-popular">Popular articles</h2>
+              <ArticleList agentId={agentId} articles={popular} showCollection headingLevel={3} />
+            </section>
+          ) : null}
         </>
       )}
     </HelpShell>
