@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { AppError } from "@parley/core";
 import {
   IMAGE_UPLOAD_MAX_BYTES,
+  IMAGE_UPLOADS_PER_HOUR,
   IMAGES_ERRORS,
   imageBucketConfigFrom,
   isUploadedImagePath,
@@ -144,6 +145,19 @@ describe("uploadImage (bytes in the database)", () => {
     // Exactly at the limit is accepted.
     const atLimit = Buffer.concat([PNG, Buffer.alloc(IMAGE_UPLOAD_MAX_BYTES - PNG.length)]);
     await expect(uploadImage(ctx, scopeOf("editor"), bodyOf(atLimit))).resolves.toMatchObject({ size: IMAGE_UPLOAD_MAX_BYTES });
+  });
+
+  it("counts each person's uploads: past 60 in an hour, 429 with Retry-After", async () => {
+    await ctx.db.prisma.user.create({
+      data: { id: "user-burst", workspaceId: "ws-images", email: "burst@images.example", passwordHash: "x", role: "editor" },
+    });
+    const burst = scopeOf("editor", "user-burst");
+    for (let upload = 0; upload < IMAGE_UPLOADS_PER_HOUR; upload++) await uploadImage(ctx, burst, bodyOf(GIF));
+    const refused = await codeOf(uploadImage(ctx, burst, bodyOf(GIF)));
+    expect([refused.status, refused.toBody()]).toEqual([429, { error: "Rate limit exceeded" }]);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    // Another person's uploads are counted apart.
+    await expect(uploadImage(ctx, scopeOf("owner"), bodyOf(GIF))).resolves.toBeTruthy();
   });
 
   it("asks the reader for at most the limit", async () => {
