@@ -40,7 +40,7 @@ test("create an agent, enable the API, generate a key, call the messages API, ro
 
   // The card's notice leads to the Channels tab, where the API is turned on.
   await keyCard(page).getByRole("button", { name: "Channels tab" }).click();
-  const settings = page.getByRole("tabpanel", { name: "Channels" });
+  const settings = page.getByRole("tabpanel", { name: "Channels" }).getByRole("region", { name: "Channels", exact: true });
   await settings.getByRole("checkbox", { name: "HTTP API enabled" }).check();
   await settings.getByRole("button", { name: "Save channel settings" }).click();
   await expect(settings.getByRole("status")).toHaveText("Channel settings saved.");

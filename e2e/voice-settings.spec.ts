@@ -36,7 +36,7 @@ test("turn voice on for an agent and set its minutes: validated, saved, kept; us
   await createForm.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(`/panel/agents/${agentId}`);
 
-  const channels = page.getByRole("tabpanel", { name: "Channels" });
+  const channels = page.getByRole("tabpanel", { name: "Channels" }).getByRole("region", { name: "Channels", exact: true });
   const voice = channels.getByRole("group", { name: "Voice", exact: true });
   const limitsTab = page.getByRole("tabpanel", { name: "Limits" });
   const limits = limitsTab.getByRole("group", { name: "Monthly limits" });

@@ -83,7 +83,7 @@ function AgentTabs({ agent, mayDelete, initialTab }: { agent: Agent; mayDelete: 
   }, [initialTab, mayDelete]);
   const unsaved = useUnsavedTabs(String(agent.updatedAt));
   const scope = (tab: AgentTab, children: ReactNode) => (
-    <EditScope onEdit={() => unsaved.edited(tab)} onSubmit={() => unsaved.submitted(tab)}>
+    <EditScope ref={(element) => unsaved.register(tab, element)} onEdit={() => unsaved.edited(tab)} onSubmit={() => unsaved.submitted(tab)}>
       {children}
     </EditScope>
   );
@@ -170,18 +170,21 @@ function AgentTabs({ agent, mayDelete, initialTab }: { agent: Agent; mayDelete: 
 
 /**
  * Which tabs hold edits not saved yet: an input or change inside a tab's EditScope marks it; the
- * agent's next version (updatedAt moves once a save of that tab is stored) clears it. Leaving the
- * page while a tab is marked asks first.
+ * agent's next version (updatedAt moves once a save is stored) clears the tabs whose Save was
+ * pressed, unless a field there is marked invalid (that Save was refused: nothing of it is stored).
+ * Leaving the page while a tab is marked asks first.
  */
 function useUnsavedTabs(version: string) {
   const [tabs, setTabs] = useState<ReadonlySet<AgentTab>>(new Set());
   /** Tabs whose Save was pressed, with the version they saved over. */
   const saving = useRef(new Map<AgentTab, string>());
+  const scopes = useRef(new Map<AgentTab, HTMLElement>());
 
   useEffect(() => {
-    const saved = [...saving.current].filter(([, over]) => over !== version).map(([tab]) => tab);
-    if (saved.length === 0) return;
-    for (const tab of saved) saving.current.delete(tab);
+    const settled = [...saving.current].filter(([, over]) => over !== version).map(([tab]) => tab);
+    if (settled.length === 0) return;
+    for (const tab of settled) saving.current.delete(tab);
+    const saved = settled.filter((tab) => !scopes.current.get(tab)?.querySelector('[aria-invalid="true"]'));
     setTabs((current) => new Set([...current].filter((tab) => !saved.includes(tab))));
   }, [version]);
 
@@ -196,13 +199,17 @@ function useUnsavedTabs(version: string) {
     tabs,
     edited: (tab: AgentTab) => setTabs((current) => (current.has(tab) ? current : new Set([...current, tab]))),
     submitted: (tab: AgentTab) => saving.current.set(tab, version),
+    register: (tab: AgentTab, element: HTMLElement | null) => {
+      if (element) scopes.current.set(tab, element);
+      else scopes.current.delete(tab);
+    },
   };
 }
 
 /** Reports edits and Saves inside one tab's forms (events bubble from its fields and forms). */
-function EditScope(props: { onEdit(): void; onSubmit(): void; children: ReactNode }) {
+function EditScope(props: { ref(element: HTMLDivElement | null): void; onEdit(): void; onSubmit(): void; children: ReactNode }) {
   return (
-    <div onInput={props.onEdit} onChange={props.onEdit} onSubmit={props.onSubmit}>
+    <div ref={props.ref} onInput={props.onEdit} onChange={props.onEdit} onSubmit={props.onSubmit}>
       {props.children}
     </div>
   );
