@@ -47,7 +47,7 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
             name="q"
             maxLength={200}
             aria-keyshortcuts="/"
-            placeholder="Words, a name, an email…"
+            placeholder="Words, names, emails…"
             value={query}
             onChange={(event) => {
               setQuery(event.target.value);
@@ -121,6 +121,15 @@ export function ConversationFilters({ filters }: { filters: InboxFilters }) {
         </SelectField>
         <TextField label="Started from" type="date" value={filters.from ?? ""} onChange={(event) => apply({ from: event.target.value })} />
         <TextField label="Started to" type="date" value={filters.to ?? ""} onChange={(event) => apply({ to: event.target.value })} />
+        {inUse > 0 ? (
+          <button
+            type="button"
+            className="btn btn-small inbox-filters-clear"
+            onClick={() => apply({ agentId: "", status: "", assignee: "", channel: "", rating: "", from: "", to: "" })}
+          >
+            Clear filters
+          </button>
+        ) : null}
       </PanelForm>
     </div>
   );

@@ -90,20 +90,20 @@ function OpenConversation({ data, mayManageVisitorData }: { data: Conversation; 
             <StatusBadge status={data.status} />
             {data.rating ? <RatingBadge rating={data.rating.rating} /> : null}
           </span>
+          <div className="conversation-toolbar">
+            <ConversationActions conversation={data} handling={handling} />
+            <button
+              type="button"
+              className="btn conversation-info-toggle"
+              aria-expanded={infoOpen}
+              aria-controls="conversation-info"
+              onClick={() => setInfoOpen((open) => !open)}
+            >
+              Info
+            </button>
+          </div>
         </div>
         <p className="handling-state">{handlingText(data, handling.myId, now)}</p>
-        <div className="conversation-toolbar">
-          <ConversationActions conversation={data} handling={handling} />
-          <button
-            type="button"
-            className="btn btn-small conversation-info-toggle"
-            aria-expanded={infoOpen}
-            aria-controls="conversation-info"
-            onClick={() => setInfoOpen((open) => !open)}
-          >
-            Info
-          </button>
-        </div>
       </header>
       {/* Scrolls on its own beside the list; focusable so the keyboard can scroll it too. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1). */}

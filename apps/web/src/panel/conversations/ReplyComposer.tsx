@@ -84,7 +84,7 @@ export function ReplyComposer({
           ))}
         </div>
         <span className="shortcuts">
-          <kbd>Ctrl</kbd>/<kbd>⌘</kbd> <kbd>Enter</kbd> send · <kbd>Esc</kbd> leave the box · <kbd>r</kbd> write · <kbd>e</kbd> resolve
+          <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>Enter</kbd> send · <kbd>Esc</kbd> leave · <kbd>r</kbd> write
         </span>
       </div>
       <TextAreaField
@@ -92,7 +92,7 @@ export function ReplyComposer({
         aria-keyshortcuts="r"
         label={mode === "reply" ? "Your reply" : "Your note"}
         name="text"
-        rows={3}
+        rows={2}
         onKeyDown={(event) => {
           if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !active.isPending) {
             event.preventDefault();
