@@ -1,5 +1,5 @@
-// An editor imports a .zip of 20 Markdown files into a source: the worker imports them in the
-// background while the source page shows progress, then the report; the articles are published
+// An editor imports a .zip of 20 Markdown files (and 3 drafts) into a source: the worker imports them in the
+// background while the source page shows progress, then the report, which says how to publish the drafts; the articles are published
 // in the source and readable on the help centre by slug, and an article's old id address
 // redirects there with 308.
 import { expect, test } from "@playwright/test";
@@ -15,6 +15,12 @@ test("import a zip of 20 Markdown files and read them on the help centre by slug
       `---\ntitle: Imported guide ${n} ${suffix}\npublished: true\n---\n\nStep ${n}: **do it**.\n`,
     );
   }
+  // Three without `published: true`: created as drafts, and the summary says how to publish them.
+  for (let n = 1; n <= 3; n++)
+    files[`drafts/draft-${suffix}-${n}.md`] = strToU8(`# Draft ${n} ${suffix}
+
+Not yet.
+`);
   files["notes.txt"] = strToU8("not an article");
   const zip = zipSync(files);
 
@@ -29,7 +35,11 @@ test("import a zip of 20 Markdown files and read them on the help centre by slug
   const recent = importer.getByRole("list", { name: "Recent imports" });
   const job = recent.getByRole("listitem").first();
   await expect(job).toContainText("Done", { timeout: 30_000 });
-  await expect(job).toContainText("20 created · 0 updated · 1 skipped · 0 failed");
+  await expect(job).toContainText("23 created · 0 updated · 1 skipped · 0 failed");
+  await expect(job).toContainText(
+    "3 created as drafts: add published: true to their front matter and import again, or publish them in the editor",
+  );
+  await expect(job.locator("code")).toHaveText("published: true");
   await job.getByText("Report").click();
   await expect(job.getByRole("row", { name: /notes\.txt skipped Not a Markdown file/ })).toBeVisible();
   await expect(job.getByRole("row", { name: new RegExp(`imported-${suffix}-7\\.md created`) })).toBeVisible();
