@@ -111,7 +111,7 @@ test("write with the toolbar, upload a picture, save, read the history, publish;
   );
   await expect(content).toHaveValue(
     new RegExp(
-      `^_Refunds_ take \\*\\*five days\\*\\*\\.\\n\\n- Fill in the form\\n!\\[refund form\\]\\(${APP_ORIGIN}/api/images/[0-9a-f]{64}\\.png\\)$`,
+      `^_Refunds_ take \\*\\*five days\\*\\*\\.\\n\\n- Fill in the form\\n\\n!\\[refund form\\]\\(${APP_ORIGIN}/api/images/[0-9a-f]{64}\\.png\\)$`,
     ),
   );
   const imageUrl = /\((http[^)]+)\)/.exec(await content.inputValue())?.[1] ?? "";
@@ -127,7 +127,7 @@ test("write with the toolbar, upload a picture, save, read the history, publish;
 
   // A long article: the Save bar stays in the window while the top of the form is in view.
   await content.press("Control+End");
-  await content.pressSequentially(`\n${Array.from({ length: 40 }, (_, line) => `Step ${line + 1}.`).join("\n")}`, { delay: 0 });
+  await content.pressSequentially(`\n\n${Array.from({ length: 30 }, (_, line) => `Step ${line + 1}.`).join("\n\n")}`, { delay: 0 });
   await page.evaluate(() => window.scrollTo(0, 0));
   const save = page.getByRole("button", { name: "Save article" });
   await expect(save).toBeInViewport();
@@ -156,7 +156,11 @@ test("write with the toolbar, upload a picture, save, read the history, publish;
     await page.setViewportSize({ width, height });
     await page.evaluate(() => window.scrollTo(0, 0));
     expect(await axeViolations(page), `${width} px`).toEqual([]);
-    if (width < 1280) await keepScreenshot(page, testInfo, `article-editor-${width}`, { fullPage: false });
+    if (width < 1280) {
+      await keepScreenshot(page, testInfo, `article-editor-${width}`, { fullPage: false });
+      await toolbar.scrollIntoViewIfNeeded();
+      await keepScreenshot(page, testInfo, `article-editor-toolbar-${width}`, { fullPage: false });
+    }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 

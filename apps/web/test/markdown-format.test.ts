@@ -37,11 +37,16 @@ describe("formatMarkdown", () => {
 });
 
 describe("imageMarkdown", () => {
-  it("puts the image on a line of its own and selects its description to edit", () => {
+  it("puts the image in a paragraph of its own and selects its description to edit", () => {
     const url = "http://localhost:3000/api/images/abc.png";
     expect(apply("Before after", imageMarkdown("Before after", { start: 6, end: 7 }, "Screen [1]", url))).toBe(
-      `Before\n![[[Screen  1]]](${url})\nafter`,
+      `Before\n\n![[[Screen  1]]](${url})\n\nafter`,
     );
+    // After a list item's line: a blank line, so the image is not part of the item.
+    expect(apply("- Fill in the form\n", imageMarkdown("- Fill in the form\n", { start: 19, end: 19 }, "form", url))).toBe(
+      `- Fill in the form\n\n![[[form]]](${url})`,
+    );
+    expect(apply("", imageMarkdown("", { start: 0, end: 0 }, "form", url))).toBe(`![[[form]]](${url})`);
   });
 
   it("describes a picture by its file name", () => {

@@ -66,6 +66,7 @@ export function ArticleHistory({ articleId, onRestored }: { articleId: string; o
           ))}
         </ol>
       )}
+      <ActionStatus success={restore.isSuccess ? "Version restored." : undefined} />
       <Modal
         open={selected !== null}
         onClose={() => setSelected(null)}
@@ -76,7 +77,18 @@ export function ArticleHistory({ articleId, onRestored }: { articleId: string; o
           <RevisionDiff
             revision={selected}
             restore={restore}
-            onRestore={() => restore.mutate({ revisionId: selected.id }, { onSuccess: onRestored })}
+            onRestore={() =>
+              restore.mutate(
+                { revisionId: selected.id },
+                {
+                  // Restored: the dialog closes on the history, which says so, and the form takes the restored text.
+                  onSuccess: () => {
+                    setSelected(null);
+                    onRestored();
+                  },
+                },
+              )
+            }
             onClose={() => setSelected(null)}
           />
         ) : null}
@@ -87,7 +99,6 @@ export function ArticleHistory({ articleId, onRestored }: { articleId: string; o
 
 interface RestoreMutation {
   isPending: boolean;
-  isSuccess: boolean;
   error: unknown;
 }
 
@@ -134,9 +145,9 @@ function RevisionDiff({
         <p className="muted">This version has the same title and content as the current one.</p>
       )}
       <p className="field-hint">Restoring saves this version's title and content as a new version; publishing does not change.</p>
-      <ActionStatus error={restore.error} success={restore.isSuccess ? "Version restored." : undefined} />
+      {restore.error ? <ActionStatus error={restore.error} /> : null}
       <div className="modal-actions">
-        <ActionButton variant="primary" pending={restore.isPending} disabled={!data.differs || restore.isSuccess} onClick={onRestore}>
+        <ActionButton variant="primary" pending={restore.isPending} disabled={!data.differs} onClick={onRestore}>
           Restore this version
         </ActionButton>
         {close}

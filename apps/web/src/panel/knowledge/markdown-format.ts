@@ -78,11 +78,20 @@ export function formatMarkdown(format: MarkdownFormat, value: string, selection:
   }
 }
 
-/** An uploaded image as Markdown, on a line of its own: `![alt](url)`. */
+/** The line breaks that make a blank line between `text` and what is inserted next to it. */
+function blankLine(text: string): string {
+  if (text === "" || text.endsWith("\n\n")) return "";
+  return text.endsWith("\n") ? "\n" : "\n\n";
+}
+
+/**
+ * An uploaded image as Markdown, `![alt](url)`, as a paragraph of its own: blank lines around it,
+ * or Markdown would continue the list item or paragraph above with it.
+ */
 export function imageMarkdown(value: string, { start, end }: TextSelection, alt: string, url: string): TextEdit {
   const cleanAlt = alt.replace(/[[\]\n\r]/g, " ").trim();
-  const before = start > 0 && value[start - 1] !== "\n" ? "\n" : "";
-  const after = end < value.length && value[end] !== "\n" ? "\n" : "";
+  const before = blankLine(value.slice(0, start));
+  const after = blankLine([...value.slice(end)].reverse().join(""));
   const text = `${before}![${cleanAlt}](${url})${after}`;
   const altStart = start + before.length + 2;
   return { start, end, text, selection: { start: altStart, end: altStart + cleanAlt.length } };
