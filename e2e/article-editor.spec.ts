@@ -86,6 +86,13 @@ test("write with the toolbar, upload a picture, save, read the history, publish;
 
   // The toolbar writes Markdown around the selection: a button, a shortcut, a list.
   const toolbar = page.getByRole("toolbar", { name: "Formatting" });
+  // One Tab stop: the arrow keys, Home and End move along it.
+  await toolbar.getByRole("button", { name: "Heading" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(toolbar.getByRole("button", { name: "Bold" })).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(toolbar.getByRole("button", { name: "Upload an image" })).toBeFocused();
+  await expect(toolbar.locator('button[tabindex="0"]')).toHaveCount(1);
   await selectText(page, "five days");
   await toolbar.getByRole("button", { name: "Bold" }).click();
   await expect(content).toHaveValue("Refunds take **five days**.");

@@ -45,6 +45,20 @@ export function MarkdownEditor({ label, name, value, onChange, hint, error }: Ma
   const [uploading, setUploading] = useState(0);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState<string | null>(null);
+  // The toolbar is one stop for Tab; the arrow keys, Home and End move between its buttons.
+  const [activeTool, setActiveTool] = useState(0);
+  const toolbar = useRef<HTMLDivElement>(null);
+
+  function onToolbarKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const tools = [...(toolbar.current?.querySelectorAll<HTMLButtonElement>("button.md-tool") ?? [])];
+    const moves: Record<string, number> = { ArrowRight: activeTool + 1, ArrowLeft: activeTool - 1, Home: 0, End: tools.length - 1 };
+    const next = moves[event.key];
+    if (next === undefined || tools.length === 0) return;
+    event.preventDefault();
+    const index = (next + tools.length) % tools.length;
+    setActiveTool(index);
+    tools[index]?.focus();
+  }
 
   /** Applies an edit as typing would (so the browser's undo takes it back), then selects what it says. */
   function apply(edit: TextEdit) {
@@ -120,12 +134,14 @@ export function MarkdownEditor({ label, name, value, onChange, hint, error }: Ma
   return (
     <div className="field markdown-editor">
       <label htmlFor={id}>{label}</label>
-      <div className="md-toolbar" role="toolbar" aria-label="Formatting" aria-controls={id}>
-        {BUTTONS.map((button) => (
+      <div ref={toolbar} className="md-toolbar" role="toolbar" aria-label="Formatting" aria-controls={id} onKeyDown={onToolbarKeyDown}>
+        {BUTTONS.map((button, index) => (
           <button
             key={button.format}
             type="button"
             className="md-tool"
+            tabIndex={index === activeTool ? 0 : -1}
+            onFocus={() => setActiveTool(index)}
             aria-label={button.label}
             title={button.key ? `${button.label} (Ctrl+${button.key.toUpperCase()})` : button.label}
             aria-keyshortcuts={button.key ? `Control+${button.key.toUpperCase()} Meta+${button.key.toUpperCase()}` : undefined}
@@ -141,6 +157,8 @@ export function MarkdownEditor({ label, name, value, onChange, hint, error }: Ma
         <button
           type="button"
           className="md-tool"
+          tabIndex={activeTool === BUTTONS.length ? 0 : -1}
+          onFocus={() => setActiveTool(BUTTONS.length)}
           aria-label="Upload an image"
           title="Upload an image (PNG, JPEG, GIF or WebP; or paste or drop one into the text)"
           onMouseDown={(event) => event.preventDefault()}
