@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { formatDateTime, formatWaited } from "../format.ts";
@@ -26,7 +26,10 @@ export function conversationHref(id: string, filters: InboxFilters): string {
 /** The list; `openId` is the conversation open beside it (marked as the current one). */
 export function ConversationList({ filters, openId }: { filters: InboxFilters; openId: string | null }) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const listRef = useRef<HTMLUListElement>(null);
+  // Pointing at a row (or moving to it by keyboard) starts loading its conversation, so it opens at once.
+  const prefetch = (id: string) => void queryClient.prefetchQuery(trpc.conversations.get.queryOptions({ id }, { staleTime: 10_000 }));
   const now = useNow();
   const conversations = useInfiniteQuery(
     trpc.conversations.list.infiniteQueryOptions(
@@ -83,6 +86,7 @@ export function ConversationList({ filters, openId }: { filters: InboxFilters; o
             now={now}
             href={conversationHref(conversation.id, filters)}
             open={conversation.id === openId}
+            onPoint={() => prefetch(conversation.id)}
           />
         ))}
       </ul>
@@ -115,7 +119,19 @@ function EmptyList({ filters }: { filters: InboxFilters }) {
   );
 }
 
-function ConversationRow({ conversation, now, href, open }: { conversation: Item; now: number; href: string; open: boolean }) {
+function ConversationRow({
+  conversation,
+  now,
+  href,
+  open,
+  onPoint,
+}: {
+  conversation: Item;
+  now: number;
+  href: string;
+  open: boolean;
+  onPoint: () => void;
+}) {
   // The visitor waits for a person's reply (assigned or not): the list's order puts them first,
   // the longest wait first, and the row says for how long.
   const waiting = conversation.waitingSince !== null;
@@ -138,7 +154,7 @@ function ConversationRow({ conversation, now, href, open }: { conversation: Item
       <div className="item-main">
         <span className="inbox-identity">
           {conversation.unread ? <span className="unread-dot" role="img" aria-label="Unread" title="Unread" /> : null}
-          <Link href={href} className="item-title" aria-current={open ? "page" : undefined}>
+          <Link href={href} className="item-title" aria-current={open ? "page" : undefined} onMouseEnter={onPoint} onFocus={onPoint}>
             {visitorIdentity(conversation)}
           </Link>
           <StatusBadge status={conversation.status} />
