@@ -4,7 +4,7 @@
 // scrolls, and every tab passes axe at a desktop and a phone width. The home's checklist opens the
 // agent's key card beside a copy-ready curl for this server. On a phone the panel's navigation
 // folds behind a Menu button, the audit log's filters behind a Filters button, and wide tables
-// say they scroll sideways.
+// say they scroll sideways; the widget's close button is at least 44 x 44 px.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -210,6 +210,18 @@ test("on a phone: the navigation folds behind Menu, the audit log's filters behi
   await expect(toggle).toHaveText("Filters (1 set)");
   await shot(page, "phone-audit-filters-390");
   expect(await axeViolations(page), "audit at 390 px").toEqual([]);
+
+  // The widget's close button is a touch target a finger can hit (44 x 44 px at least).
+  await page.goto("/help/demo");
+  await page.getByRole("button", { name: "Open chat" }).click();
+  const close = page.getByRole("dialog").getByRole("button", { name: "Close chat" });
+  const closeBox = await close.boundingBox();
+  expect(closeBox?.width).toBeGreaterThanOrEqual(44);
+  expect(closeBox?.height).toBeGreaterThanOrEqual(44);
+  await close.click();
+  await expect(close).toBeHidden();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
 
   // On a desktop: no Menu or Filters button, everything in sight.
   await page.setViewportSize({ width: 1280, height: 900 });
