@@ -25,7 +25,7 @@
 // prisma/migrations, and the image's `migrate` refuses a database with migrations it lacks.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -220,9 +220,13 @@ describe.skipIf(!NGINX)("topology: two instances behind nginx, one killed", () =
 
   afterAll(async () => {
     await receiver?.close();
+    const nginxExited = nginx && nginx.exitCode === null ? new Promise((resolve) => nginx!.once("exit", resolve)) : undefined;
     nginx?.kill("SIGTERM");
     await Promise.all(apps.map((app) => app?.stop()));
     await db?.close();
+    await nginxExited;
+    // nginx's configuration, pid, error log and temporary folders.
+    if (nginxDir) rmSync(nginxDir, { recursive: true, force: true });
   });
 
   it("SIGKILL of the widget's instance under load: no acknowledged turn lost, the widget resumes on the other, the admin's reply reaches it", async () => {
