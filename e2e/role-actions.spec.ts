@@ -87,7 +87,7 @@ test("a Support teammate is not shown the export, the visitor's data or the agen
     await inbox.goto(`/panel/conversations?q=${suffix}`);
     await inbox.getByRole("list", { name: "Conversations" }).getByRole("link").first().click();
     const conversation = openConversation(inbox);
-    await expect(conversation.transcript.getByText(question)).toBeVisible();
+    await expect(conversation.transcript.getByText(question, { exact: true })).toBeVisible();
     // The agent is named, not linked (its settings are not theirs); no export or erasure of the visitor's data.
     await expect(conversation.handling).toContainText("Acme Cloud help assistant");
     await expect(main.getByRole("link", { name: "Acme Cloud help assistant" })).toHaveCount(0);
