@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppError } from "@parley/core";
 import {
+  IMAGE_READS_PER_IP_PER_MINUTE,
   IMAGE_UPLOAD_MAX_BYTES,
   IMAGE_UPLOADS_PER_HOUR,
   IMAGES_ERRORS,
@@ -173,7 +174,7 @@ describe("uploadImage (bytes in the database)", () => {
 describe("serveImage", () => {
   it("answers the bytes with the sniffed type, nosniff, a year's cache and a sandbox", async () => {
     const image = await uploadImage(ctx, scopeOf("editor"), bodyOf(PNG));
-    const result = await serveImage(ctx, image.name);
+    const result = await serveImage(ctx, image.name, "198.51.100.7");
     expect(result.status).toBe(200);
     expect(Buffer.from(result.bytes!)).toEqual(PNG);
     expect(result.headers).toMatchObject({
@@ -185,9 +186,20 @@ describe("serveImage", () => {
     });
   });
 
+  it(`answers 429 with Retry-After past ${IMAGE_READS_PER_IP_PER_MINUTE} reads a minute from one address, another address still served`, async () => {
+    const image = await uploadImage(ctx, scopeOf("editor"), bodyOf(GIF));
+    const statuses: number[] = [];
+    for (let i = 0; i <= IMAGE_READS_PER_IP_PER_MINUTE; i++) statuses.push((await serveImage(ctx, image.name, "203.0.113.50")).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(IMAGE_READS_PER_IP_PER_MINUTE);
+    const refused = await serveImage(ctx, image.name, "203.0.113.50");
+    expect([refused.status, refused.json]).toEqual([429, { error: "Rate limit exceeded" }]);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await serveImage(ctx, image.name, "203.0.113.51")).status).toBe(200);
+  });
+
   it("answers 404 Not found for an unknown name and for names that are not image names", async () => {
     for (const name of [`${"0".repeat(64)}.png`, "logo.png", `${"a".repeat(64)}.svg`, "..%2f..%2fetc%2fpasswd"]) {
-      const result = await serveImage(ctx, name);
+      const result = await serveImage(ctx, name, "198.51.100.7");
       expect([result.status, result.json]).toEqual([404, { error: "Not found" }]);
       expect(result.headers["cache-control"]).toBe("no-store");
     }
@@ -241,13 +253,13 @@ describe("uploadImage and serveImage with an S3-compatible bucket", () => {
         where: { workspaceId_name: { workspaceId: "ws-other", name: image.name } },
       });
       expect(row.data).toBeNull();
-      const served = await serveImage(withBucket, image.name);
+      const served = await serveImage(withBucket, image.name, "198.51.100.7");
       expect([served.status, served.headers["content-type"]]).toEqual([200, "image/webp"]);
       expect(Buffer.from(served.bytes!)).toEqual(WEBP);
       expect(s3.requests).toEqual([`PUT ${key}`, `GET ${key}`]);
       // The object gone from the bucket: 404, as for any unknown image.
       s3.objects.clear();
-      expect((await serveImage(withBucket, image.name)).status).toBe(404);
+      expect((await serveImage(withBucket, image.name, "198.51.100.7")).status).toBe(404);
     } finally {
       s3.server.close();
     }

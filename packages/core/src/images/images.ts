@@ -13,7 +13,7 @@ import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import { errorResult, type HttpResult, jsonResult } from "../platform/results.ts";
 import type { ImageBucket } from "./bucket.ts";
 import { IMAGES_ERRORS } from "./errors.ts";
-import { IMAGE_CACHE_SECONDS, IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOADS_PER_HOUR } from "./limits.ts";
+import { IMAGE_CACHE_SECONDS, IMAGE_READS_PER_IP_PER_MINUTE, IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOADS_PER_HOUR } from "./limits.ts";
 import { IMAGE_NAME, imagePath } from "./paths.ts";
 import { sniffImageType } from "./sniff.ts";
 
@@ -25,6 +25,7 @@ export interface ImagesContext extends PlatformContext {
 /** The upload route's operation, as the permission table names it. */
 export const UPLOAD_IMAGE_OPERATION = "POST /api/panel/images";
 const UPLOAD_POLICY = { name: "image-uploads", limit: IMAGE_UPLOADS_PER_HOUR, windowSeconds: 3600 };
+const READ_POLICY = { name: "image-reads", limit: IMAGE_READS_PER_IP_PER_MINUTE, windowSeconds: 60 };
 
 export interface UploadedImage {
   name: string;
@@ -98,10 +99,11 @@ export async function uploadImageResult(
 /**
  * GET /api/images/{name}: the image with its sniffed type, never sniffed again by the browser,
  * cached for a year (the name is the content's hash), and unable to run anything even if opened
- * as a page. 404 `Not found` for any other name.
+ * as a page. 404 `Not found` for any other name; 429 past IMAGE_READS_PER_IP_PER_MINUTE from one address.
  */
-export async function serveImage(ctx: ImagesContext, name: string): Promise<HttpResult> {
+export async function serveImage(ctx: ImagesContext, name: string, clientIp: string): Promise<HttpResult> {
   try {
+    await enforceRateLimit(ctx.limiters.configured(READ_POLICY), clientIp);
     if (!IMAGE_NAME.test(name)) throw new AppError("NOT_FOUND");
     const row = await ctx.db.prisma.uploadedImage.findFirst({ where: { name }, select: { contentType: true, data: true } });
     const bytes = row ? (row.data ?? (await ctx.imageBucket?.get(name)) ?? null) : null;

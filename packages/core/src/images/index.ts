@@ -11,7 +11,7 @@ export {
   uploadImage,
   uploadImageResult,
 } from "./images.ts";
-export { IMAGE_CACHE_SECONDS, IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOADS_PER_HOUR } from "./limits.ts";
+export { IMAGE_CACHE_SECONDS, IMAGE_READS_PER_IP_PER_MINUTE, IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOADS_PER_HOUR } from "./limits.ts";
 export { IMAGE_NAME, IMAGE_PATH_PREFIX, imagePath, isUploadedImagePath } from "./paths.ts";
 export { checkImagesSettings, type ImagesSettings, imageBucketConfigFrom, imagesSettingsSchema } from "./settings.ts";
 export { ACCEPTED_IMAGE_TYPES_TEXT, type ImageType, sniffImageType } from "./sniff.ts";

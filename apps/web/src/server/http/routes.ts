@@ -116,7 +116,7 @@ export const ROUTES = {
     methods: ["GET"],
     path: "/api/images/[name]",
     direct: false,
-    handle: (ctx, _request, [name]) => serveImage(ctx, name!),
+    handle: (ctx, request, [name]) => serveImage(ctx, name!, requestClientIp(request, ctx.trustProxy)),
   }),
   /** GET /help/{agentId}/sitemap.xml */
   helpSitemap: defineRoute({
