@@ -2,7 +2,9 @@
 // deploy/nginx.conf, deploy/env.example, the README's operations table) checked against the code they
 // describe, so that none of them goes stale without a failing test: no Docker engine is needed.
 // The topology test (npm run test:topology) runs them for real where podman and nginx are present.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { IMPORT_UPLOAD_MAX_BYTES } from "@parley/core/knowledge/limits";
 import { SHUTDOWN_EXIT_MS } from "@parley/core/shutdown";
@@ -201,6 +203,42 @@ describe("compose.yaml", () => {
     const interpolated = [...read("compose.yaml").matchAll(/\$\{(\w+)/g)].map((match) => match[1]!);
     expect(interpolated.length).toBeGreaterThan(5);
     for (const name of new Set(interpolated)) expect(example, `deploy/env.example names ${name}`).toContain(name);
+  });
+});
+
+// Compose's own reading of the file (Debian's docker-compose 1.29 reads it without an engine):
+// interpolation from a .env copied from the example, the schema, the profile's services.
+const DOCKER_COMPOSE = ["/usr/bin/docker-compose", "/usr/local/bin/docker-compose"].find((file) => existsSync(file));
+
+describe.skipIf(!DOCKER_COMPOSE)("compose.yaml as docker-compose reads it", () => {
+  it("validates with the example's .env, and refuses to start without the session secret", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "parley-compose-"));
+    try {
+      copyFileSync(path.join(ROOT, "compose.yaml"), path.join(folder, "compose.yaml"));
+      cpSync(path.join(ROOT, "deploy"), path.join(folder, "deploy"), { recursive: true });
+      copyFileSync(path.join(ROOT, "deploy/env.example"), path.join(folder, ".env"));
+      const compose = (...args: string[]) =>
+        execFileSync(DOCKER_COMPOSE!, ["-f", "compose.yaml", ...args], {
+          cwd: folder,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+      expect(compose("config", "--quiet")).toBe("");
+      expect(compose("config", "--services").trim().split("\n").sort()).toEqual([
+        "app1",
+        "app2",
+        "embedded",
+        "lb",
+        "migrate",
+        "postgres",
+        "redis",
+      ]);
+      const env = readFileSync(path.join(folder, ".env"), "utf8");
+      writeFileSync(path.join(folder, ".env"), env.replace(/^NEXTAUTH_SECRET=.*$/m, ""));
+      expect(() => compose("config", "--quiet")).toThrow(/NEXTAUTH_SECRET/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 
