@@ -67,6 +67,8 @@ const agent = {
   widgetConversationsPerIpPerHour: 3,
   widgetMonthlyConversationLimit: 0,
   widgetMonthlyTokenLimit: MAX_INT,
+  widgetSiteSeenAt: t("2026-02-01T12:34:56.789Z"),
+  widgetSiteOrigin: "https://xn--bcher-kva.example:8443",
   voiceEnabled: true,
   voiceName: "kal16 «voix» 🎙",
   voiceLanguage: "en-GB",
