@@ -90,17 +90,17 @@ function OpenConversation({ data, mayManageVisitorData }: { data: Conversation; 
             <StatusBadge status={data.status} />
             {data.rating ? <RatingBadge rating={data.rating.rating} /> : null}
           </span>
+          <button
+            type="button"
+            className="btn conversation-info-toggle"
+            aria-expanded={infoOpen}
+            aria-controls="conversation-info"
+            onClick={() => setInfoOpen((open) => !open)}
+          >
+            Info
+          </button>
           <div className="conversation-toolbar">
             <ConversationActions conversation={data} handling={handling} />
-            <button
-              type="button"
-              className="btn conversation-info-toggle"
-              aria-expanded={infoOpen}
-              aria-controls="conversation-info"
-              onClick={() => setInfoOpen((open) => !open)}
-            >
-              Info
-            </button>
           </div>
         </div>
         <p className="handling-state">{handlingText(data, handling.myId, now)}</p>
