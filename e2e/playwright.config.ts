@@ -8,6 +8,8 @@ export const E2E_PORT = Number(process.env.E2E_PORT || 3100);
 export const E2E_ADMIN = { email: "admin@example.com", password: "e2e-admin-password" };
 /** The fake OpenAI-compatible server the app's LLM settings point at (e2e/fake-llm.ts): the next port. */
 export const E2E_LLM_PORT = E2E_PORT + 1;
+/** The suite's server allows this many times each widget connection limit (see its env below). */
+export const E2E_WIDGET_CONNECTIONS_SCALE = 50;
 export const E2E_LLM_URL = `http://127.0.0.1:${E2E_LLM_PORT}`;
 const E2E_LLM_API_KEY = "sk-e2e-fake";
 
@@ -83,7 +85,7 @@ export default defineConfig({
         // Every journey's browser connects from 127.0.0.1: widget sockets still closing from one journey
         // must not take the next one's slots (20 per IP and agent by default, here 1,000).
         // widget-connection.spec.ts proves the 4429 refusal on a server of its own with a low limit.
-        WIDGET_CONNECTIONS_SCALE: "50",
+        WIDGET_CONNECTIONS_SCALE: String(E2E_WIDGET_CONNECTIONS_SCALE),
       },
     },
   ],
