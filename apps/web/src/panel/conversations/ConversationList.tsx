@@ -1,5 +1,6 @@
 "use client";
 
+import { visitorIdentity } from "@parley/core/browser";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
@@ -10,7 +11,6 @@ import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionButton } from "../ui/buttons.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { filtersQuery, hasFilters, type InboxFilters, listInput } from "./filters.ts";
-import { visitorIdentity } from "./identity.ts";
 import { RatingBadge } from "./RatingBadge.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 

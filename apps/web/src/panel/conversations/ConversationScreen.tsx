@@ -1,5 +1,6 @@
 "use client";
 
+import { visitorIdentity } from "@parley/core/browser";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
@@ -12,7 +13,6 @@ import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionStatus, EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { filtersQuery, parseFilters } from "./filters.ts";
 import { ConversationActions, HandlingCard, handlingText, useConversationHandling } from "./HandlingPanel.tsx";
-import { visitorIdentity } from "./identity.ts";
 import { RatingBadge } from "./RatingBadge.tsx";
 import { RatingCard } from "./RatingCard.tsx";
 import { ReplyComposer } from "./ReplyComposer.tsx";

@@ -1,7 +1,7 @@
 "use client";
 
+import { visitorIdentity } from "@parley/core/browser";
 import Link from "next/link";
-import { visitorIdentity } from "../conversations/identity.ts";
 import { formatWaited } from "../format.ts";
 import { useNow } from "../inbox/use-now.ts";
 import type { RouterOutputs } from "../trpc.ts";

@@ -1,5 +1,6 @@
 "use client";
 
+import { visitorIdentity } from "@parley/core/browser";
 // What tells a person that work waits for them: the navigation's Mine and Unassigned counts, the
 // page title's count, and an alert when a conversation is assigned to them or its visitor writes
 // again. All read one query (conversations.counts, core's counts.ts), which the live inbox stream
@@ -12,7 +13,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { visitorIdentity } from "../conversations/identity.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { CheckboxField } from "../ui/fields.tsx";
 import {

@@ -1,5 +1,6 @@
-// Who the visitor is, as the inbox names them: their name, else their email, else the page a widget
-// conversation started on (host and path), else "Anonymous visitor".
+// Who the visitor is, as the panel names them (inbox rows, the conversation, alerts, the browser tab):
+// their name, else their email, else the page a widget conversation started on (host and path), else
+// "Anonymous visitor". Pure: the panel's browser code imports it through @parley/core/browser.
 export interface VisitorIdentityFields {
   visitorName?: string | null;
   visitorEmail?: string | null;
