@@ -16,15 +16,6 @@ beforeAll(async () => {
   await ctx.db.prisma.article.create({
     data: { id: "titles-article", sourceId: "src-start", title: "Reset password article", content: "Body" },
   });
-  await ctx.db.prisma.conversation.createMany({
-    data: [
-      { id: "titles-named", agentId: "titles-support-bot", visitorName: "Maya Visitor", visitorEmail: "maya@example.com" },
-      { id: "titles-emailed", agentId: "titles-support-bot", visitorEmail: "sam@example.com" },
-      { id: "titles-page", agentId: "titles-support-bot", channel: "widget", firstPageUrl: "https://shop.example.com/pricing?x=1" },
-      { id: "titles-anonymous", agentId: "titles-support-bot" },
-      { id: "titles-other-conversation", agentId: "titles-elsewhere", visitorName: "Not yours either" },
-    ],
-  });
   await ctx.db.prisma.webhookEndpoint.create({
     data: { id: "titles-hook", workspaceId: "ws-demo", url: "https://hooks.example.com/parley", eventTypes: [], secret: "whsec_titles" },
   });
@@ -41,16 +32,6 @@ describe("panelItemTitle", () => {
     const source = await ctx.db.prisma.source.findUniqueOrThrow({ where: { id: "src-start" }, select: { name: true } });
     expect(await panelItemTitle(ctx.db, owner, "source", "src-start")).toBe(`${source.name} · Knowledge`);
     expect(await panelItemTitle(ctx.db, owner, "webhook", "titles-hook")).toBe("https://hooks.example.com/parley · Webhooks");
-  });
-
-  it("names a conversation by its visitor, as the inbox does: name, email, first page, else anonymous", async () => {
-    expect(await panelItemTitle(ctx.db, owner, "conversation", "titles-named")).toBe("Maya Visitor · Conversations");
-    expect(await panelItemTitle(ctx.db, owner, "conversation", "titles-emailed")).toBe("sam@example.com · Conversations");
-    expect(await panelItemTitle(ctx.db, owner, "conversation", "titles-page")).toBe("Visitor on shop.example.com/pricing · Conversations");
-    expect(await panelItemTitle(ctx.db, owner, "conversation", "titles-anonymous")).toBe("Anonymous visitor · Conversations");
-    expect(await panelItemTitle(ctx.db, owner, "conversation", "titles-other-conversation")).toBe("Conversation");
-    const editor = { workspaceId: "ws-demo", role: "editor" as const };
-    expect(await panelItemTitle(ctx.db, editor, "conversation", "titles-named")).toBe("Conversation");
   });
 
   it("keeps the generic title for an unknown item or another workspace's", async () => {

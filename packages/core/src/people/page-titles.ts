@@ -2,17 +2,15 @@
 // Agents"), so several open tabs tell apart. A name is read only within the person's workspace and
 // only when their role may open that section; otherwise the page keeps its generic title.
 import type { Database } from "@parley/db";
-import { visitorIdentity } from "../conversations/identity.ts";
 import type { Permission } from "./permissions.ts";
 import { roleMay } from "./permissions.ts";
 import type { AdminScope } from "./scope.ts";
 
-export type PanelItemKind = "agent" | "article" | "conversation" | "source" | "webhook";
+export type PanelItemKind = "agent" | "article" | "source" | "webhook";
 
 const ITEM_SECTIONS: Record<PanelItemKind, { section: string; permission: Permission; fallback: string }> = {
   agent: { section: "Agents", permission: "agents.read", fallback: "Agent" },
   article: { section: "Knowledge", permission: "knowledge.read", fallback: "Article" },
-  conversation: { section: "Conversations", permission: "inbox.read", fallback: "Conversation" },
   source: { section: "Knowledge", permission: "knowledge.read", fallback: "Source" },
   webhook: { section: "Webhooks", permission: "webhooks.manage", fallback: "Webhook endpoint" },
 };
@@ -37,13 +35,6 @@ async function itemName(db: Database, workspaceId: string, kind: PanelItemKind, 
       return (await db.prisma.agent.findFirst({ where: { id, workspaceId }, select: { name: true } }))?.name ?? null;
     case "article":
       return (await db.prisma.article.findFirst({ where: { id, source: { workspaceId } }, select: { title: true } }))?.title ?? null;
-    case "conversation": {
-      const conversation = await db.prisma.conversation.findFirst({
-        where: { id, agent: { workspaceId } },
-        select: { visitorName: true, visitorEmail: true, firstPageUrl: true },
-      });
-      return conversation && visitorIdentity(conversation);
-    }
     case "source":
       return (await db.prisma.source.findFirst({ where: { id, workspaceId }, select: { name: true } }))?.name ?? null;
     case "webhook":

@@ -1,15 +1,11 @@
 import { roleMay } from "@parley/core/people";
 import type { Metadata } from "next";
 import { ConversationScreen } from "~/panel/conversations/ConversationScreen.tsx";
-import { itemMetadata } from "~/panel/page-title.ts";
 import { segmentId } from "~/panel/params.ts";
 import { pageSession } from "~/server/auth.ts";
 
 export const dynamic = "force-dynamic";
-
-export async function generateMetadata({ params }: { params: Promise<{ conversationId: string }> }): Promise<Metadata> {
-  return { title: "Conversation", ...(await itemMetadata("conversation", (await params).conversationId)) };
-}
+export const metadata: Metadata = { title: "Conversation" };
 
 export default async function ConversationPage({ params }: { params: Promise<{ conversationId: string }> }) {
   const { conversationId } = await params;
