@@ -32,8 +32,10 @@ export function VisitorDataCard({ conversation }: Props) {
       onSuccess: async () => {
         setOpen(false);
         await Promise.all([
-          queryClient.invalidateQueries(trpc.conversations.get.queryFilter()),
-          queryClient.invalidateQueries(trpc.conversations.list.queryFilter()),
+          // pathFilter: the inbox list is an infinite query, which queryFilter() does not match.
+          queryClient.invalidateQueries(trpc.conversations.get.pathFilter()),
+          queryClient.invalidateQueries(trpc.conversations.list.pathFilter()),
+          queryClient.invalidateQueries(trpc.conversations.waiting.pathFilter()),
         ]);
       },
     }),
