@@ -796,16 +796,19 @@ function start(script: HTMLScriptElement): WidgetApi {
   const api: WidgetApi = { connection: null, open, close };
   // A link from a reply mail (#parley-resume=<token>, signed by the server for one conversation):
   // resume that conversation, open the chat, and take the token out of the address bar.
-  const fromMail = /^#parley-resume=([A-Za-z0-9_.-]{1,2000})$/.exec(location.hash);
+  const fromMail = RESUME_HASH.exec(location.hash);
   if (fromMail?.[1]) {
     try {
       localStorage.setItem(`parley:${agentId}:resume`, fromMail[1]);
     } catch {
       // storage blocked: the link cannot resume
     }
-    // The page's own history state is kept (a framework's router keeps its place).
-    history.replaceState(history.state, "", `${location.pathname}${location.search}`);
+    dropResumeToken();
+    // A framework's router that hydrates after this script (Next.js does) writes back the address
+    // it read at load, token included: drop it again once the page has loaded and once resumed.
+    addEventListener("load", () => setTimeout(dropResumeToken, 0), { once: true });
     open();
+    ensureConnection().on("ready", () => setTimeout(dropResumeToken, 0));
     return api;
   }
   // A visitor coming back to a conversation reconnects at once (to see replies that came meanwhile).
@@ -815,6 +818,13 @@ function start(script: HTMLScriptElement): WidgetApi {
     // storage blocked: connect on first open
   }
   return api;
+}
+
+const RESUME_HASH = /^#parley-resume=([A-Za-z0-9_.-]{1,2000})$/;
+
+/** Takes a reply mail's resume token out of the address bar, keeping the page's history state (a router's place). */
+function dropResumeToken(): void {
+  if (RESUME_HASH.test(location.hash)) history.replaceState(history.state, "", `${location.pathname}${location.search}`);
 }
 
 const script = document.currentScript as HTMLScriptElement | null;
