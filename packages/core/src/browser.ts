@@ -21,6 +21,8 @@ export { SAVED_REPLY_PLACEHOLDERS } from "./conversations/saved-replies/placehol
 /** The help centre's brand as its 404 page reads it (a type only: no server code comes along). */
 export type { HelpBrand } from "./help/brand.ts";
 export { helpArticleUrl, helpPaths } from "./help/urls.ts";
+/** What the upload route answers (a type only: no server code comes along). */
+export type { UploadedImage } from "./images/images.ts";
 export { IMAGE_UPLOAD_MAX_BYTES } from "./images/limits.ts";
 export { imagePath, isUploadedImagePath } from "./images/paths.ts";
 export { ACCEPTED_IMAGE_TYPES_TEXT } from "./images/sniff.ts";

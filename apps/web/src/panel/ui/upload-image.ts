@@ -1,16 +1,7 @@
 // Uploading an image from the panel (POST /api/panel/images): the article editor's pictures and an
 // agent's logo. The server checks the type, size and permission; a refusal comes back as its
 // spec error body and is thrown as one readable message.
-
-export interface UploadedImage {
-  name: string;
-  /** The path on this site (a logo keeps it). */
-  path: string;
-  /** The absolute address (an article's Markdown holds it). */
-  url: string;
-  contentType: string;
-  size: number;
-}
+import type { UploadedImage } from "@parley/core/browser";
 
 /** The images the file choosers offer (the server reads the bytes, whatever the chooser allowed). */
 export const IMAGE_ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
