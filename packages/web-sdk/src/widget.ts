@@ -240,6 +240,12 @@ function start(script: HTMLScriptElement): WidgetApi {
   panel.append(header, logBox, typing, offlineBar, voiceBar, form);
   root.append(panel, launcher);
   document.body.append(host);
+  // A framework that renders the page's <body> (Next.js on a client-side navigation) may drop
+  // nodes it did not render: the launcher is put back, so the chat never silently disappears.
+  const keepAttached = () => {
+    if (!host.isConnected) document.body.append(host);
+  };
+  new MutationObserver(keepAttached).observe(document.body, { childList: true });
 
   let connection: ParleyConnection | null = null;
   const shown = new Set<string>();
@@ -747,6 +753,7 @@ function start(script: HTMLScriptElement): WidgetApi {
   }
 
   function open() {
+    keepAttached();
     ensureConnection();
     panel.hidden = false;
     launcher.setAttribute("aria-expanded", "true");
