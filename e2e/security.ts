@@ -111,9 +111,22 @@ export async function clickEveryLink(page: Page, traps: Traps, area: () => Locat
   );
   const count = await area().locator("a").count();
   expect(count, `links in ${where}`).toBeGreaterThan(0);
+  const start = page.url();
+  // On a busy machine a click's navigation (a full one, or the router's) may land after the
+  // check that followed it: the page is reopened whenever it is no longer the one under test.
+  const reopenSafely = async () => {
+    await reopen().catch(async () => {
+      await page.waitForLoadState("load").catch(() => undefined);
+      await reopen();
+    });
+  };
   for (let index = 0; index < count; index++) {
+    if (page.url() !== start || (await area().locator("a").count()) <= index) await reopenSafely();
     const link = area().locator("a").nth(index);
-    const href = await link.getAttribute("href");
+    const href = await link.getAttribute("href", { timeout: 10_000 }).catch(async () => {
+      await reopenSafely();
+      return link.getAttribute("href", { timeout: 10_000 });
+    });
     const before = page.url();
     const popups: Page[] = [];
     const onPage = (popup: Page) => popups.push(popup);
@@ -137,7 +150,7 @@ export async function clickEveryLink(page: Page, traps: Traps, area: () => Locat
       await popup.close();
     }
     if (page.url() === before && (await stayedOnPage(page, traps, `${where} after clicking link ${index} (${href})`))) continue;
-    await reopen();
+    await reopenSafely();
   }
   expect(traps.dialogs, `dialogs after clicking the links of ${where}`).toEqual([]);
 }
