@@ -4,7 +4,8 @@
 // (headings, lists, links, code; Ctrl/⌘+B, I, K), image upload by button, paste or drop (the image
 // is stored on this server and `![description](address)` inserted), and a text area that grows
 // with the article (and can be resized) instead of scrolling in a fixed box.
-import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useId, useRef, useState } from "react";
+import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useRef, useState } from "react";
+import { useDescription } from "../ui/fields.tsx";
 import { IMAGE_ACCEPT, uploadImage } from "../ui/upload-image.ts";
 import { altFromFileName, formatMarkdown, imageMarkdown, type MarkdownFormat, type TextEdit } from "./markdown-format.ts";
 import "./editor.css";
@@ -39,7 +40,7 @@ interface MarkdownEditorProps {
 }
 
 export function MarkdownEditor({ label, name, value, onChange, hint, error }: MarkdownEditorProps) {
-  const id = useId();
+  const { id, describedBy, invalid, extras } = useDescription(error, hint);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(0);
@@ -128,8 +129,6 @@ export function MarkdownEditor({ label, name, value, onChange, hint, error }: Ma
     void upload(images);
   }
 
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
   const statusText = uploading > 0 ? "Uploading the image…" : (uploadError ?? uploaded ?? "");
   return (
     <div className="field markdown-editor">
@@ -193,20 +192,11 @@ export function MarkdownEditor({ label, name, value, onChange, hint, error }: Ma
         onKeyDown={onKeyDown}
         onPaste={onPaste}
         onDrop={onDrop}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
         spellCheck
       />
-      {hint ? (
-        <span id={hintId} className="field-hint">
-          {hint}
-        </span>
-      ) : null}
-      {error ? (
-        <span id={errorId} className="field-error">
-          {error}
-        </span>
-      ) : null}
+      {extras}
       <p className={uploadError ? "field-error md-status" : "field-hint md-status"} role="status">
         {statusText}
       </p>

@@ -14,7 +14,8 @@ interface FieldProps {
   hint?: ReactNode;
 }
 
-function useDescription(error?: string, hint?: ReactNode) {
+/** A field's id, its described-by list, invalid state and the hint and error under it (for fields written elsewhere too). */
+export function useDescription(error?: string, hint?: ReactNode) {
   const id = useId();
   const group = useContext(GroupError);
   const hintId = hint ? `${id}-hint` : undefined;
