@@ -52,6 +52,43 @@ describe("stems", () => {
   });
 });
 
+describe("words as people write them", () => {
+  const versions: IndexedArticle[] = [
+    {
+      id: "win78",
+      title: "The desktop app on older releases of Windows: 7 and 8",
+      language: "en",
+      content: "Version 1 runs on Windows 7 and 8.",
+    },
+    {
+      id: "win10",
+      title: "The desktop app on Windows 10 and later",
+      language: "en",
+      content: "The desktop app, version 3, runs on Windows 10 and 11: download the desktop app for Windows from the website.",
+    },
+    {
+      id: "sub",
+      title: "Selective sync of sub-folders",
+      language: "en",
+      content: "Pick a sub-folder of a library to keep, or several sub-folders.",
+    },
+    { id: "libraries", title: "Syncing a library", language: "en", content: "The app keeps every folder of a library in sync." },
+  ];
+  const versionIndex = new PassageIndex(versions);
+  const top = (message: string) =>
+    rankArticles({ index: versionIndex, synonyms: builtInSynonyms, message, previous: [] }).articles[0]?.articleId;
+
+  it("keep a single digit, which tells one version from another", () => {
+    expect(top("desktop app for windows 7")).toBe("win78");
+    expect(top("desktop app for windows 10")).toBe("win10");
+  });
+
+  it("find a hyphenated word written as one, typo or not", () => {
+    expect(top("sync only one subfolder")).toBe("sub");
+    expect(top("sync only one subfoldr")).toBe("sub");
+  });
+});
+
 describe("typos", () => {
   it("count a swap of two neighbouring letters as one edit", () => {
     expect(editDistance("refnud", "refund")).toBe(1);
@@ -189,9 +226,32 @@ describe("the confidence to answer", () => {
     expect(result.articles[0]?.articleId).toBe("webflow");
     expect(answersQuestion(result)).toBe(true);
     // The title carries it: with nothing else in its favour, 0.6 of the question in the title answers.
-    const titleOnly = { coverage: 0.6, title: 0.6, margin: 0, evidence: 0, unknown: 0 };
+    const titleOnly = { coverage: 0.6, title: 0.6, margin: 0, evidence: 0, unknown: 0, strength: 0 };
     expect(confidenceOf(titleOnly)).toBeGreaterThanOrEqual(KNOWLEDGE_MIN_CONFIDENCE);
     expect(confidenceOf({ ...titleOnly, title: 0 })).toBeLessThan(KNOWLEDGE_MIN_CONFIDENCE);
+  });
+
+  it("reads a match's strength on the help centre's own scale, so that its size does not decide", () => {
+    const unrelated = Array.from(
+      { length: 300 },
+      (_, i): IndexedArticle => ({
+        id: `other-${i}`,
+        title: `Topic ${i}`,
+        language: "en",
+        content: `Open Settings to change option ${i}.`,
+      }),
+    );
+    const small = rankArticles({ index, synonyms: () => [], message: "how many characters does a password need", previous: [] });
+    const large = rankArticles({
+      index: new PassageIndex([...ARTICLES, ...unrelated]),
+      synonyms: () => [],
+      message: "how many characters does a password need",
+      previous: [],
+    });
+    expect(large.articles[0]?.articleId).toBe("password");
+    const [a, b] = [confidenceInputs(small, 0).strength, confidenceInputs(large, 0).strength];
+    expect(a).toBeGreaterThan(0);
+    expect(Math.abs(a - b) / a).toBeLessThan(0.25);
   });
 
   it("is enough for a long message that rambles but names several of one article's specific words", () => {
@@ -273,7 +333,16 @@ describe("languages", () => {
     }
     for (const message of ["hola", "Bonjour !", "guten Morgen", "bom dia", "how are you today?"])
       expect(isGreeting(message), message).toBe(true);
-    for (const message of ["muchas gracias", "merci beaucoup", "vielen Dank", "obrigado pela ajuda"])
+    for (const message of [
+      "muchas gracias",
+      "merci beaucoup",
+      "vielen Dank",
+      "obrigado pela ajuda",
+      "thanks, that helped!",
+      "that worked, thank you",
+    ])
       expect(isThanks(message), message).toBe(true);
+    for (const message of ["thanks, but that didn't help", "that worked but now sync fails", "it helped me set up sync, how do I share?"])
+      expect(isThanks(message), message).toBe(false);
   });
 });

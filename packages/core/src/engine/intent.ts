@@ -57,8 +57,10 @@ const GREETING =
 // "How are you?", "who am I talking to?", "are you a bot?": small talk a greeting answers.
 const SMALL_TALK =
   /^\W*(?:(?:hi|hello|hey)\W+)?(?:how\s+are\s+you(?:\s+doing)?(?:\s+today)?|how\s+is\s+it\s+going|whats\s+up|who\s+am\s+i\s+(?:talking|speaking|chatting)\s+(?:to|with)|who\s+are\s+you|are\s+you\s+(?:a\s+)?(?:bot|robot|human|real|ai)|que\s+tal|como\s+estas|comment\s+(?:ca\s+va|allez\s+vous)|ca\s+va|wie\s+geht\s+(?:es|s)(?:\s+(?:dir|ihnen))?|tudo\s+bem|como\s+vai(?:\s+voce)?)\W*$/;
-const THANKS =
-  /^\W*(?:thanks|thank\s+you|thx|ty|cheers|great|perfect|ok(?:ay)?|got\s+it)(?:\s+(?:so|very)\s+much)?(?:\s*,?\s*(?:thanks|thank\s+you))?(?:\s+for\s+(?:your|the|all\s+the)\s+help)?\W*$/i;
+const THANK_YOU = String.raw`(?:thanks|thank\s+you|thx|ty|cheers|great|perfect|ok(?:ay)?|got\s+it)(?:\s+(?:so|very)\s+much)?(?:\s*,?\s*(?:thanks|thank\s+you))?(?:\s+for\s+(?:your|the|all\s+the)\s+help)?`;
+// "that helped", "it worked", "that did the trick": the answer was enough.
+const IT_WORKED = String.raw`(?:that|this|it)(?:\s+(?:really|totally|finally))?\s+(?:helped|helps|worked|works|did\s+the\s+trick|solved\s+it|fixed\s+it|answers\s+it)(?:\s+(?:a\s+lot|perfectly))?`;
+const THANKS = new RegExp(String.raw`^\W*(?:${THANK_YOU}(?:\W+${IT_WORKED})?|${IT_WORKED}(?:\W+${THANK_YOU})?)\W*$`, "i");
 // Folded: "muchas gracias", "merci beaucoup", "vielen Dank", "obrigado pela ajuda".
 const OTHER_LANGUAGE_THANKS =
   /^\W*(?:(?:muchas\s+)?gracias(?:\s+por\s+(?:tu|su|la)\s+ayuda)?|merci(?:\s+beaucoup|\s+bien)?(?:\s+pour\s+(?:votre|ton|l)\s*aide)?|(?:vielen\s+)?dank(?:e)?(?:\s+(?:schon|sehr))?(?:\s+fur\s+(?:ihre|deine|die)\s+hilfe)?|(?:muito\s+)?obrigad[oa](?:\s+pela\s+ajuda)?|valeu|perfecto|parfait|super|perfeito|(?:ok(?:ay)?\s+)?(?:cool|nice|awesome|good|alright|sounds\s+good|vale|genial|dacord|daccord|gut|alles\s+klar|beleza|legal))\W*$/;

@@ -51,7 +51,7 @@ function stopSet(list: readonly string[], filler: string): ReadonlySet<string> {
 }
 
 export function isStopWord(word: string, language: Language): boolean {
-  return word.length < 2 || STOP_WORDS[language].has(word);
+  return (word.length < 2 && !/\d/.test(word)) || STOP_WORDS[language].has(word);
 }
 
 // Stemming is the costliest step of indexing and the same words recur: remember each language's
@@ -77,4 +77,15 @@ export function termsOf(text: string, language: Language): string[] {
   const terms: string[] = [];
   for (const word of wordsOf(text)) if (!isStopWord(word, language)) terms.push(stem(word, language));
   return terms;
+}
+
+/**
+ * The joined forms of a text's hyphenated words ("sub-folder" as "subfolder", "e-mail" as
+ * "email"), as written (folded): a visitor often writes together what the help centre hyphenates.
+ */
+export function joinedWordsOf(text: string): string[] {
+  const joined: string[] = [];
+  for (const match of fold(text).matchAll(/(?<![\p{L}\p{N}-])(\p{L}+(?:-\p{L}+)+)(?![\p{L}\p{N}-])/gu))
+    joined.push(match[1]!.replaceAll("-", ""));
+  return joined;
 }

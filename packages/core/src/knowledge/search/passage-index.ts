@@ -5,7 +5,7 @@
 import { distance } from "fastest-levenshtein";
 import { sectionsOf } from "../articles/sections.ts";
 import type { Language } from "../languages/detection.ts";
-import { stem, termsOf, wordsOf } from "./analyze.ts";
+import { joinedWordsOf, stem, termsOf, wordsOf } from "./analyze.ts";
 
 export interface IndexedArticle {
   id: string;
@@ -98,6 +98,20 @@ function fieldTf(packed: number, field: number): number {
   return Math.floor(packed / (TF_MAX + 1) ** field) & TF_MAX;
 }
 
+/** Adds a field's hyphenated words joined ("subfolder" for "sub-folder"), beside their parts. */
+function addJoined(counts: Map<string, number[]>, terms: string[], text: string, language: Language, field: number): void {
+  for (const word of joinedWordsOf(text)) {
+    const term = stem(word, language);
+    if (terms.includes(term)) continue;
+    let tf = counts.get(term);
+    if (!tf) {
+      tf = new Array<number>(FIELDS).fill(0);
+      counts.set(term, tf);
+    }
+    tf[field]! += 1;
+  }
+}
+
 /**
  * Adds a field's terms, and pairs of adjacent terms for the title and heading: phrases say most
  * there, and the body's pairs would double the index.
@@ -151,7 +165,8 @@ export class PassageIndex {
   private add(article: IndexedArticle): void {
     const title = termsOf(article.title, article.language);
     this.firstPassage.set(article.id, this.passages.length);
-    for (const word of wordsOf(`${article.title}\n${article.content}`)) {
+    const text = `${article.title}\n${article.content}`;
+    for (const word of [...wordsOf(text), ...joinedWordsOf(text)]) {
       if (word.length < CORRECTABLE_MIN_LENGTH - 1 || /\d/.test(word)) continue;
       const known = this.written.get(word);
       if (known) known.count++;
@@ -169,6 +184,9 @@ export class PassageIndex {
       addTerms(counts, title, 0);
       addTerms(counts, heading, 1);
       addTerms(counts, body, 2);
+      addJoined(counts, title, article.title, article.language, 0);
+      addJoined(counts, heading, section.heading, article.language, 1);
+      addJoined(counts, body, section.sentences.join(" "), article.language, 2);
       const lengths = [title.length, heading.length, body.length];
       for (let field = 0; field < FIELDS; field++) {
         this.totalLength[field]! += lengths[field]!;
@@ -206,6 +224,11 @@ export class PassageIndex {
   idf(term: string): number {
     const df = this.documentFrequency(term);
     return Math.log(1 + (this.passages.length - df + 0.5) / (df + 0.5));
+  }
+
+  /** The idf of a word only one passage holds: the most a word that occurs can say here. */
+  rareWordIdf(): number {
+    return Math.log(1 + (this.passages.length - 0.5) / 1.5);
   }
 
   /**

@@ -36,6 +36,12 @@ export interface ArticleMatch {
   passageShare: number;
   /** How relevant the article is (relevance below); the articles come in this order when nothing is fused. */
   relevance: number;
+  /**
+   * How strongly its passages match, as scored rather than as a share of the best article's: its
+   * best passage's BM25F score plus half its second's and a quarter of its third's, over the idf
+   * of a word only one passage holds, so that help centres of every size read alike.
+   */
+  strength: number;
   /** The article's passages in ranked order (best first). */
   sections: number[];
 }
@@ -92,7 +98,7 @@ export function rankArticles(input: RankInput): Ranking {
   const words = [...current.words, ...(context?.words.map((word) => ({ ...word, weight: word.weight * PREVIOUS_MESSAGE_WEIGHT })) ?? [])];
   const { passages, found } = matchPassages(index, terms, current.words, language);
   const lexical = topByScore(passages, LEXICAL_CANDIDATES);
-  const relevance = articleRelevance(index, terms, lexical, found, words);
+  const { relevance, strength } = articleRelevance(index, terms, lexical, found, words);
   const byRelevance = [...lexical].sort((a, b) => relevance(b.articleId) - relevance(a.articleId) || b.score - a.score);
   const fused = fuse(byRelevance.slice(0, LEXICAL_DEPTH), input.otherRankings ?? []);
   // The earlier message can only add evidence: a question complete on its own ("how do I get a
@@ -111,6 +117,7 @@ export function rankArticles(input: RankInput): Ranking {
         titleShare: shareFound(words, titleMatched),
         passageShare,
         relevance: relevance(passage.articleId),
+        strength: strength(passage.articleId),
         sections: [],
       };
       articles.set(passage.articleId, article);
@@ -155,7 +162,7 @@ export function searchRanking(
   const language = detectLanguage(query, fallbackLanguage);
   const analyzed = analyzeQuery(index, query, language, synonyms);
   const { passages, found } = matchPassages(index, analyzed.terms, analyzed.words, language);
-  const relevance = articleRelevance(index, analyzed.terms, topByScore(passages, passages.length), found, analyzed.words);
+  const { relevance } = articleRelevance(index, analyzed.terms, topByScore(passages, passages.length), found, analyzed.words);
   const articles: SearchMatch[] = [];
   for (const [articleId, { matched }] of found) {
     // A passage reached only through a synonym phrase's single words stands for none of the words.
@@ -233,7 +240,7 @@ function articleRelevance(
   passages: readonly RankedPassage[],
   found: ReadonlyMap<string, ArticleWords>,
   words: readonly SubjectWord[],
-): (articleId: string) => number {
+): { relevance: (articleId: string) => number; strength: (articleId: string) => number } {
   const best = new Map<string, number[]>();
   for (const passage of passages) {
     const scores = best.get(passage.articleId);
@@ -251,6 +258,7 @@ function articleRelevance(
     topScore = Math.max(topScore, articleScores.get(articleId) ?? 0);
   }
   const relevance = new Map<string, number>();
+  const rareIdf = index.rareWordIdf();
   for (const [articleId, articleStrength] of strength) {
     const share = ARTICLE_SCORE_SHARE * ((articleScores.get(articleId) ?? 0) / (topScore || 1));
     const base = share + (1 - ARTICLE_SCORE_SHARE) * (articleStrength / (topStrength || 1));
@@ -258,7 +266,7 @@ function articleRelevance(
     const bonus = article ? TITLE_BONUS * shareFound(words, article.titleMatched) + PASSAGE_BONUS * article.passageShare : 0;
     relevance.set(articleId, base * (1 + bonus));
   }
-  return (articleId) => relevance.get(articleId) ?? 0;
+  return { relevance: (articleId) => relevance.get(articleId) ?? 0, strength: (articleId) => (strength.get(articleId) ?? 0) / rareIdf };
 }
 
 /** Of an article's best few sections, those whose heading names more of the visitor's own words come first. */

@@ -58,6 +58,10 @@ time zone, timezone
 trial, free trial, try for free, test for free
 locked out, lockout, locked, blocked, cant get in
 webhook, callback, web hook
+mac, macos, os x, osx, macbook, imac
+folder, directory
+restore, recover, get back, bring back, undelete, retrieve
+previous version, older version, earlier version, old version, revision, version history
 permissions, roles, access rights, access level, role
 report, reports, analytics, statistics, stats, dashboard
 tax, vat, sales tax, gst
