@@ -9,7 +9,7 @@ import { detectLanguage, type Language, loadLanguageDetector } from "../src/know
 import { termsOf } from "../src/knowledge/search/analyze.ts";
 import { reciprocalRankFusion } from "../src/knowledge/search/fusion.ts";
 import { editDistance, type IndexedArticle, PassageIndex } from "../src/knowledge/search/passage-index.ts";
-import { fuse, type RankedPassage, rankArticles } from "../src/knowledge/search/rank.ts";
+import { fuse, type RankedPassage, rankArticles, searchRanking } from "../src/knowledge/search/rank.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "../src/knowledge/search/synonyms.ts";
 
 const ARTICLES: IndexedArticle[] = [
@@ -86,6 +86,29 @@ describe("words as people write them", () => {
   it("find a hyphenated word written as one, typo or not", () => {
     expect(top("sync only one subfolder")).toBe("sub");
     expect(top("sync only one subfoldr")).toBe("sub");
+  });
+});
+
+describe("the search list", () => {
+  it("puts the article whose title the query names whole above one whose longer title names it among other words", () => {
+    const articles: IndexedArticle[] = [
+      {
+        id: "sync-errors",
+        title: "Sync errors: conflicts, deletions and file-count limits",
+        language: "en",
+        content:
+          "## Conflicts\n\nWhen two people change the same file, the app keeps both files: the conflict copy of the file is named after the person.\n\n## File-count limits\n\nA library of more than 100,000 files does not sync.",
+      },
+      {
+        id: "conflicts",
+        title: "File conflicts",
+        language: "en",
+        content: "Two people edited one document at once: the later save is kept as a copy beside it.",
+      },
+      { id: "other", title: "Sharing a library", language: "en", content: "Share a library with a group." },
+    ];
+    const ranking = searchRanking(new PassageIndex(articles), builtInSynonyms, "conflict files");
+    expect(ranking.articles.map((match) => match.articleId).slice(0, 2)).toEqual(["conflicts", "sync-errors"]);
   });
 });
 

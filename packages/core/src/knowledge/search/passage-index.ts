@@ -148,6 +148,7 @@ export class PassageIndex {
   /** Per article: its title's length, and its headings' and its bodies' summed lengths. */
   private readonly articleLengths = new Map<string, number[]>();
   private readonly articleTotalLength = new Array<number>(FIELDS).fill(0);
+  private readonly titles = new Map<string, ReadonlySet<string>>();
 
   constructor(articles: Iterable<IndexedArticle>) {
     for (const article of articles) this.add(article);
@@ -164,6 +165,7 @@ export class PassageIndex {
 
   private add(article: IndexedArticle): void {
     const title = termsOf(article.title, article.language);
+    this.titles.set(article.id, new Set(title));
     this.firstPassage.set(article.id, this.passages.length);
     const text = `${article.title}\n${article.content}`;
     for (const word of [...wordsOf(text), ...joinedWordsOf(text)]) {
@@ -213,6 +215,15 @@ export class PassageIndex {
     const first = this.firstPassage.get(articleId);
     const passage = first === undefined ? undefined : this.passages[first + section];
     return passage?.articleId === articleId && passage.section === section ? passage : undefined;
+  }
+
+  /** The share (0..1) of an article's title terms among `terms`: how much of its title a query names. */
+  titleNamed(articleId: string, terms: ReadonlySet<string>): number {
+    const title = this.titles.get(articleId);
+    if (!title || title.size === 0) return 0;
+    let named = 0;
+    for (const term of title) if (terms.has(term)) named++;
+    return named / title.size;
   }
 
   /** How many passages contain `term`. */
