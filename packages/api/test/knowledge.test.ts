@@ -176,12 +176,23 @@ describe("articles", () => {
       published: false,
       active: true,
       updatedAt: expect.any(Date),
+      viewCount: 0,
       helpful: 0,
       votes: 0,
     });
     expect((await caller.articles.list({ sourceId: source.id, query: "password" })).map((row) => row.id)).toEqual([second.id, first.id]);
     expect((await caller.articles.list({ query: "invoices" })).map((row) => row.id)).toEqual([second.id]);
     expect((await caller.articles.list()).every((row) => row.sourceId !== b.sourceId)).toBe(true);
+    // The team sees what the help centre's readers read (stored by the article-views task).
+    await ctx.db.prisma.article.update({ where: { id: first.id }, data: { viewCount: 7 } });
+    const counts = new Map((await caller.articles.list({ sourceId: source.id })).map((row) => [row.id, row.viewCount]));
+    expect(counts).toEqual(
+      new Map([
+        [second.id, 0],
+        [first.id, 7],
+      ]),
+    );
+    expect((await caller.articles.get({ id: first.id })).viewCount).toBe(7);
   });
 
   it("treats another workspace's articles and sources as not found", async () => {

@@ -146,6 +146,7 @@ describe("every model round-trips every field", () => {
       language: "fr",
       detectedLanguage: "fr",
       translationOfId: null,
+      viewCount: MAX_INT,
     };
     const draft = {
       ...published,
@@ -160,6 +161,7 @@ describe("every model round-trips every field", () => {
       detectedLanguage: null,
       // A translation of the article above.
       translationOfId: "art-rt",
+      viewCount: 0,
     };
     for (const article of [published, draft]) {
       await db.prisma.article.create({ data: article });

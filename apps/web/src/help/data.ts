@@ -71,6 +71,27 @@ export const loadSearchPage = cache(async (agentId: string, rawQuery: string) =>
 /** What a search that found nothing offers instead: the most read articles (core decides how they are counted). */
 export const loadPopularArticles = cache(async (agentId: string) => listPopularArticles((await getAppContext()).db, agentId));
 
+/**
+ * The article page was shown: one view for core's counter (in memory; the scheduler stores it). A
+ * router prefetch is no view: nobody has opened the article yet.
+ */
+export async function countArticleView(agentId: string, articleId: string): Promise<void> {
+  const ctx = await getAppContext();
+  const requestHeaders = await headers();
+  if (
+    requestHeaders.get("next-router-prefetch") ||
+    /prefetch/i.test(requestHeaders.get("sec-purpose") ?? requestHeaders.get("purpose") ?? "")
+  ) {
+    return;
+  }
+  ctx.articleViews?.record({
+    agentId,
+    articleId,
+    clientIp: requestClientIp({ headers: requestHeaders }, ctx.trustProxy),
+    userAgent: requestHeaders.get("user-agent"),
+  });
+}
+
 export async function appUrl(): Promise<string> {
   return (await getAppContext()).appUrl;
 }

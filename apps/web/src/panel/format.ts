@@ -66,3 +66,8 @@ export function formatWaited(since: string | Date, now: number = Date.now()): st
   if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
   return `${Math.floor(hours / 24)} d`;
 }
+
+/** An article's help-centre views: "1 view", "1,204 views". */
+export function formatViews(views: number): string {
+  return `${formatNumber(views)} ${views === 1 ? "view" : "views"}`;
+}

@@ -2,6 +2,7 @@
 // tRPC procedure and the server entry.
 import { type AppContext, senderFor, smtpMailer } from "@parley/core";
 import { createEngineSelector, llmConfigFrom } from "@parley/core/engine";
+import { ArticleViewCounter } from "@parley/core/help";
 import { imageBucketConfigFrom, s3ImageBucket } from "@parley/core/images";
 import { createRateLimiters } from "@parley/core/ratelimit";
 import { createSpeechEngines, speechConfigFrom } from "@parley/core/voice";
@@ -46,6 +47,8 @@ async function build(): Promise<AppContext> {
     visitorMailDelayMs: config.VISITOR_MAIL_DELAY_SECONDS * 1000,
     imageBucket: imageBucket ? s3ImageBucket(imageBucket) : undefined,
     speech,
+    // Counted in memory on help reads, stored in batches by the scheduler's article-views task.
+    articleViews: new ArticleViewCounter({ db }),
     now: () => new Date(),
   };
 }

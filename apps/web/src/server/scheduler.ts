@@ -4,6 +4,7 @@
 // place that lists the tasks; each is declared (interval, lease) beside its feature in core.
 import { logger } from "@parley/core";
 import { RetentionTask, retentionTask, VisitorMailTask, visitorMailTask } from "@parley/core/conversations";
+import { articleViewsTask } from "@parley/core/help";
 import {
   EmbeddingIndexer,
   embeddingsTask,
@@ -34,15 +35,17 @@ export async function startScheduler(): Promise<Scheduler> {
   const db = await getDb();
   const semantic = await getSemanticSearch();
   // Never on a request: deliveries, publications, retention (one instance of the cluster per
-  // hour), language detection of older articles, imports and, when configured, embeddings.
+  // hour), language detection of older articles, imports, article views and, when configured, embeddings.
   const scheduler = new Scheduler({ db })
     .add(webhookDeliveryTask(new WebhookWorker({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL })))
     .add(scheduledPublicationsTask(new ScheduledPublisher({ db })))
     .add(retentionTask(new RetentionTask({ db })))
     .add(languageDetectionTask(new LanguageDetectionTask({ db })))
     .add(importsTask(new ImportRunner({ db, allowLocal: config.WEBHOOKS_ALLOW_LOCAL })));
-  // Replies written while the visitor was away, mailed in batches (only when SMTP_URL is set).
   const app = await getAppContext();
+  // Help-centre article views, counted in memory by the reads, stored every few seconds and at shutdown.
+  if (app.articleViews) scheduler.add(articleViewsTask(app.articleViews));
+  // Replies written while the visitor was away, mailed in batches (only when SMTP_URL is set).
   if (app.mailer) scheduler.add(visitorMailTask(new VisitorMailTask(app, createResumeTokens(authSecret()))));
   if (semantic) {
     scheduler.add(embeddingsTask(new EmbeddingIndexer({ db, embedder: semantic.embedder, vectorSearch: semantic.passages.setting })));

@@ -11,6 +11,7 @@ import { LimitedWorkError, limitAlongside } from "../platform/ratelimit/index.ts
 import { errorResult, type HttpResult, jsonResult } from "../platform/results.ts";
 import { getVisibleArticle, listArticleSummaries, parseArticleListQuery } from "./articles.ts";
 import { listCollections } from "./collections.ts";
+import type { HelpContext } from "./context.ts";
 import { HELP_CACHE_CONTROL } from "./limits.ts";
 
 export const HELP_CACHE_HEADERS = { "cache-control": HELP_CACHE_CONTROL };
@@ -35,20 +36,37 @@ export function helpCollections(ctx: PlatformContext, request: HelpRequest): Pro
 export function helpArticles(ctx: PlatformContext, request: HelpRequest & { query: URLSearchParams }): Promise<HttpResult> {
   return limitedHelpRead(ctx, request, async () => {
     const articles = await listArticleSummaries(ctx.db, request.agentId, parseArticleListQuery(request.query));
-    // The JSON routes are reads that store nothing (an integrator's own search records its gaps);
+    // The JSON lists and searches store nothing (an integrator's own search records its gaps);
     // the help centre's search page records the searches that found nothing.
     if (articles.length === 0) await requireHelpAgent(ctx, request.agentId);
     return { articles };
   });
 }
 
-/** GET /api/agent/{agentId}/help/articles/{itemId} */
-export function helpArticle(ctx: PlatformContext, request: HelpRequest & { itemId: string }): Promise<HttpResult> {
-  return limitedHelpRead(ctx, request, async () => {
+/**
+ * GET /api/agent/{agentId}/help/articles/{itemId}. A visible article answered with 200 counts as
+ * a view, as the article's page does (the lists count none); counting never waits or fails a read.
+ */
+export async function helpArticle(
+  ctx: HelpContext,
+  request: HelpRequest & { itemId: string; userAgent?: string | null },
+): Promise<HttpResult> {
+  const shown = { articleId: "" };
+  const result = await limitedHelpRead(ctx, request, async () => {
     const article = await getVisibleArticle(ctx.db, request.agentId, request.itemId);
     if (!article) throw new AppError("NOT_FOUND");
+    shown.articleId = article.id;
     return { ...article, updatedAt: article.updatedAt.toISOString() };
   });
+  if (result.status === 200 && shown.articleId) {
+    ctx.articleViews?.record({
+      agentId: request.agentId,
+      articleId: shown.articleId,
+      clientIp: request.clientIp,
+      userAgent: request.userAgent ?? null,
+    });
+  }
+  return result;
 }
 
 /** An error of a help route, with the cache rule that fits it. */

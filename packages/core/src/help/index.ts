@@ -26,6 +26,7 @@ export {
 } from "./articles.ts";
 export { findHelpBrand, type HelpBrand } from "./brand.ts";
 export { getCollection, type HelpCollection, listCollections } from "./collections.ts";
+export type { HelpContext } from "./context.ts";
 export { excerpt, highlight } from "./excerpt.ts";
 export { articleFeedbackInput, recordEmptySearch, voteOnAnswer, voteOnArticle } from "./feedback.ts";
 export { listPopularArticles } from "./popular.ts";
@@ -33,3 +34,4 @@ export { helpArticleSchema } from "./schemas.ts";
 export { type HelpSearchPage, helpSearchPage } from "./search-page.ts";
 export { helpSitemap } from "./sitemap.ts";
 export { helpArticleUrl, helpPaths } from "./urls.ts";
+export { type ArticleView, ArticleViewCounter, articleViewsTask, isCrawler } from "./views.ts";

@@ -13,3 +13,11 @@ export const HELP_EXCERPT_CHARS = 200;
 export const HELP_SITEMAP_MAX_URLS = 50_000;
 /** "Was this helpful?" votes per minute per client IP (one vote per visitor, article and day is kept). */
 export const ARTICLE_FEEDBACK_PER_MINUTE = 10;
+/** One visitor (a hash of their address) counts one view of an article in this long, per instance. */
+export const ARTICLE_VIEW_REPEAT_MINUTES = 30;
+/** How often each instance adds the views it counted to the database (and once more at shutdown). */
+export const ARTICLE_VIEWS_FLUSH_SECONDS = 5;
+/** The visitors remembered for ARTICLE_VIEW_REPEAT_MINUTES at most; past it the oldest are forgotten first. */
+export const ARTICLE_VIEW_VISITORS_MAX = 100_000;
+/** The popular list ranks by the views of this many days (today included); older days are deleted. */
+export const POPULAR_VIEWS_DAYS = 30;

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { formatDateTime } from "../format.ts";
+import { formatDateTime, formatViews } from "../format.ts";
 import { useTRPC } from "../trpc.ts";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
 import { ArticleBadges } from "./ArticleBadges.tsx";
@@ -27,7 +27,7 @@ export function ArticleList({ sourceId, query }: { sourceId?: string; query?: st
             <ArticleBadges article={article} />
           </div>
           <p className="item-meta muted">
-            {article.sourceName} · updated {formatDateTime(article.updatedAt)} · {helpfulScore(article)}
+            {article.sourceName} · updated {formatDateTime(article.updatedAt)} · {formatViews(article.viewCount)} · {helpfulScore(article)}
           </p>
         </li>
       ))}

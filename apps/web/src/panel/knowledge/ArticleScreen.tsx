@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { isNotFound } from "../errors.ts";
-import { formatDateTimeSeconds } from "../format.ts";
+import { formatDateTimeSeconds, formatViews } from "../format.ts";
 import { useTRPC } from "../trpc.ts";
 import { DeleteCard } from "../ui/DeleteCard.tsx";
 import { EmptyState, Loading, QueryError } from "../ui/status.tsx";
@@ -88,7 +88,9 @@ export function ArticleScreen({ articleId }: { articleId: string }) {
         <h1>{data.title}</h1>
         <ArticleBadges article={data} />
       </div>
-      <p className="muted">Updated {formatDateTimeSeconds(data.updatedAt)}</p>
+      <p className="muted">
+        Updated {formatDateTimeSeconds(data.updatedAt)} · {formatViews(data.viewCount)} in the help centre
+      </p>
       <div className="grid-aside">
         <section className="card" aria-label="Edit article">
           <ArticleForm

@@ -87,7 +87,12 @@ export const ROUTES = {
     path: "/api/agent/[agentId]/help/articles/[itemId]",
     direct: true,
     handle: (ctx, request, [agentId, itemId]) =>
-      helpArticle(ctx, { agentId: agentId!, itemId: itemId!, clientIp: requestClientIp(request, ctx.trustProxy) }),
+      helpArticle(ctx, {
+        agentId: agentId!,
+        itemId: itemId!,
+        clientIp: requestClientIp(request, ctx.trustProxy),
+        userAgent: request.headers.get("user-agent"),
+      }),
   }),
   /** POST and DELETE /api/agents/{agent_id}/http-api-key (spec 4.6), with the panel's session. */
   httpApiKey: defineRoute({

@@ -50,6 +50,8 @@ export const articleSummaryOutput = z.object({
   sourceName: z.string(),
   /** An inactive source hides all its articles. */
   sourceActive: z.boolean(),
+  /** Help-centre views (one per visitor and 30 minutes; crawlers not counted), stored every few seconds. */
+  viewCount: count,
 });
 
 /** The list adds visitors' "Was this helpful?" score: helpful votes of all votes. */

@@ -69,6 +69,8 @@ const summarySelect = {
   published: true,
   active: true,
   updatedAt: true,
+  /** Help-centre views (counted by the help centre, stored in batches). */
+  viewCount: true,
   source: { select: { name: true, active: true } },
 } satisfies Prisma.ArticleSelect;
 

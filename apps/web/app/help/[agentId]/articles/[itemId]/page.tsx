@@ -1,6 +1,6 @@
 // One article: breadcrumbs, title, updated date, its other languages (hreflang links and "Also
 // in"), the Markdown rendered and sanitised, and more articles from the same collection, and "Was
-// this helpful?".
+// this helpful?". Showing it counts a view (the panel shows the count; visitors never see it).
 import { excerpt, helpPaths } from "@parley/core/help";
 import { markdownToPlainText } from "@parley/core/knowledge";
 import { renderArticleHtml } from "@parley/core/markdown";
@@ -8,7 +8,7 @@ import type { Metadata } from "next";
 import { ArticleFeedback } from "~/help/ArticleFeedback.tsx";
 import { ArticleList } from "~/help/ArticleList.tsx";
 import { Breadcrumbs } from "~/help/Breadcrumbs.tsx";
-import { appUrl, loadArticle, loadArticles, loadHelpAgent, loadTranslations } from "~/help/data.ts";
+import { appUrl, countArticleView, loadArticle, loadArticles, loadHelpAgent, loadTranslations } from "~/help/data.ts";
 import { formatDate } from "~/help/format.ts";
 import { HelpShell } from "~/help/HelpShell.tsx";
 import { ArticleLanguages } from "~/help/Languages.tsx";
@@ -46,6 +46,7 @@ export default async function ArticlePage({ params }: Props) {
   const { agentId, itemId } = await params;
   const agent = await loadHelpAgent(agentId);
   const article = await loadArticle(agentId, itemId);
+  await countArticleView(agentId, article.id);
   const translations = await loadTranslations(agentId, article.id);
   // Its translations are linked above ("Also in"), not again among the collection's other articles.
   const shown = new Set([article.slug, ...translations.map((translation) => translation.slug)]);
