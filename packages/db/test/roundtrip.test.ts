@@ -237,6 +237,8 @@ describe("every model round-trips every field", () => {
       sequence,
       voice: sequence !== 1,
       interrupted: sequence === 2,
+      // The widget's id of a visitor message; null on the others.
+      clientMessageId: role === "user" ? "3f1c2b9e-0d4a-4c6e-9b1f-2a7d5e8c4b10" : null,
       createdAt: t(`2026-05-01T00:0${sequence}:00.000Z`),
     }));
     expect(messages).toHaveLength(3);

@@ -9,6 +9,8 @@ import type { WireClosing, WireMessage, WireRating } from "../conversations/wire
 import { pathOfUnstorableText, UNSTORABLE_TEXT_RULE } from "../platform/text.ts";
 import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protocol.ts";
 import {
+  CLIENT_MESSAGE_ID_PATTERN,
+  CLIENT_MESSAGE_ID_RULE,
   TRACK_EVENT_MAX_CHARS,
   TRACK_PROPERTIES_MAX_BYTES,
   TRACK_PROPERTIES_MAX_KEYS,
@@ -87,7 +89,7 @@ const pageUrlSchema = z
   .max(WIDGET_PAGE_URL_MAX_CHARS, `must be at most ${WIDGET_PAGE_URL_MAX_CHARS} characters`)
   .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "must be an http or https URL");
 
-const clientMessageId = z.string().min(1, "must not be empty").max(100, "must be at most 100 characters");
+const clientMessageId = z.string().regex(CLIENT_MESSAGE_ID_PATTERN, CLIENT_MESSAGE_ID_RULE);
 
 export const clientFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({
@@ -174,6 +176,8 @@ export type ServerFrame =
   /** A piece of the agent's reply as the engine writes it; the `message` frame that follows is the reply. */
   | { type: "message.delta"; delta: string; clientMessageId?: string }
   | ({ type: "message"; clientMessageId?: string } & WireMessage)
+  /** The visitor's message sent with this clientMessageId is stored (again: stored once, under messageId). */
+  | { type: "ack"; clientMessageId: string; messageId: string }
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: "active" | "escalated"; person: string | null; notice: string | null }
   | { type: "feedback"; messageId: string; helpful: boolean }

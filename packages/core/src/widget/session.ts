@@ -10,8 +10,9 @@ import { visitorNotice } from "../conversations/handoff.ts";
 import { CLIENT_VARIABLES_MAX_KEYS, VISITOR_EMAIL_PROMPT_AFTER_MS } from "../conversations/limits.ts";
 import type { LiveEvent } from "../conversations/live.ts";
 import { closingOf, rateConversation } from "../conversations/rating.ts";
+import { findClientMessage, isClientMessageConflict } from "../conversations/turn/client-message.ts";
 import type { Visitor } from "../conversations/turn/message-schema.ts";
-import { runTurn } from "../conversations/turn/turn.ts";
+import { runTurn, type StoredTurnIds } from "../conversations/turn/turn.ts";
 import { emailEnabled, mailTranscript, markVisitorPresence, setVisitorEmail } from "../conversations/visitor-email.ts";
 import { toWireMessage, type WireClosing } from "../conversations/wire-message.ts";
 import type { ClientTool } from "../engine/types.ts";
@@ -369,6 +370,8 @@ export class WidgetSession {
     voice?: { stop: AbortSignal; onDelta: (delta: string) => void },
   ): Promise<{ messageId: string; reply: string } | null> {
     const ref = clientMessageId === undefined ? {} : { clientMessageId };
+    // Sent again after a reconnect (the ack was lost): acknowledged again, before any limit counts it.
+    if (clientMessageId !== undefined && (await this.acknowledgeStored(clientMessageId))) return null;
     // Read again on every turn: limits, deactivation and origins changed in the panel apply at once.
     const agent = await this.loadAgent(this.agent?.id ?? "");
     if (!agent) return null;
@@ -382,7 +385,7 @@ export class WidgetSession {
     }
     this.send({ type: "typing", active: true });
     // The stored reply (runTurn tells it once committed): its id names the message frame, and a spoken reply cut short is stored under it.
-    const storedReply: { ids?: { agentMessageId: string; createdAt: Date } } = {};
+    const storedReply: { ids?: StoredTurnIds } = {};
     try {
       const response = await runTurn(
         this.ctx,
@@ -398,6 +401,7 @@ export class WidgetSession {
           pageUrl: startsConversation ? this.pageUrl : undefined,
           clientTools: this.clientTools(),
           ...(voice ? { voice: { stop: voice.stop } } : {}),
+          ...ref,
           onDelta: (delta) => {
             this.send({ type: "message.delta", delta, ...ref });
             voice?.onDelta(delta);
@@ -417,6 +421,7 @@ export class WidgetSession {
       }
       const stored = storedReply.ids;
       if (!stored) throw new Error("the turn did not report its stored reply");
+      if (clientMessageId !== undefined) this.send({ type: "ack", clientMessageId, messageId: stored.userMessageId });
       const messageId = stored.agentMessageId;
       this.send({
         type: "message",
@@ -444,11 +449,26 @@ export class WidgetSession {
       this.afterVisitorMessage();
       return { messageId, reply: response.reply };
     } catch (error) {
+      // Another connection (the same page's, before its reconnect) stored this message first.
+      if (clientMessageId !== undefined && isClientMessageConflict(error) && (await this.acknowledgeStored(clientMessageId))) return null;
       this.sendError(error, ref);
       return null;
     } finally {
       this.send({ type: "typing", active: false });
     }
+  }
+
+  /**
+   * A message this conversation holds already (client-message.ts): acknowledged again, with the
+   * reply stored with it (the page may not have received it); nothing is stored, no turn runs.
+   */
+  private async acknowledgeStored(clientMessageId: string): Promise<boolean> {
+    if (!this.conversationId) return false;
+    const stored = await findClientMessage(this.ctx.db, this.conversationId, clientMessageId);
+    if (!stored) return false;
+    this.send({ type: "ack", clientMessageId, messageId: stored.messageId });
+    if (stored.reply) this.send({ type: "message", ...stored.reply, clientMessageId });
+    return true;
   }
 
   /** voice.start: voice on for the agent, recognition available, minutes left, a slot among the IP's voice sessions. */

@@ -29,3 +29,11 @@ export const WIDGET_RESUME_MESSAGES = 50;
 export const WIDGET_PAGE_URL_MAX_CHARS = 2_048;
 /** How often a live connection renews its slot (its time to live: platform/limits.ts). */
 export const WIDGET_CONNECTION_SLOT_RENEW_MS = 30_000;
+/**
+ * A visitor message's `clientMessageId` (the widget's outbox resends a message under it until the
+ * server acknowledges it; stored once per conversation): 1 to this many letters, digits, _ or -.
+ * 100 is what the protocol accepted before the id was stored, so no client's ids grow too long.
+ */
+export const CLIENT_MESSAGE_ID_MAX_CHARS = 100;
+export const CLIENT_MESSAGE_ID_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${CLIENT_MESSAGE_ID_MAX_CHARS}}$`);
+export const CLIENT_MESSAGE_ID_RULE = `must be 1 to ${CLIENT_MESSAGE_ID_MAX_CHARS} letters, digits, _ or -`;

@@ -127,14 +127,14 @@ export async function recordTurnActivity(tx: Tx, stored: StoredConversation, now
 export async function storeMessages(
   tx: Tx,
   stored: StoredConversation,
-  turn: { userText: string; result: EngineResult; now: Date; voice: boolean },
-): Promise<{ agentMessageId: string }> {
+  turn: { userText: string; result: EngineResult; now: Date; voice: boolean; clientMessageId: string | null },
+): Promise<{ userMessageId: string; agentMessageId: string }> {
   const { conversationId, firstSequence } = stored;
-  const { result, now, voice } = turn;
+  const { result, now, voice, clientMessageId } = turn;
   const rows = await tx.message.createManyAndReturn({
     select: { id: true, role: true },
     data: [
-      { conversationId, role: "user", text: turn.userText, tokens: 0, sequence: firstSequence, voice, createdAt: now },
+      { conversationId, role: "user", text: turn.userText, tokens: 0, sequence: firstSequence, voice, clientMessageId, createdAt: now },
       {
         conversationId,
         role: "agent",
@@ -148,7 +148,8 @@ export async function storeMessages(
       },
     ],
   });
+  const userMessage = rows.find((row) => row.role === "user");
   const agentMessage = rows.find((row) => row.role === "agent");
-  if (!agentMessage) throw new Error("the agent's message was not stored");
-  return { agentMessageId: agentMessage.id };
+  if (!userMessage || !agentMessage) throw new Error("the turn's messages were not stored");
+  return { userMessageId: userMessage.id, agentMessageId: agentMessage.id };
 }

@@ -52,15 +52,26 @@ export interface TurnOptions {
   pageUrl?: string;
   /** Widget: tools the page registered, which the LLM engine may call (run in the browser). */
   clientTools?: ClientTool[];
+  /**
+   * Widget: the page's id of the visitor's message, stored with it. A turn whose message this
+   * conversation already holds fails on the unique index (client-message.ts) and stores nothing.
+   */
+  clientMessageId?: string;
   /** The streaming forms: pieces of the reply as the engine writes them (before anything is stored). */
   onDelta?: (text: string) => void;
-  /** Told the stored agent message's id once the turn has committed (the widget's frames name it). */
-  onStored?: (stored: { agentMessageId: string; createdAt: Date }) => void;
+  /** Told the stored messages' ids once the turn has committed (the widget's frames name them). */
+  onStored?: (stored: StoredTurnIds) => void;
   /**
    * A team member's test chat (the agent's page): the conversation is marked as a test; no quota is
    * checked or used, no webhook is sent, the inbox is not told. Only test conversations continue.
    */
   test?: boolean;
+}
+
+export interface StoredTurnIds {
+  userMessageId: string;
+  agentMessageId: string;
+  createdAt: Date;
 }
 
 /** A concurrent request with the same Idempotency-Key committed first; answer with its response. */
@@ -132,13 +143,14 @@ export async function runTurn(
   });
   const turn: Turn = { agent, request, options, conversation, visitor, result, setStatus: statusSetByTurn(result), now };
 
-  const { response, agentMessageId } = await ctx.db.prisma.$transaction(async (tx) => {
+  const { response, ids } = await ctx.db.prisma.$transaction(async (tx) => {
     const stored = await storeConversation(tx, turn);
-    const { agentMessageId } = await storeMessages(tx, stored, {
+    const ids = await storeMessages(tx, stored, {
       userText: request.message,
       result,
       now,
       voice: options.voice !== undefined,
+      clientMessageId: options.clientMessageId ?? null,
     });
     await recordTurnActivity(tx, stored, now);
     if (!test) await recordKnowledgeGap(tx, turn, stored.conversationId);
@@ -149,11 +161,11 @@ export async function runTurn(
     // needs that row, so concurrent turns wait only for this statement and the commit, not for the
     // writes above. Atomic wherever it stands: a refusal rolls the whole turn back.
     if (!test) await reserveUsage(tx, agent, { month, startsConversation, tokens: result.tokenUsage, at: now, channel: options.channel });
-    return { response, agentMessageId };
+    return { response, ids };
   }, TRANSACTION_OPTIONS);
 
   logTurn(turn, response);
-  options.onStored?.({ agentMessageId, createdAt: now });
+  options.onStored?.({ ...ids, createdAt: now });
   if (test) return response;
   // The workspace's open panels list and show this conversation: they refetch it.
   await publishInbox(ctx.live, agent.workspaceId, {
