@@ -6,6 +6,8 @@
 //   chat.on("message", (message) => render(message));
 //   chat.send("How do I reset my password?");
 //   await chat.voice.start();   // voice mode: the microphone, the spoken replies (see voice.ts)
+
+import { newClientMessageId, OUTBOX_FULL_DETAILS, OUTBOX_FULL_ERROR, Outbox } from "./outbox.ts";
 import {
   type ClientFrame,
   type Closing,
@@ -24,6 +26,7 @@ import {
 import { DEFAULT_RECONNECT_SCHEDULE, GOING_AWAY_CLOSE_CODE, reconnectDelay } from "./reconnect.ts";
 import { type ParleyVoice, Voice, type VoiceEvents } from "./voice.ts";
 
+export { OUTBOX_FULL_DETAILS, OUTBOX_FULL_ERROR, OUTBOX_MAX_MESSAGES, type PendingMessage } from "./outbox.ts";
 export type * from "./protocol.ts";
 export { FATAL_CLOSE_CODES, SUBPROTOCOL } from "./protocol.ts";
 export {
@@ -80,6 +83,8 @@ export interface MessageDelta {
 
 export interface ParleyEvents extends VoiceEvents {
   message: Message;
+  /** The visitor's message of `send()` is stored (as `messageId`): it will not be sent again. */
+  ack: { clientMessageId: string; messageId: string };
   /** The reply so far, as it streams; the `message` event that follows is the reply itself. */
   delta: MessageDelta;
   status: ConversationStatus;
@@ -129,8 +134,14 @@ export interface ParleyConnection {
   readonly state: ConnectionState;
   /** Voice mode: chat.voice.start() in a browser, or open()/sendAudio() with your own audio. */
   readonly voice: ParleyVoice;
-  /** Sends a message (queued while reconnecting); returns its clientMessageId. */
+  /**
+   * Sends a message; returns its clientMessageId. It is kept until the server acknowledges it
+   * (`ack` event) and sent again after a reconnect; at most OUTBOX_MAX_MESSAGES wait at once
+   * (beyond: an `error` event with OUTBOX_FULL_ERROR and this id, and nothing is sent).
+   */
   send(text: string): string;
+  /** Messages sent and not yet acknowledged (sent again after a reconnect), oldest first. */
+  readonly pendingMessages: number;
   on<E extends keyof ParleyEvents>(event: E, listener: (payload: ParleyEvents[E]) => void): () => void;
   /** Merged into the conversation's page variables (string values). */
   setPageVariables(variables: Record<string, string>): void;
@@ -187,13 +198,14 @@ class Connection implements ParleyConnection {
   private readonly partialReplies = new Map<string, string>();
   private readonly tools = new Map<string, { definition: ToolDefinition; handler: ToolHandler }>();
   private pageVariables: Record<string, string>;
-  /** Frames sent before `ready` (or while reconnecting), flushed in order. */
+  /** Frames other than messages sent before `ready` (or while reconnecting), flushed in order. */
   private outbox: ClientFrame[] = [];
+  /** The visitor's messages until acknowledged: written at once when ready, and again after each reconnect. */
+  private readonly messages = new Outbox();
   private isReady = false;
   private stopped = false;
   private attempts = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private sequence = 0;
   private readonly storage: ResumeStorage | null;
   private readonly storageKey: string;
   readonly voice: Voice;
@@ -215,10 +227,21 @@ class Connection implements ParleyConnection {
     this.open();
   }
 
+  get pendingMessages(): number {
+    return this.messages.size;
+  }
+
   send(text: string): string {
-    this.sequence += 1;
-    const clientMessageId = `${Date.now().toString(36)}-${this.sequence}`;
-    this.post({ type: "message", text, clientMessageId });
+    if (this.messages.full) return this.refuseMessage();
+    const { clientMessageId } = this.messages.add(text);
+    if (this.isReady && this.socket) this.write({ type: "message", text, clientMessageId });
+    return clientMessageId;
+  }
+
+  /** The outbox is full: said like the server's refusals, under an id of its own that nothing else names. */
+  private refuseMessage(): string {
+    const clientMessageId = newClientMessageId();
+    this.emit("error", { type: "error", error: OUTBOX_FULL_ERROR, details: OUTBOX_FULL_DETAILS, clientMessageId });
     return clientMessageId;
   }
 
@@ -364,6 +387,8 @@ class Connection implements ParleyConnection {
           this.isReady = true;
           this.attempts = 0;
           this.setState("open");
+          // Unacknowledged messages first, in order: each may have died with the last socket.
+          for (const { clientMessageId, text } of this.messages.messages()) this.write({ type: "message", text, clientMessageId });
           const pending = this.outbox;
           this.outbox = [];
           for (const queued of pending) this.write(queued);
@@ -389,7 +414,13 @@ class Connection implements ParleyConnection {
         });
         return;
       }
+      case "ack":
+        this.messages.settle(frame.clientMessageId);
+        this.emit("ack", { clientMessageId: frame.clientMessageId, messageId: frame.messageId });
+        return;
       case "message": {
+        // The reply is stored with the message it answers (a server without acks answers so too).
+        this.messages.settle(frame.clientMessageId);
         this.partialReplies.delete(frame.clientMessageId ?? "");
         const { type: _type, ...message } = frame;
         this.emit("message", message);
@@ -429,6 +460,8 @@ class Connection implements ParleyConnection {
         return;
       case "error":
         this.voice.receiveError(frame);
+        // Refused (invalid, a quota, a limit): sending it again would be refused again.
+        this.messages.settle(frame.clientMessageId);
         this.partialReplies.delete(frame.clientMessageId ?? "");
         // A refused resume token: forget it (a new conversation starts).
         if (frame.error === "Invalid resume token") this.storage?.removeItem(this.storageKey);

@@ -194,6 +194,8 @@ export type ServerFrame =
   | { type: "typing"; active: boolean; person?: string }
   | { type: "message.delta"; delta: string; clientMessageId?: string }
   | ({ type: "message" } & Message)
+  /** The visitor's message sent with this clientMessageId is stored, as `messageId` (sent again: acknowledged again, stored once). */
+  | { type: "ack"; clientMessageId: string; messageId: string }
   | { type: "tool_call"; callId: string; name: string; args: Record<string, unknown> }
   | { type: "status"; status: ConversationStatus; person?: string | null; notice?: string | null }
   /** The visitor's "Was this helpful?" answer was stored. */

@@ -29,6 +29,8 @@ import {
   type VoiceState,
   type WidgetConfig,
 } from "./index.ts";
+import { OUTBOX_FULL_DETAILS, OUTBOX_MAX_MESSAGES } from "./outbox.ts";
+import { PENDING_MARK_STYLE, PendingMarks } from "./pending-marks.ts";
 
 const STYLE = `
 :host { all: initial; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --accent: #0b57d0; --accent-fg: #ffffff;
@@ -112,6 +114,7 @@ textarea { flex: 1; resize: none; font: inherit; color: var(--fg); background: v
 .mark { font-size: 11px; text-transform: uppercase; letter-spacing: .04em; opacity: .8; margin-left: 6px; }
 .msg.user .mark { display: block; margin: 2px 0 0; text-align: right; }
 .cut { display: block; font-size: 13px; color: var(--muted); margin-top: 4px; }
+${PENDING_MARK_STYLE}
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 480px) { .panel { inset: 0; width: 100%; height: 100%; border-radius: 0; border: 0; } }
 @media (prefers-reduced-motion: no-preference) { .panel { animation: rise .15s ease-out; } @keyframes rise { from { opacity: 0; transform: translateY(8px); } }
@@ -271,6 +274,10 @@ function start(script: HTMLScriptElement): WidgetApi {
   let emailCard: HTMLElement | null = null;
   /** The socket is down and waiting to come back (the offline bar shows). */
   let offline = false;
+  /** "Sending…" / "Not sent — retrying" under the visitor's messages until the server has them. */
+  const pendingMarks = new PendingMarks();
+  /** The notice that the outbox is full, while shown (one at a time). */
+  let outboxFullNotice: HTMLElement | null = null;
 
   function scrollDown() {
     logBox.scrollTop = logBox.scrollHeight;
@@ -666,7 +673,9 @@ function start(script: HTMLScriptElement): WidgetApi {
         else showHandoff();
       }
     });
+    chat.on("ack", (ack) => pendingMarks.settle(ack.clientMessageId));
     chat.on("message", (message) => {
+      pendingMarks.settle(message.clientMessageId);
       showMessage(message);
       if (handoffAfterReply && message.role === "agent") {
         handoffAfterReply = false;
@@ -703,6 +712,7 @@ function start(script: HTMLScriptElement): WidgetApi {
     });
     chat.on("error", (error) => {
       dropPartial(error.clientMessageId);
+      pendingMarks.refuse(error.clientMessageId);
       const problem = emailCard?.querySelector(".problem");
       // The address refused by the server (its words), shown under the field.
       if (problem && !emailAddress && error.details?.startsWith("email:"))
@@ -726,6 +736,7 @@ function start(script: HTMLScriptElement): WidgetApi {
       if (transcript.role === "user" && transcript.final && transcript.text) showSpoken(transcript.text);
     });
     chat.on("connection", (change) => {
+      if (change.state === "open" || change.retryInMs !== undefined) pendingMarks.setOnline(change.state === "open");
       if (change.state === "open") showOffline(null);
       else if (change.state === "closed") {
         showOffline(null);
@@ -740,16 +751,26 @@ function start(script: HTMLScriptElement): WidgetApi {
     return chat;
   }
 
-  function sendText(text: string) {
+  /** Sends the visitor's words; false when they must wait (the outbox is full): they stay in the box. */
+  function sendText(text: string): boolean {
     const trimmed = text.trim();
-    if (!trimmed) return;
+    if (!trimmed) return true;
     const chat = ensureConnection();
-    chat.send(trimmed);
+    if (chat.pendingMessages >= OUTBOX_MAX_MESSAGES) {
+      outboxFullNotice?.remove();
+      outboxFullNotice = element("li", { className: "notice" }, OUTBOX_FULL_DETAILS);
+      log.append(outboxFullNotice);
+      scrollDown();
+      return false;
+    }
+    const clientMessageId = chat.send(trimmed);
     suggestionList?.remove();
     suggestionList = null;
     const mine = element("li", { className: "msg user" }, trimmed);
+    pendingMarks.add(mine, clientMessageId);
     log.append(mine);
     scrollDown();
+    return true;
   }
 
   function open() {
@@ -795,8 +816,7 @@ function start(script: HTMLScriptElement): WidgetApi {
     event.preventDefault();
     // Offline: the words stay in the box until the chat is back (Enter does nothing).
     if (offline) return;
-    sendText(input.value);
-    input.value = "";
+    if (sendText(input.value)) input.value = "";
   });
   retryButton.addEventListener("click", () => connection?.reconnectNow());
 

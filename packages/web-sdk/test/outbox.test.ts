@@ -1,0 +1,163 @@
+// @parley/web's outbox: each message keeps a random clientMessageId until the server acknowledges
+// it, and what is unacknowledged when a socket dies is sent again, in order and under the same id,
+// once the next socket is ready. At most OUTBOX_MAX_MESSAGES wait; beyond, send() refuses.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { connect, OUTBOX_FULL_ERROR, OUTBOX_MAX_MESSAGES, type ParleyEvents, type WebSocketConstructor } from "../src/index.ts";
+
+type Listener = (event: { data?: unknown; code?: number; reason?: string }) => void;
+
+/** A WebSocket the test plays the server of. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  binaryType = "blob";
+  readonly sent: string[] = [];
+  private readonly listeners = new Map<string, Listener[]>();
+
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+
+  addEventListener(type: string, listener: Listener) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+
+  send(data: string) {
+    this.sent.push(data);
+  }
+
+  close(code = 1000, reason = "") {
+    this.serverCloses(code, reason);
+  }
+
+  /** The socket opens and the server answers hello. */
+  serverReady() {
+    this.readyState = 1;
+    this.dispatch("open", {});
+    this.serverSays({ type: "ready", conversationId: "c1", status: "active", messages: [], resumeToken: "t1" });
+  }
+
+  serverSays(frame: Record<string, unknown>) {
+    this.dispatch("message", { data: JSON.stringify(frame) });
+  }
+
+  serverCloses(code: number, reason = "") {
+    this.readyState = 3;
+    this.dispatch("close", { code, reason });
+  }
+
+  /** The message frames written into this socket. */
+  messages(): Array<{ text: string; clientMessageId: string }> {
+    return this.sent.map((data) => JSON.parse(data)).filter((frame) => frame.type === "message");
+  }
+
+  private dispatch(type: string, event: Parameters<Listener>[0]) {
+    for (const listener of this.listeners.get(type) ?? []) listener(event);
+  }
+}
+
+function chatWithFakeSocket() {
+  FakeSocket.all = [];
+  const chat = connect({
+    agentId: "demo",
+    baseUrl: "http://localhost:3000",
+    storage: null,
+    WebSocket: FakeSocket as unknown as WebSocketConstructor,
+  });
+  const socket = (index: number) => FakeSocket.all[index] as FakeSocket;
+  /** The socket dies; the next one is ready after the backoff's wait. */
+  const reconnect = () => {
+    socket(FakeSocket.all.length - 1).serverCloses(1006);
+    vi.advanceTimersByTime(30_000);
+    socket(FakeSocket.all.length - 1).serverReady();
+    return socket(FakeSocket.all.length - 1);
+  };
+  return { chat, socket, reconnect };
+}
+
+describe("the outbox", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("gives every message a random id the server accepts (letters, digits, -)", () => {
+    const { chat, socket } = chatWithFakeSocket();
+    socket(0).serverReady();
+    const ids = [chat.send("One"), chat.send("Two")];
+    expect(ids[0]).not.toBe(ids[1]);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(socket(0).messages()).toEqual([
+      { type: "message", text: "One", clientMessageId: ids[0] },
+      { type: "message", text: "Two", clientMessageId: ids[1] },
+    ]);
+    chat.close();
+  });
+
+  it("sends what was not acknowledged again after a reconnect, in order, under the same ids; never what was", () => {
+    const { chat, socket, reconnect } = chatWithFakeSocket();
+    socket(0).serverReady();
+    const acks: Array<ParleyEvents["ack"]> = [];
+    chat.on("ack", (ack) => acks.push(ack));
+    const [first, second, third, fourth] = ["First", "Second", "Third", "Fourth"].map((text) => chat.send(text));
+    socket(0).serverSays({ type: "ack", clientMessageId: second, messageId: "m2" });
+    // An answered message is stored with its reply; a refused one would be refused again.
+    socket(0).serverSays({
+      type: "message",
+      id: "r3",
+      role: "agent",
+      text: "Hi",
+      richContent: [],
+      toolCalls: [],
+      createdAt: "",
+      clientMessageId: third,
+    });
+    socket(0).serverSays({ type: "error", error: "Rate limit exceeded", retryAfter: 10, clientMessageId: fourth });
+    expect(acks).toEqual([{ clientMessageId: second, messageId: "m2" }]);
+    expect(chat.pendingMessages).toBe(1);
+
+    const next = reconnect();
+    expect(next.messages()).toEqual([{ type: "message", text: "First", clientMessageId: first }]);
+    next.serverSays({ type: "ack", clientMessageId: first, messageId: "m1" });
+    expect(chat.pendingMessages).toBe(0);
+    expect(reconnect().messages()).toEqual([]);
+    chat.close();
+  });
+
+  it("sends a message written while the socket was down once, when the next one is ready", () => {
+    const { chat, socket, reconnect } = chatWithFakeSocket();
+    socket(0).serverReady();
+    socket(0).serverCloses(1006);
+    const id = chat.send("Still there?");
+    vi.advanceTimersByTime(30_000);
+    socket(1).serverReady();
+    expect(socket(1).messages()).toEqual([{ type: "message", text: "Still there?", clientMessageId: id }]);
+    expect(reconnect().messages()).toEqual([{ type: "message", text: "Still there?", clientMessageId: id }]);
+    chat.close();
+  });
+
+  it(`holds ${OUTBOX_MAX_MESSAGES} unacknowledged messages; beyond, send() says so and sends nothing`, () => {
+    const { chat, socket } = chatWithFakeSocket();
+    socket(0).serverReady();
+    const errors: Array<ParleyEvents["error"]> = [];
+    chat.on("error", (error) => errors.push(error));
+    const ids = Array.from({ length: OUTBOX_MAX_MESSAGES }, (_, i) => chat.send(`Message ${i + 1}`));
+    const refused = chat.send("One too many");
+    expect(errors).toEqual([
+      {
+        type: "error",
+        error: OUTBOX_FULL_ERROR,
+        details: "20 messages are still waiting to be sent. Send this one once they are.",
+        clientMessageId: refused,
+      },
+    ]);
+    expect(socket(0).messages()).toHaveLength(OUTBOX_MAX_MESSAGES);
+    expect(chat.pendingMessages).toBe(OUTBOX_MAX_MESSAGES);
+    socket(0).serverSays({ type: "ack", clientMessageId: ids[0], messageId: "m1" });
+    chat.send("Now there is room");
+    expect(socket(0).messages().at(-1)?.text).toBe("Now there is room");
+    chat.close();
+  });
+});
