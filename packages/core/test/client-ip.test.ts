@@ -3,7 +3,7 @@
 // limits must key on. TRUST_PROXY values go through the parser the app's settings use.
 
 import { describe, expect, it } from "vitest";
-import { clientIp, parseAddress } from "../src/platform/client-ip.ts";
+import { clientIp, limitAddress, parseAddress } from "../src/platform/client-ip.ts";
 import { parseTrustProxy, type TrustProxy } from "../src/platform/trust-proxy.ts";
 
 function trust(value: string): TrustProxy {
@@ -110,5 +110,18 @@ describe("parseAddress", () => {
     "2001:db8::1:80:1:1:1:1:1",
   ])("refuses %j", (text) => {
     expect(parseAddress(text)).toBeNull();
+  });
+});
+
+describe("the key the limits count an address by", () => {
+  it.each([
+    ["IPv4, as it is", "203.0.113.5", "203.0.113.5"],
+    ["IPv6, its /64 network", "2001:db8:1:2:a:b:c:d", "2001:db8:1:2::/64"],
+    ["another address of the same /64, the same key", "2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"],
+    ["the next /64, a key of its own", "2001:db8:1:3::1", "2001:db8:1:3::/64"],
+    ["loopback", "::1", "::/64"],
+    ["not an address (a socket already closed)", "unknown", "unknown"],
+  ])("%s", (_description, ip, key) => {
+    expect(limitAddress(ip)).toBe(key);
   });
 });

@@ -24,6 +24,7 @@ import { hashPassword } from "../src/people/passwords.ts";
 import { checkSession, startSession } from "../src/people/sessions.ts";
 import { signInAdmin } from "../src/people/sign-in.ts";
 import { isAppError } from "../src/platform/errors.ts";
+import { FAILED_SIGN_INS_PER_WINDOW } from "../src/platform/limits.ts";
 import type { Mailer, MailMessage } from "../src/platform/mail.ts";
 import { createRateLimiters } from "../src/platform/ratelimit/index.ts";
 import type { RateLimiters } from "../src/platform/ratelimit/types.ts";
@@ -162,6 +163,41 @@ describe("asking for a reset link", () => {
         retryAfter: expect.stringMatching(/^\d+$/),
       });
     }
+  });
+});
+
+describe("budgets of an IPv6 client", () => {
+  // A host holds a whole /64 and may send from any of its addresses: a budget per full address
+  // would let it try passwords and ask for links without end.
+  const inNetwork = (n: number) => `2001:db8:77:1:${n.toString(16)}::1`;
+
+  it("counts failed sign-ins of every address of one /64 together: the next one is refused, even with the right password", async () => {
+    freezeClockAtWindowStart(15 * 60);
+    for (let i = 0; i < FAILED_SIGN_INS_PER_WINDOW; i++) {
+      await expect(signInAdmin({ db, limiters }, { email: "bob@example.com", password: "wrong" }, inNetwork(i))).resolves.toBeNull();
+    }
+    expect(await refusal(signInAdmin({ db, limiters }, { email: "bob@example.com", password: "old password" }, inNetwork(99)))).toEqual({
+      status: 429,
+      message: "Too many failed sign-ins. Try again later.",
+      retryAfter: expect.stringMatching(/^\d+$/),
+    });
+    // Another network is not held back by this one.
+    await expect(
+      signInAdmin({ db, limiters }, { email: "bob@example.com", password: "old password" }, "2001:db8:77:2::1"),
+    ).resolves.toMatchObject({
+      userId: "bob",
+    });
+  });
+
+  it("counts reset links asked for from every address of one /64 together", async () => {
+    freezeClockAtWindowStart(60 * 60);
+    for (let i = 0; i < PASSWORD_RESET_REQUESTS_PER_IP_PER_WINDOW; i++)
+      await ask(`v6-someone-${i}@example.com`, T0, client(`2001:db8:78:1::${i + 1}`));
+    expect(await refusal(requestPasswordReset(deps(), { email: "v6-other@example.com" }, client("2001:db8:78:1:dead::1"), T0))).toEqual({
+      status: 429,
+      message: THROTTLED,
+      retryAfter: expect.stringMatching(/^\d+$/),
+    });
   });
 });
 

@@ -7,6 +7,7 @@
 // replaces the earlier one). Each rating is a `conversation.rated` webhook event.
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { limitAddress } from "../platform/client-ip.ts";
 import { AppError } from "../platform/errors.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import { type ConversationState, wireStatus } from "../platform/wire-status.ts";
@@ -106,7 +107,7 @@ export async function rateConversation(
   request: RateRequest,
   input: z.output<typeof rateConversationInput>,
 ): Promise<WireRating> {
-  await enforceRateLimit(ctx.limiters.configured(RATINGS_POLICY), request.clientIp);
+  await enforceRateLimit(ctx.limiters.configured(RATINGS_POLICY), limitAddress(request.clientIp));
   if (request.sessionConversationId === null || request.sessionConversationId !== input.conversationId) {
     throw new AppError(CONVERSATIONS_ERRORS.CONVERSATION_NOT_FOUND);
   }

@@ -11,6 +11,7 @@
 // stored or sent.
 import type { Database } from "@parley/db";
 import { z } from "zod";
+import { limitAddress } from "../platform/client-ip.ts";
 import { AppError } from "../platform/errors.ts";
 import { describeError, logger } from "../platform/logger.ts";
 import type { Mailer, MailMessage } from "../platform/mail.ts";
@@ -82,7 +83,7 @@ export async function setVisitorEmail(
   input: z.output<typeof visitorEmailInput>,
 ): Promise<string> {
   if (!emailEnabled(ctx)) throw new AppError(CONVERSATIONS_ERRORS.EMAIL_OFF);
-  await enforceRateLimit(ctx.limiters.configured(EMAILS_POLICY), session.clientIp);
+  await enforceRateLimit(ctx.limiters.configured(EMAILS_POLICY), limitAddress(session.clientIp));
   const conversation = await sessionConversation(ctx, session);
   await ctx.db.prisma.conversation.update({ where: { id: conversation.id }, data: { visitorEmail: input.email } });
   await publishInbox(ctx.live, conversation.agent.workspaceId, { conversationId: conversation.id });

@@ -5,6 +5,7 @@
 // unknown things (agent, article) are all the same 404 `Not found`.
 
 import { findHelpAgent } from "../knowledge/visibility.ts";
+import { limitAddress } from "../platform/client-ip.ts";
 import type { PlatformContext } from "../platform/context.ts";
 import { AppError, isAppError } from "../platform/errors.ts";
 import { LimitedWorkError, limitAlongside } from "../platform/ratelimit/index.ts";
@@ -81,7 +82,7 @@ export function helpErrorResult(error: unknown, headers: Record<string, string> 
  */
 async function limitedHelpRead(ctx: PlatformContext, request: HelpRequest, read: () => Promise<unknown>): Promise<HttpResult> {
   try {
-    const { headers, value } = await limitAlongside(ctx.limiters.help, `${request.agentId}:${request.clientIp}`, read);
+    const { headers, value } = await limitAlongside(ctx.limiters.help, `${request.agentId}:${limitAddress(request.clientIp)}`, read);
     return jsonResult({ data: value }, 200, { ...HELP_CACHE_HEADERS, ...headers });
   } catch (error) {
     if (error instanceof LimitedWorkError) return helpErrorResult(error.cause, error.headers);

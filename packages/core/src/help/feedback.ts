@@ -7,6 +7,7 @@ import { z } from "zod";
 import { knowledgeGapRow } from "../knowledge/gaps/gap-rows.ts";
 import { loadLanguageDetector } from "../knowledge/languages/detection.ts";
 import { articleIsVisibleSql } from "../knowledge/visibility.ts";
+import { limitAddress } from "../platform/client-ip.ts";
 import type { PlatformContext } from "../platform/context.ts";
 import { AppError } from "../platform/errors.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
@@ -41,7 +42,7 @@ export async function voteOnArticle(
   ctx: PlatformContext,
   request: z.infer<typeof articleFeedbackInput> & { clientIp: string },
 ): Promise<{ helpful: boolean }> {
-  await enforceRateLimit(ctx.limiters.configured(FEEDBACK_POLICY), request.clientIp);
+  await enforceRateLimit(ctx.limiters.configured(FEEDBACK_POLICY), limitAddress(request.clientIp));
   if (!(await isVisible(ctx.db, request.agentId, request.articleId))) throw new AppError("NOT_FOUND");
   const now = ctx.now();
   const hash = voterHash(request.agentId, request.clientIp, now);
@@ -64,7 +65,7 @@ export async function recordEmptySearch(
 ): Promise<void> {
   const query = request.query.trim();
   if (!query) return;
-  const allowed = await ctx.limiters.configured(FEEDBACK_POLICY).limit(`search:${request.clientIp}`);
+  const allowed = await ctx.limiters.configured(FEEDBACK_POLICY).limit(`search:${limitAddress(request.clientIp)}`);
   if (!allowed.success) return;
   await loadLanguageDetector();
   await ctx.db.prisma.knowledgeGap.create({
@@ -82,7 +83,7 @@ export async function voteOnAnswer(
   ctx: PlatformContext,
   request: { agentId: string; conversationId: string; messageId: string; helpful: boolean; clientIp: string },
 ): Promise<{ messageId: string; helpful: boolean }> {
-  await enforceRateLimit(ctx.limiters.configured(FEEDBACK_POLICY), request.clientIp);
+  await enforceRateLimit(ctx.limiters.configured(FEEDBACK_POLICY), limitAddress(request.clientIp));
   const reply = await ctx.db.prisma.message.findFirst({
     where: { id: request.messageId, conversationId: request.conversationId, role: "agent", conversation: { agentId: request.agentId } },
     select: { sequence: true, richContent: true },

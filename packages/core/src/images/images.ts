@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { assertMayCall } from "../people/permissions.ts";
 import type { AdminScope } from "../people/scope.ts";
+import { limitAddress } from "../platform/client-ip.ts";
 import type { PlatformContext } from "../platform/context.ts";
 import { AppError } from "../platform/errors.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
@@ -103,7 +104,7 @@ export async function uploadImageResult(
  */
 export async function serveImage(ctx: ImagesContext, name: string, clientIp: string): Promise<HttpResult> {
   try {
-    await enforceRateLimit(ctx.limiters.configured(READ_POLICY), clientIp);
+    await enforceRateLimit(ctx.limiters.configured(READ_POLICY), limitAddress(clientIp));
     if (!IMAGE_NAME.test(name)) throw new AppError("NOT_FOUND");
     const row = await ctx.db.prisma.uploadedImage.findFirst({ where: { name }, select: { contentType: true, data: true } });
     const bytes = row ? (row.data ?? (await ctx.imageBucket?.get(name)) ?? null) : null;

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "@parley/db";
 import { z } from "zod";
+import { limitAddress } from "../platform/client-ip.ts";
 import { AppError, isAppError } from "../platform/errors.ts";
 import { describeError, logger } from "../platform/logger.ts";
 import type { Mailer, MailMessage } from "../platform/mail.ts";
@@ -57,7 +58,7 @@ async function limitReset(limiter: RateLimiter, identifier: string): Promise<voi
 
 /** Counts one attempt to open or use a reset link from this IP. */
 export async function limitPasswordResetAttempt(limiters: RateLimiters, clientIp: string): Promise<void> {
-  await limitReset(limiters.configured(ATTEMPTS_PER_IP), clientIp);
+  await limitReset(limiters.configured(ATTEMPTS_PER_IP), limitAddress(clientIp));
 }
 
 /**
@@ -74,7 +75,7 @@ export async function requestPasswordReset(
 ): Promise<{ message: string; delivery: Promise<void> }> {
   const { mailer } = deps;
   if (!mailer) throw new AppError(PEOPLE_ERRORS.PASSWORD_RESET_OFF);
-  await limitReset(deps.limiters.configured(REQUESTS_PER_IP), client.ip);
+  await limitReset(deps.limiters.configured(REQUESTS_PER_IP), limitAddress(client.ip));
   await limitReset(deps.limiters.configured(REQUESTS_PER_EMAIL), input.email);
   const delivery = deliverReset({ ...deps, mailer }, input.email, client, now).catch((error: unknown) => {
     // Neither the link nor the address goes into the log.

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database, Prisma } from "@parley/db";
 import { z } from "zod";
+import { limitAddress } from "../platform/client-ip.ts";
 import { AppError } from "../platform/errors.ts";
 import type { Mailer } from "../platform/mail.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
@@ -42,7 +43,7 @@ const INVITATION_ATTEMPTS_POLICY = { name: "invitation-attempts", limit: INVITAT
 
 /** Counts one attempt to open or accept an invitation link from this IP (RATE_LIMITED past the budget). */
 export async function limitInvitationAttempt(limiters: RateLimiters, clientIp: string): Promise<void> {
-  await enforceRateLimit(limiters.configured(INVITATION_ATTEMPTS_POLICY), clientIp);
+  await enforceRateLimit(limiters.configured(INVITATION_ATTEMPTS_POLICY), limitAddress(clientIp));
 }
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");

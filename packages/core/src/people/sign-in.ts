@@ -6,6 +6,7 @@
 import type { Database } from "@parley/db";
 import pLimit from "p-limit";
 import { z } from "zod";
+import { limitAddress } from "../platform/client-ip.ts";
 import { AppError } from "../platform/errors.ts";
 import type { RateLimiter } from "../platform/ratelimit/types.ts";
 import { PEOPLE_ERRORS } from "./errors.ts";
@@ -54,8 +55,8 @@ export async function signInAdmin(
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
   const budgets: Array<[RateLimiter, string]> = [
-    [deps.limiters.signInIp, clientIp],
-    [deps.limiters.signIn, `${clientIp}|${email}`],
+    [deps.limiters.signInIp, limitAddress(clientIp)],
+    [deps.limiters.signIn, `${limitAddress(clientIp)}|${email}`],
   ];
   for (const [limiter, identifier] of budgets) assertNotBlocked(limiter, identifier);
 

@@ -81,3 +81,21 @@ export function clientIp(trust: TrustProxy, source: ClientAddressSource): string
   }
   return client.toString();
 }
+
+/** The IPv6 prefix that names one client for the limits (a subscriber's network, RFC 6177). */
+export const IPV6_LIMIT_PREFIX_BITS = 64;
+
+/**
+ * The client address as every limit keyed by address counts it: IPv4 as it is, IPv6 by its /64
+ * network (`2001:db8:1:2::/64`). One host holds a whole /64 and may send from any of its 2^64
+ * addresses (privacy addresses rotate within it), so a budget per full IPv6 address would limit
+ * nothing. Anything that is not an address (`unknown`) is kept as it is. The address itself
+ * (the audit log, sessions) stays whole: only the limits' keys are widened.
+ */
+export function limitAddress(ip: string): string {
+  const address = parseAddress(ip);
+  if (!address || address.kind() === "ipv4") return address ? address.toString() : ip;
+  const bytes = address.toByteArray().slice(0, IPV6_LIMIT_PREFIX_BITS / 8);
+  const network = ipaddr.fromByteArray([...bytes, ...new Array<number>(16 - bytes.length).fill(0)]);
+  return `${network.toString()}/${IPV6_LIMIT_PREFIX_BITS}`;
+}

@@ -2,7 +2,7 @@
 // logging, rate limits, the context, mail, text rules, client addresses. Reached through the
 // package's root entry (../index.ts).
 
-export { type ClientAddressSource, clientIp } from "./client-ip.ts";
+export { type ClientAddressSource, clientIp, limitAddress } from "./client-ip.ts";
 export type { PlatformContext } from "./context.ts";
 export { API_DOCS_PATH, type ErrorDoc, errorDocsAnchor, errorDocsLink, errorDocsUrl } from "./error-docs.ts";
 export {

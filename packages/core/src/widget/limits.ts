@@ -6,6 +6,7 @@
 
 import { WIDGET_LIMIT_SETTINGS } from "../agents/limits.ts";
 import { effectiveVoiceLimit, type VoiceLimitSettings } from "../agents/voice-settings.ts";
+import { limitAddress } from "../platform/client-ip.ts";
 import { AppError, isAppError } from "../platform/errors.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { RateLimiters } from "../platform/ratelimit/types.ts";
@@ -30,18 +31,18 @@ export interface WidgetClient {
  */
 export function acquireConnectionSlot(limiters: RateLimiters, settings: WidgetLimitSettings, client: WidgetClient): Promise<boolean> {
   return limiters.connections.acquire(
-    `${client.agentId}:${client.clientIp}`,
+    `${client.agentId}:${limitAddress(client.clientIp)}`,
     client.connectionId,
     effectiveWidgetLimit(settings, "widgetConnectionsPerIp"),
   );
 }
 
 export function renewConnectionSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
-  return limiters.connections.renew(`${client.agentId}:${client.clientIp}`, client.connectionId);
+  return limiters.connections.renew(`${client.agentId}:${limitAddress(client.clientIp)}`, client.connectionId);
 }
 
 export function releaseConnectionSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
-  return limiters.connections.release(`${client.agentId}:${client.clientIp}`, client.connectionId);
+  return limiters.connections.release(`${client.agentId}:${limitAddress(client.clientIp)}`, client.connectionId);
 }
 
 /** A voice session's slot among the IP's voice sessions for the agent (voiceSessionsPerIp). */
@@ -58,7 +59,7 @@ export function releaseVoiceSlot(limiters: RateLimiters, client: WidgetClient): 
 }
 
 function voiceSlotKey(client: WidgetClient): string {
-  return `voice:${client.agentId}:${client.clientIp}`;
+  return `voice:${client.agentId}:${limitAddress(client.clientIp)}`;
 }
 
 /**
@@ -84,7 +85,7 @@ export async function enforceWidgetMessageLimits(
     },
     {
       policy: { name: "widget-messages-ip", limit: effectiveWidgetLimit(settings, "widgetMessagesPerIpPerMinute"), windowSeconds: 60 },
-      identifier: `${client.agentId}:${client.clientIp}`,
+      identifier: `${client.agentId}:${limitAddress(client.clientIp)}`,
       details: "Too many messages from this address",
     },
   ];
@@ -95,7 +96,7 @@ export async function enforceWidgetMessageLimits(
         limit: effectiveWidgetLimit(settings, "widgetConversationsPerIpPerHour"),
         windowSeconds: 3_600,
       },
-      identifier: `${client.agentId}:${client.clientIp}`,
+      identifier: `${client.agentId}:${limitAddress(client.clientIp)}`,
       details: "Too many new conversations from this address",
     });
   }

@@ -2,6 +2,7 @@
 // enabled and a key, and the bearer token must be that key. Failed keys are limited per client IP.
 import type { Database } from "@parley/db";
 import { PEOPLE_ERRORS } from "../../people/errors.ts";
+import { limitAddress } from "../../platform/client-ip.ts";
 import { AppError } from "../../platform/errors.ts";
 import { enforceRateLimit } from "../../platform/ratelimit/index.ts";
 import type { RateLimiter, RateLimiters } from "../../platform/ratelimit/types.ts";
@@ -87,5 +88,5 @@ export async function authenticateAgent(
  * burst of failures, on every instance at once.
  */
 async function countFailedKey(limiter: RateLimiter, ip: string): Promise<void> {
-  await enforceRateLimit(limiter, ip);
+  await enforceRateLimit(limiter, limitAddress(ip));
 }
