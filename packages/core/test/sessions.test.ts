@@ -1,7 +1,10 @@
 // Panel sessions in the database: started at sign-in, checked on every request, used at most
 // once a minute, ended one at a time (sign-out, or one of one's own) or all of a user's at once.
 import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { inboxEventStream } from "../src/conversations/inbox/stream.ts";
+import { INBOX_STREAM_HEARTBEAT_MS } from "../src/conversations/limits.ts";
+import { createMemoryLiveBus, publishInbox } from "../src/conversations/live.ts";
 import { SESSION_IDLE_SECONDS, SESSION_USER_AGENT_MAX_CHARS } from "../src/people/limits.ts";
 import { checkSession, endAllSessions, endOwnSession, endSession, listSessions, startSession } from "../src/people/sessions.ts";
 
@@ -117,5 +120,64 @@ describe("sessions", () => {
     await endSession(db, old.id, at(1));
     await start("ada", at(SESSION_IDLE_SECONDS + 2));
     expect(await db.prisma.session.findUnique({ where: { id: old.id } })).toBeNull();
+  });
+});
+
+describe("the panel's live inbox stream and its session", () => {
+  const read = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+    const { done, value } = await reader.read();
+    return done ? null : new TextDecoder().decode(value);
+  };
+
+  /** Opens a stream for a new session of `userId`; `now` is the clock its checks read. */
+  async function open(userId: string, now: () => Date) {
+    const started = await start(userId);
+    const scope = await checkSession(db, { sessionId: started.id, userId }, T0);
+    if (!scope) throw new Error("no session");
+    const live = createMemoryLiveBus();
+    const current = () => checkSession(db, scope, now(), { touch: false });
+    const reader = inboxEventStream(live, scope, new AbortController().signal, current).getReader();
+    expect(await read(reader)).toBe("retry: 3000\n: connected\n\n");
+    return { scope, live, reader };
+  }
+
+  it("goes on while its session lives, without counting the checks as uses, and ends at the first heartbeat after it ended", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const { scope, live, reader } = await open("bob", () => at(SESSION_IDLE_SECONDS / 2));
+      await publishInbox(live, "ws-s", { conversationId: "c1" });
+      expect(await read(reader)).toBe('event: inbox\ndata: {"type":"inbox","conversationId":"c1"}\n\n');
+      await vi.advanceTimersByTimeAsync(INBOX_STREAM_HEARTBEAT_MS);
+      expect(await read(reader)).toBe(": ping\n\n");
+      expect((await db.prisma.session.findUniqueOrThrow({ where: { id: scope.sessionId } })).lastSeenAt).toEqual(T0);
+
+      await endSession(db, scope.sessionId, at(2));
+      await vi.advanceTimersByTimeAsync(INBOX_STREAM_HEARTBEAT_MS);
+      expect(await read(reader)).toBeNull();
+      await publishInbox(live, "ws-s", { conversationId: "c2" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("ends when the person's role no longer reads the inbox, or the person is deactivated", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      await db.prisma.user.create({
+        data: { id: "cyd", workspaceId: "ws-s", email: "cyd@example.com", passwordHash: "x", role: "support" },
+      });
+      const byRole = await open("cyd", () => at(1));
+      await db.prisma.user.update({ where: { id: "cyd" }, data: { role: "editor" } });
+      await vi.advanceTimersByTimeAsync(INBOX_STREAM_HEARTBEAT_MS);
+      expect(await read(byRole.reader)).toBeNull();
+
+      await db.prisma.user.update({ where: { id: "cyd" }, data: { role: "support" } });
+      const byDeactivation = await open("cyd", () => at(1));
+      await db.prisma.user.update({ where: { id: "cyd" }, data: { deactivatedAt: T0 } });
+      await vi.advanceTimersByTimeAsync(INBOX_STREAM_HEARTBEAT_MS);
+      expect(await read(byDeactivation.reader)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -52,9 +52,14 @@ export async function startSession(
 /**
  * The admin of a session that is still live and belongs to `userId`, or null (unknown, ended,
  * expired, another user's). Records the use at most once every SESSION_TOUCH_SECONDS, which moves
- * the idle end forward.
+ * the idle end forward; `touch: false` only looks (a long-lived stream asking again is no use).
  */
-export async function checkSession(db: Database, ids: { sessionId: string; userId: string }, now: Date): Promise<SessionAdmin | null> {
+export async function checkSession(
+  db: Database,
+  ids: { sessionId: string; userId: string },
+  now: Date,
+  { touch = true }: { touch?: boolean } = {},
+): Promise<SessionAdmin | null> {
   const session = await db.prisma.session.findUnique({
     where: { id: ids.sessionId },
     select: {
@@ -70,7 +75,7 @@ export async function checkSession(db: Database, ids: { sessionId: string; userI
   if (session.user.deactivatedAt !== null) return null;
   let expiresAt = session.expiresAt;
   const touchBefore = new Date(now.getTime() - SESSION_TOUCH_SECONDS * 1000);
-  if (session.lastSeenAt <= touchBefore) {
+  if (touch && session.lastSeenAt <= touchBefore) {
     expiresAt = idleEnd(now);
     // Conditional: of several instances seeing the session in the same minute, one writes; none
     // brings an ended session back.

@@ -1,7 +1,7 @@
 // The panel's live inbox events (Server-Sent Events): session required; one core call.
 import { ERRORS } from "@parley/core";
 import { INBOX_STREAM_HEADERS, inboxEventStream } from "@parley/core/conversations";
-import { roleMayCall } from "@parley/core/people";
+import { checkSession, roleMayCall } from "@parley/core/people";
 import { sessionFromRequest } from "~/server/auth.ts";
 import { getAppContext } from "~/server/context.ts";
 
@@ -12,5 +12,7 @@ export async function GET(request: Request): Promise<Response> {
   if (!session) return Response.json({ error: ERRORS.UNAUTHORIZED.message }, { status: 401 });
   if (!roleMayCall(session.role, "GET /api/panel/events")) return Response.json({ error: ERRORS.FORBIDDEN.message }, { status: 403 });
   const ctx = await getAppContext();
-  return new Response(inboxEventStream(ctx.live, session, request.signal), { headers: INBOX_STREAM_HEADERS });
+  // The session is looked at again at each heartbeat (without counting as a use): the stream ends with it.
+  const current = () => checkSession(ctx.db, session, ctx.now(), { touch: false });
+  return new Response(inboxEventStream(ctx.live, session, request.signal, current), { headers: INBOX_STREAM_HEADERS });
 }
