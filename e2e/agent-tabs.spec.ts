@@ -21,6 +21,14 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: "disabled" });
 }
 
+/** How opaque the tab row's fades are, at its start and its end ("1" where more tabs wait). */
+async function tabFades(page: Page): Promise<{ start: string; end: string }> {
+  return page
+    .getByRole("tablist")
+    .locator("..")
+    .evaluate((row) => ({ start: getComputedStyle(row, "::before").opacity, end: getComputedStyle(row, "::after").opacity }));
+}
+
 async function createAgent(page: Page, agentId: string, name: string): Promise<void> {
   await openAgents(page);
   const createForm = page.getByRole("region", { name: "Create an agent" });
@@ -111,6 +119,30 @@ test("the agent page's tabs: in the address, one Save each, unsaved edits marked
   expect(box?.y).toBeLessThanOrEqual(32);
   await expect(preview.getByTestId("preview-widget-title")).toBeInViewport();
   await page.screenshot({ path: path.join(SHOTS, "agent-tabs-look-scrolled-1280.png"), animations: "disabled" });
+
+  // On a phone the tabs stay one row that scrolls sideways, a fade on the side where more wait;
+  // the keys bring the tab they select into sight, and a link opens with its tab in sight.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await agentTab(page, "General");
+  const tops = await tablist.getByRole("tab").evaluateAll((tabs) => tabs.map((tab) => tab.getBoundingClientRect().top));
+  expect(new Set(tops).size, "the tabs' rows").toBe(1);
+  expect(await tablist.evaluate((list) => list.scrollWidth > list.clientWidth)).toBe(true);
+  await expect.poll(() => tabFades(page)).toEqual({ start: "0", end: "1" });
+  await tablist.getByRole("tab", { name: "General" }).focus();
+  await page.keyboard.press("End");
+  await expect(tablist.getByRole("tab", { name: "Danger zone" })).toBeFocused();
+  await expect(tablist.getByRole("tab", { name: "Danger zone" })).toBeInViewport({ ratio: 0.99 });
+  await expect(tablist.getByRole("tab", { name: "General" })).not.toBeInViewport();
+  await expect.poll(() => tabFades(page)).toEqual({ start: "1", end: "0" });
+  await page.keyboard.press("Home");
+  await expect(tablist.getByRole("tab", { name: "General" })).toBeInViewport({ ratio: 0.99 });
+  await page.keyboard.press("ArrowLeft");
+  await expect(tablist.getByRole("tab", { name: "Danger zone" })).toHaveAttribute("aria-selected", "true");
+  await expect(tablist.getByRole("tab", { name: "Danger zone" })).toBeInViewport({ ratio: 0.99 });
+  await page.goto(`/panel/agents/${agentId}?tab=api-key`);
+  await expect(tablist.getByRole("tab", { name: "API key" })).toBeInViewport({ ratio: 0.99 });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect.poll(() => tabFades(page)).toEqual({ start: "0", end: "0" });
 
   // Every tab, at a desktop and a phone width: no axe violation.
   for (const [width, height] of WIDTHS) {

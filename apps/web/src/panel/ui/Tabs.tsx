@@ -1,9 +1,11 @@
 "use client";
 // ARIA tabs (the WAI-ARIA tabs pattern, automatic activation): one tab stop for the list, the
 // arrow keys, Home and End move between tabs and show each; the panels stay mounted while hidden,
-// so what is typed in one tab survives a look at another.
+// so what is typed in one tab survives a look at another. Where the row is wider than the screen it
+// scrolls sideways (use-tab-row.ts): the selected tab in sight, a fade at the edge where more wait.
 
 import { type KeyboardEvent, type ReactNode, useRef } from "react";
+import { useTabRow } from "./use-tab-row.ts";
 import "./tabs.css";
 
 export interface TabItem<Id extends string> {
@@ -30,6 +32,7 @@ export function TabList<Id extends string>(props: {
   onSelect(id: Id): void;
 }) {
   const list = useRef<HTMLDivElement>(null);
+  const more = useTabRow(list, tabId(props.prefix, props.selected));
 
   function keyDown(event: KeyboardEvent<HTMLDivElement>) {
     const at = props.tabs.findIndex((tab) => tab.id === props.selected);
@@ -56,34 +59,36 @@ export function TabList<Id extends string>(props: {
   }
 
   return (
-    <div ref={list} role="tablist" aria-label={props.label} className="tabs" onKeyDown={keyDown}>
-      {props.tabs.map((tab) => {
-        const selected = tab.id === props.selected;
-        return (
-          <button
-            key={tab.id}
-            type="button"
-            role="tab"
-            id={tabId(props.prefix, tab.id)}
-            aria-controls={panelId(props.prefix, tab.id)}
-            aria-selected={selected}
-            tabIndex={selected ? 0 : -1}
-            className="tab"
-            onClick={() => props.onSelect(tab.id)}
-          >
-            {tab.label}
-            {tab.unsaved ? (
-              <>
-                <span className="tab-unsaved" aria-hidden="true">
-                  {" "}
-                  •
-                </span>
-                <span className="visually-hidden"> (unsaved changes)</span>
-              </>
-            ) : null}
-          </button>
-        );
-      })}
+    <div className="tabs-row" data-more={more}>
+      <div ref={list} role="tablist" aria-label={props.label} className="tabs" onKeyDown={keyDown}>
+        {props.tabs.map((tab) => {
+          const selected = tab.id === props.selected;
+          return (
+            <button
+              key={tab.id}
+              type="button"
+              role="tab"
+              id={tabId(props.prefix, tab.id)}
+              aria-controls={panelId(props.prefix, tab.id)}
+              aria-selected={selected}
+              tabIndex={selected ? 0 : -1}
+              className="tab"
+              onClick={() => props.onSelect(tab.id)}
+            >
+              {tab.label}
+              {tab.unsaved ? (
+                <>
+                  <span className="tab-unsaved" aria-hidden="true">
+                    {" "}
+                    •
+                  </span>
+                  <span className="visually-hidden"> (unsaved changes)</span>
+                </>
+              ) : null}
+            </button>
+          );
+        })}
+      </div>
     </div>
   );
 }
