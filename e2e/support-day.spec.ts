@@ -18,6 +18,8 @@ import { inboxRow, openConversation } from "./workspace.ts";
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const VISITOR_EMAIL = "maya.visitor@example.com";
+/** The help centre's agent (the demo data's). */
+const AGENT_NAME = "Acme Cloud help assistant";
 const TEAMMATE = { email: "sam.support@example.com", name: "Sam Support", password: "support-day-password-1" };
 const REPLY = "Hi Maya, Sam here. I reset the sign-in link for you: try the steps again now.";
 const STEPS_FIRST = "Go to the sign-in page at app.acmecloud.example/login.";
@@ -121,20 +123,24 @@ test("a visitor hands off and leaves an email; the assignee is alerted, replies 
   // Sam asked for escalations: an alert at once (this browser was never asked for notifications, so a toast).
   const alerts = sam.getByRole("status", { name: "Alerts" });
   await expect(alerts.getByRole("link", { name: "A visitor is waiting for a person" })).toBeVisible({ timeout: 10_000 });
+  const conversationId = await site.evaluate(
+    () => (window as unknown as { parley: { connection: { conversationId: string } } }).parley.connection.conversationId,
+  );
+  // The owner has it open: the browser tab names the visitor (by their page, so far) and the agent.
+  await owner.page.goto(`/panel/conversations/${conversationId}`);
+  await expect(owner.page).toHaveTitle(`Visitor on ${new URL(server.base).host}/help/demo · ${AGENT_NAME} · Parley panel`);
   const prompt = log.locator("li.email");
   await prompt.getByLabel("Email address").fill(VISITOR_EMAIL);
   await prompt.getByRole("button", { name: "Save email" }).click();
   await expect(prompt.getByRole("status")).toHaveText(`Thanks! If you’re away, we’ll email replies to ${VISITOR_EMAIL}.`);
+  // The tab follows, live, as the visitor gives their email.
+  await expect(owner.page).toHaveTitle(`${VISITOR_EMAIL} · ${AGENT_NAME} · Parley panel`);
   Object.assign(violations, await checkBothWidths(site, testInfo, "widget", () => prompt.scrollIntoViewIfNeeded()));
   await expect(chat).toBeVisible();
-  const conversationId = await site.evaluate(
-    () => (window as unknown as { parley: { connection: { conversationId: string } } }).parley.connection.conversationId,
-  );
   // The visitor leaves: their widget's socket closes with the page.
   await visitorContext.close();
 
   // The owner assigns the conversation to Sam from the workspace.
-  await owner.page.goto(`/panel/conversations/${conversationId}`);
   const ownerView = openConversation(owner.page);
   await ownerView.handling.getByLabel("Assigned to").selectOption({ label: TEAMMATE.name });
   await expect(ownerView.status).toHaveText("Assignment saved.");
@@ -162,8 +168,10 @@ test("a visitor hands off and leaves an email; the assignee is alerted, replies 
   // It opens on the latest messages, the composer pinned in sight.
   await expect(conversation.reply.getByRole("button", { name: "Send reply" })).toBeInViewport();
   await keepScreenshot(sam, testInfo, "support-day-conversation-opened-390", { fullPage: false });
+  await expect(sam).toHaveTitle(`${VISITOR_EMAIL} · ${AGENT_NAME} · Parley panel`);
   await sam.getByRole("link", { name: "← Conversations" }).click();
   await expect(sam.getByRole("list", { name: "Conversations" })).toBeVisible();
+  await expect(sam).toHaveTitle("Conversations · Parley panel");
 
   // On a desktop: list, conversation and details side by side, the composer in sight without scrolling.
   await sam.setViewportSize(DESKTOP);
@@ -177,9 +185,9 @@ test("a visitor hands off and leaves an email; the assignee is alerted, replies 
   const box = await conversation.reply.boundingBox();
   expect(box && box.y + box.height).toBeLessThanOrEqual(DESKTOP.height);
   await expect(replyBox).toBeInViewport();
-  // Opened is read: no dot, no count.
+  // Opened is read: no dot, no count; the tab names the visitor and the agent.
   await expect(row.getByRole("img", { name: "Unread" })).toHaveCount(0);
-  await expect(sam).toHaveTitle(/^[^(]/);
+  await expect(sam).toHaveTitle(`${VISITOR_EMAIL} · ${AGENT_NAME} · Parley panel`);
   await expect(row.getByRole("link", { name: VISITOR_EMAIL })).toHaveAttribute("aria-current", "page");
 
   // The transcript: the steps as a numbered list; the agent's tool calls and tokens folded under Details.

@@ -11,6 +11,7 @@ import { useMarkRead } from "../inbox/attention.tsx";
 import { useNow } from "../inbox/use-now.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { ActionStatus, EmptyState, Loading, QueryError } from "../ui/status.tsx";
+import { usePanelTabTitle } from "../ui/use-tab-title.ts";
 import { filtersQuery, parseFilters } from "./filters.ts";
 import { ConversationActions, HandlingCard, handlingText, useConversationHandling } from "./HandlingPanel.tsx";
 import { RatingBadge } from "./RatingBadge.tsx";
@@ -76,6 +77,8 @@ function OpenConversation({ data, mayManageVisitorData }: { data: Conversation; 
   const now = useNow();
   const [infoOpen, setInfoOpen] = useState(false);
   const transcriptRef = useTranscriptScroll(data);
+  // The tab names who and which agent, from the live data (it changes when the visitor gives a name).
+  usePanelTabTitle(`${visitorIdentity(data)} · ${data.agentName}`);
 
   return (
     <section
