@@ -290,6 +290,8 @@ function start(script: HTMLScriptElement): WidgetApi {
    */
   function showOffline(text: string | null, canRetry = false) {
     const focusInBar = root.activeElement !== null && offlineBar.contains(root.activeElement);
+    // The bar takes room from the conversation: its latest message (maybe waiting to be sent) stays in view.
+    const atBottom = logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 4;
     offline = text !== null;
     offlineBar.classList.toggle("on", offline);
     offlineText.textContent = text ?? "";
@@ -299,6 +301,7 @@ function start(script: HTMLScriptElement): WidgetApi {
     if (offline) input.setAttribute("aria-describedby", offlineText.id);
     else input.removeAttribute("aria-describedby");
     if (focusInBar && (!offline || !canRetry)) input.focus();
+    if (atBottom) scrollDown();
   }
 
   function notice(text: string) {
