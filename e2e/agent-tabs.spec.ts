@@ -143,6 +143,9 @@ test("the agent page's tabs: in the address, one Save each, unsaved edits marked
   await expect(tablist.getByRole("tab", { name: "API key" })).toBeInViewport({ ratio: 0.99 });
   await page.setViewportSize({ width: 1280, height: 900 });
   await expect.poll(() => tabFades(page)).toEqual({ start: "0", end: "0" });
+  // A window made narrower keeps the selected tab in sight.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(tablist.getByRole("tab", { name: "API key" })).toBeInViewport({ ratio: 0.99 });
 
   // Every tab, at a desktop and a phone width: no axe violation.
   for (const [width, height] of WIDTHS) {
