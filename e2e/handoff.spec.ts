@@ -74,6 +74,8 @@ test("a handoff turn is escalated in the panel; an admin replies and hands it ba
   await expect(conversation.status).toHaveText(/^Handed back to the agent/);
   await expect(heading).toContainText("Active");
   await expect(conversation.screen.getByRole("button", { name: "Hand back to agent" })).toBeHidden();
+  // Its button gone, the focus is not dropped to the page: it is on the first action left.
+  await expect(conversation.screen.getByRole("button", { name: "Take over" })).toBeFocused();
   await expect(conversation.state).toContainText("The agent is answering.");
 
   const back = await expectMessageResponse(

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSession } from "next-auth/react";
-import { type RefObject, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import { useCan } from "../access/permissions.tsx";
 import { formatDateTime, formatWaited } from "../format.ts";
 import { useShortcuts } from "../inbox/shortcuts.ts";
@@ -122,8 +122,26 @@ export type ConversationHandling = ReturnType<typeof useConversationHandling>;
 
 /** Take over, hand back, resolve: at the top of the conversation. */
 export function ConversationActions({ conversation, handling }: { conversation: Conversation; handling: ConversationHandling }) {
+  const row = useRef<HTMLDivElement>(null);
+  const clicked = useRef(false);
+  // Resolve and Hand back remove their own button once done: the focus would fall to the page, so
+  // it moves to the first action left (unless the action put it somewhere, as Take over does).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when an action settles and the status it changed shows.
+  useEffect(() => {
+    if (!clicked.current || handling.busy) return;
+    clicked.current = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    row.current?.querySelector<HTMLButtonElement>("button:enabled")?.focus();
+  }, [handling.busy, conversation.status]);
   return (
-    <div className="button-row conversation-actions">
+    <div
+      className="button-row conversation-actions"
+      ref={row}
+      onClickCapture={() => {
+        clicked.current = true;
+      }}
+    >
       {handling.joinedByMe ? null : (
         <ActionButton variant="primary" pending={handling.pending.takeOver} pendingLabel="Taking over…" onClick={handling.takeOver}>
           Take over
