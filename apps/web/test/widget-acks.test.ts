@@ -19,6 +19,8 @@ const SECRET = "widget-acks-secret-0123456789abcdef0123456789";
 const AGENT = "w-acks";
 /** An LLM agent: its fake model holds a reply until released, so two turns can be under way at once. */
 const LLM_AGENT = "w-acks-llm";
+/** An agent whose allowed origins change during a test. */
+const ORIGIN_AGENT = "w-acks-origin";
 const QUESTION = "How do I reset my password?";
 const ID_RULE = "clientMessageId: must be 1 to 100 letters, digits, _ or -";
 
@@ -41,6 +43,7 @@ beforeAll(async () => {
   for (const [id, engine] of [
     [AGENT, "knowledge"],
     [LLM_AGENT, "llm"],
+    [ORIGIN_AGENT, "knowledge"],
   ] as const) {
     await ctx.db.prisma.agent.create({
       data: {
@@ -72,6 +75,7 @@ afterAll(async () => {
 
 interface Client {
   frames: ServerFrame[];
+  closed: Promise<number>;
   send(frame: unknown): void;
   /** Waits until a frame matches, and returns it. */
   until<T extends ServerFrame>(match: (frame: ServerFrame) => frame is T): Promise<T>;
@@ -87,9 +91,11 @@ async function widget(instance: number, resumeToken?: string, agentId = AGENT): 
     frames.push(JSON.parse(data.toString()) as ServerFrame);
     for (const wake of [...waiters]) wake();
   });
+  const closed = once(ws, "close").then(([code]) => code as number);
   await once(ws, "open");
   const client: Client = {
     frames,
+    closed,
     send: (frame) => ws.send(JSON.stringify(frame)),
     close: () => ws.close(),
     until: (match) =>
@@ -230,6 +236,17 @@ describe("a message sent again under the same clientMessageId", () => {
     expect(messages).toHaveLength(4);
     expect(events).toEqual(["conversation.message", "conversation.message"]);
     for (const client of [first, second]) client.close();
+  });
+
+  it("is not acknowledged once the page's origin is no longer allowed: the socket closes 4403", async () => {
+    const client = await widget(0, undefined, ORIGIN_AGENT);
+    const id = crypto.randomUUID();
+    await startConversation(client, id);
+    client.frames.length = 0;
+    await ctx.db.prisma.agent.update({ where: { id: ORIGIN_AGENT }, data: { allowedOrigins: [] } });
+    client.send({ type: "message", text: "Hello", clientMessageId: id });
+    expect(await client.closed).toBe(4403);
+    expect(client.frames.filter((frame) => frame.type === "ack" || frame.type === "message")).toEqual([]);
   });
 
   it("is two messages in two conversations", async () => {

@@ -370,12 +370,12 @@ export class WidgetSession {
     voice?: { stop: AbortSignal; onDelta: (delta: string) => void },
   ): Promise<{ messageId: string; reply: string } | null> {
     const ref = clientMessageId === undefined ? {} : { clientMessageId };
-    // Sent again after a reconnect (the ack was lost): acknowledged again, before any limit counts it.
-    if (clientMessageId !== undefined && (await this.acknowledgeStored(clientMessageId))) return null;
     // Read again on every turn: limits, deactivation and origins changed in the panel apply at once.
     const agent = await this.loadAgent(this.agent?.id ?? "");
     if (!agent) return null;
     this.agent = agent;
+    // Sent again after a reconnect (the ack was lost): acknowledged again, before any limit counts it.
+    if (clientMessageId !== undefined && (await this.acknowledgeStored(clientMessageId))) return null;
     const startsConversation = this.conversationId === null;
     try {
       await enforceWidgetMessageLimits(this.ctx.limiters, agent, this.client(agent.id), startsConversation);
