@@ -249,6 +249,22 @@ describe("a message sent again under the same clientMessageId", () => {
     expect(client.frames.filter((frame) => frame.type === "ack" || frame.type === "message")).toEqual([]);
   });
 
+  it("is a message of its own when its text differs (a page numbering its messages anew): stored without the id, answered, never dropped", async () => {
+    const client = await widget(0);
+    const { conversationId } = await startConversation(client, "1");
+    client.frames.length = 0;
+    client.send({ type: "message", text: QUESTION, clientMessageId: "1" });
+    const reply = await client.until(replyTo("1"));
+    await expect.poll(async () => (await stored(conversationId)).messages.length).toBe(4);
+    const { messages } = await stored(conversationId);
+    expect(messages.filter((message) => message.role === "user").map(({ text, clientMessageId }) => ({ text, clientMessageId }))).toEqual([
+      { text: "Hello", clientMessageId: "1" },
+      { text: QUESTION, clientMessageId: null },
+    ]);
+    expect(reply.id).toBe(messages[3]?.id);
+    client.close();
+  });
+
   it("is two messages in two conversations", async () => {
     const id = crypto.randomUUID();
     const conversations: string[] = [];

@@ -10,7 +10,7 @@ import { visitorNotice } from "../conversations/handoff.ts";
 import { CLIENT_VARIABLES_MAX_KEYS, VISITOR_EMAIL_PROMPT_AFTER_MS } from "../conversations/limits.ts";
 import type { LiveEvent } from "../conversations/live.ts";
 import { closingOf, rateConversation } from "../conversations/rating.ts";
-import { findClientMessage, isClientMessageConflict } from "../conversations/turn/client-message.ts";
+import { findClientMessage, isClientMessageConflict, type StoredClientMessage } from "../conversations/turn/client-message.ts";
 import type { Visitor } from "../conversations/turn/message-schema.ts";
 import { runTurn, type StoredTurnIds } from "../conversations/turn/turn.ts";
 import { emailEnabled, mailTranscript, markVisitorPresence, setVisitorEmail } from "../conversations/visitor-email.ts";
@@ -375,7 +375,14 @@ export class WidgetSession {
     if (!agent) return null;
     this.agent = agent;
     // Sent again after a reconnect (the ack was lost): acknowledged again, before any limit counts it.
-    if (clientMessageId !== undefined && (await this.acknowledgeStored(clientMessageId))) return null;
+    const earlier = clientMessageId === undefined ? null : await this.storedClientMessage(clientMessageId);
+    if (earlier && clientMessageId !== undefined && earlier.text === text) {
+      this.acknowledge(clientMessageId, earlier);
+      return null;
+    }
+    // The same id on another message (a page that numbers its messages anew after a reload): a
+    // message of its own, stored without the id rather than lost as a repeat.
+    const storedId = earlier ? {} : ref;
     const startsConversation = this.conversationId === null;
     try {
       await enforceWidgetMessageLimits(this.ctx.limiters, agent, this.client(agent.id), startsConversation);
@@ -401,7 +408,7 @@ export class WidgetSession {
           pageUrl: startsConversation ? this.pageUrl : undefined,
           clientTools: this.clientTools(),
           ...(voice ? { voice: { stop: voice.stop } } : {}),
-          ...ref,
+          ...storedId,
           onDelta: (delta) => {
             this.send({ type: "message.delta", delta, ...ref });
             voice?.onDelta(delta);
@@ -450,7 +457,13 @@ export class WidgetSession {
       return { messageId, reply: response.reply };
     } catch (error) {
       // Another connection (the same page's, before its reconnect) stored this message first.
-      if (clientMessageId !== undefined && isClientMessageConflict(error) && (await this.acknowledgeStored(clientMessageId))) return null;
+      if (clientMessageId !== undefined && isClientMessageConflict(error)) {
+        const first = await this.storedClientMessage(clientMessageId);
+        if (first?.text === text) {
+          this.acknowledge(clientMessageId, first);
+          return null;
+        }
+      }
       this.sendError(error, ref);
       return null;
     } finally {
@@ -458,17 +471,15 @@ export class WidgetSession {
     }
   }
 
-  /**
-   * A message this conversation holds already (client-message.ts): acknowledged again, with the
-   * reply stored with it (the page may not have received it); nothing is stored, no turn runs.
-   */
-  private async acknowledgeStored(clientMessageId: string): Promise<boolean> {
-    if (!this.conversationId) return false;
-    const stored = await findClientMessage(this.ctx.db, this.conversationId, clientMessageId);
-    if (!stored) return false;
+  /** The message this conversation holds under `clientMessageId` (client-message.ts), if any. */
+  private async storedClientMessage(clientMessageId: string): Promise<StoredClientMessage | null> {
+    return this.conversationId ? findClientMessage(this.ctx.db, this.conversationId, clientMessageId) : null;
+  }
+
+  /** A message held already: acknowledged again, with the reply stored with it (the page may have missed it); no turn runs. */
+  private acknowledge(clientMessageId: string, stored: StoredClientMessage): void {
     this.send({ type: "ack", clientMessageId, messageId: stored.messageId });
     if (stored.reply) this.send({ type: "message", ...stored.reply, clientMessageId });
-    return true;
   }
 
   /** voice.start: voice on for the agent, recognition available, minutes left, a slot among the IP's voice sessions. */

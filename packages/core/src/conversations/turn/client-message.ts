@@ -8,6 +8,7 @@ import { toWireMessage, type WireMessage } from "../wire-message.ts";
 /** The visitor's stored message, and the agent's reply stored with it in the same turn (null if a person's message followed instead). */
 export interface StoredClientMessage {
   messageId: string;
+  text: string;
   reply: WireMessage | null;
 }
 
@@ -18,7 +19,7 @@ export async function findClientMessage(
 ): Promise<StoredClientMessage | null> {
   const message = await db.prisma.message.findUnique({
     where: { conversationId_clientMessageId: { conversationId, clientMessageId } },
-    select: { id: true, sequence: true },
+    select: { id: true, sequence: true, text: true },
   });
   if (!message) return null;
   // A turn stores the visitor's message and the agent's reply at the next sequence, together.
@@ -26,7 +27,7 @@ export async function findClientMessage(
     where: { conversationId_sequence: { conversationId, sequence: message.sequence + 1 } },
     select: { id: true, role: true, text: true, richContent: true, toolCalls: true, createdAt: true, voice: true, interrupted: true },
   });
-  return { messageId: message.id, reply: next?.role === "agent" ? toWireMessage(next) : null };
+  return { messageId: message.id, text: message.text, reply: next?.role === "agent" ? toWireMessage(next) : null };
 }
 
 /** True for the unique index's conflict on (conversationId, clientMessageId): a concurrent turn stored the message first. */
