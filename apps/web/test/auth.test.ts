@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import type { AppError } from "@parley/core";
 import { FAILED_SIGN_INS_PER_IP_PER_WINDOW, FAILED_SIGN_INS_PER_WINDOW } from "@parley/core/limits";
 import { hashPassword, passwordWork, startSession, verifyPassword } from "@parley/core/people";
 import { PASSWORD_CHECKS_AT_ONCE } from "@parley/core/people/limits";
@@ -15,7 +16,8 @@ import type { Session, User } from "next-auth";
 import { encode, type JWT } from "next-auth/jwt";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseAppEnv } from "~/env.ts";
-import { authorizeCredentials, createAuthOptions, readSession, resolveAuthSecret } from "~/server/auth.ts";
+import { authorizeCredentials, createAuthOptions, readSession, resolveAuthSecret, signInRefusals } from "~/server/auth.ts";
+import { withSignInRefusal } from "~/server/auth-request.ts";
 
 const PASSWORD = "correct horse battery";
 const SECRET = "s".repeat(32);
@@ -74,6 +76,36 @@ describe("authorizeCredentials", () => {
       id: "user-1",
     });
     expect(await authorizeCredentials(ctx, { email: "other@example.com", password: "x" }, ip)).toBeNull();
+  });
+
+  it("answers a throttled sign-in 429 with Retry-After through next-auth's route (next-auth itself says 401)", async () => {
+    const ip = from("198.51.100.13");
+    for (let attempt = 0; attempt < FAILED_SIGN_INS_PER_WINDOW; attempt++) {
+      await authorizeCredentials(ctx, { email: "admin@example.com", password: `wrong-${attempt}` }, ip);
+    }
+    const sign: { refusal?: AppError } = {};
+    await expect(
+      signInRefusals.run(sign, () => authorizeCredentials(ctx, { email: "admin@example.com", password: PASSWORD }, ip)),
+    ).rejects.toThrow("Too many failed sign-ins. Try again later.");
+    // next-auth's JSON answer to the panel's form: 401 and the error's URL.
+    const url = "http://localhost:3000/api/auth/error?error=Too%20many%20failed%20sign-ins.%20Try%20again%20later.";
+    const nextAuthAnswer = () =>
+      new Response(JSON.stringify({ url }), {
+        status: 401,
+        headers: { "content-type": "application/json", "set-cookie": "next-auth.csrf-token=x" },
+      });
+    const answer = withSignInRefusal(nextAuthAnswer(), sign.refusal);
+    expect(answer.status).toBe(429);
+    expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(answer.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
+    expect(answer.headers.get("set-cookie")).toBe("next-auth.csrf-token=x");
+    expect(await answer.json()).toEqual({ url });
+    // A sign-in the throttle did not refuse keeps next-auth's answer.
+    const wrong: { refusal?: AppError } = {};
+    await signInRefusals.run(wrong, () =>
+      authorizeCredentials(ctx, { email: "admin@example.com", password: "wrong" }, from("198.51.100.14")),
+    );
+    expect(withSignInRefusal(nextAuthAnswer(), wrong.refusal).status).toBe(401);
   });
 
   it("counts only failures: successful sign-ins never throttle", async () => {

@@ -44,3 +44,17 @@ function parsesAsJson(text: string): boolean {
     return false;
   }
 }
+
+/**
+ * next-auth's answer to a sign-in that core refused (the throttle, SIGN_IN_THROTTLED): next-auth
+ * says every refusal with 401, so its JSON answer (the panel's form, `json=true`) gets the
+ * refusal's status and headers (429 and Retry-After), its body (the error's URL) unchanged. A
+ * redirect (a form posted without script) stays a redirect, with the headers.
+ */
+export function withSignInRefusal(response: Response, refusal: AppError | undefined): Response {
+  if (!refusal) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(refusal.headers)) headers.set(name, value);
+  const status = response.status === 401 ? refusal.status : response.status;
+  return new Response(response.body, { status, statusText: "", headers });
+}

@@ -4,11 +4,12 @@
 // authenticated request (readSession: route handlers, tRPC, the panel's pages; and next-auth's own
 // session endpoint), ended at sign-out. The rules (password check, throttle, workspace scope,
 // sessions) live in @parley/core/people; this file adapts them to next-auth.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AppContext } from "@parley/core";
-import { describeError, ERRORS, type HeaderReader, isAppError, logger } from "@parley/core";
+import { type AppError, describeError, ERRORS, type HeaderReader, isAppError, logger } from "@parley/core";
 import { checkSession, endSession, type SessionAdmin, signInAdmin, startSession } from "@parley/core/people";
 import { SESSION_IDLE_SECONDS } from "@parley/core/people/limits";
 import { type Database, dataDir } from "@parley/db";
@@ -107,6 +108,9 @@ export function authSecret(): string {
 
 const credentialsSchema = z.record(z.string(), z.unknown());
 
+/** The refusal of the sign-in a request to next-auth's route made, for that route to answer it (see authorizeCredentials). */
+export const signInRefusals = new AsyncLocalStorage<{ refusal?: AppError }>();
+
 /**
  * next-auth's `authorize`: the admin for these credentials, or null. While the email and IP (or
  * the IP) are throttled it throws, and next-auth hands that message to the sign-in form.
@@ -121,7 +125,12 @@ export async function authorizeCredentials(ctx: AppContext, credentials: unknown
     const session = await startSession(ctx.db, { userId: admin.userId, ip, userAgent: requestHeaders.get("user-agent") }, ctx.now());
     return { id: admin.userId, workspaceId: admin.workspaceId, email: admin.email, name: admin.name, sessionId: session.id };
   } catch (error) {
-    if (isAppError(error) && error.code === "SIGN_IN_THROTTLED") throw new Error(error.message);
+    if (isAppError(error) && error.code === "SIGN_IN_THROTTLED") {
+      // next-auth answers any thrown refusal 401: the route around it answers core's 429 and Retry-After.
+      const store = signInRefusals.getStore();
+      if (store) store.refusal = error;
+      throw new Error(error.message);
+    }
     // next-auth would put the message in the redirect URL: keep database errors out of it.
     logger.error("sign-in failed", { error: describeError(error) });
     throw new Error(ERRORS.INTERNAL.message);

@@ -1,13 +1,17 @@
+import type { AppError } from "@parley/core";
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
-import { authOptions } from "~/server/auth.ts";
-import { authRouteRequest } from "~/server/auth-request.ts";
+import { authOptions, signInRefusals } from "~/server/auth.ts";
+import { authRouteRequest, withSignInRefusal } from "~/server/auth-request.ts";
 
 const handler = NextAuth(authOptions);
 
 async function authRoute(request: NextRequest, context: { params: Promise<{ nextauth: string[] }> }) {
   const checked = await authRouteRequest(request);
-  return checked instanceof Response ? checked : handler(checked, context);
+  if (checked instanceof Response) return checked;
+  const sign: { refusal?: AppError } = {};
+  const response = await signInRefusals.run(sign, () => handler(checked, context));
+  return withSignInRefusal(response, sign.refusal);
 }
 
 export { authRoute as GET, authRoute as POST };
