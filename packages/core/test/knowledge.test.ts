@@ -12,6 +12,7 @@ import { countTokens } from "../src/engine/tokens.ts";
 import type { Engine, EngineHistoryMessage, EngineInput } from "../src/engine/types.ts";
 import { sectionsOf } from "../src/knowledge/articles/sections.ts";
 import { termsOf } from "../src/knowledge/search/analyze.ts";
+import { renderMessageHtml } from "../src/platform/markdown.ts";
 
 let db: TestDatabase;
 let engine: Engine;
@@ -196,6 +197,28 @@ describe("greetings", () => {
     expect(named.toolCalls).toEqual([]);
     const anonymous = await engine.run(input("hi"));
     expect(anonymous.reply).toBe("Hello! How can I help you today?");
+  });
+
+  it("writes the visitor's name as plain text: Markdown in it makes no image, link or block in the reply", async () => {
+    const name = "![x](https://evil.example/p.png) [sign in](https://evil.example) www.evil.example\n# Heading";
+    const result = await engine.run(input("How do I reset my password?", { visitor: { name } }));
+    const html = renderMessageHtml(result.reply);
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain('evil.example"');
+    expect(html).not.toContain("<h1");
+    expect(html).toContain("Hi ![x](https://evil.example/p.png) [sign in](https://evil.example) www.evil.example # Heading, f");
+    const hello = await engine.run(input("Hello!", { visitor: { name } }));
+    expect(renderMessageHtml(hello.reply).trim()).toBe(
+      "<p>Hi ![x](https://evil.example/p.png) [sign in](https://evil.example) www.evil.example # Heading! How can I help you today?</p>",
+    );
+    // Greeted once: the next answer does not greet again.
+    const later = await engine.run(
+      input("How do I reset my password?", {
+        visitor: { name },
+        history: [{ role: "agent", text: result.reply, toolCalls: result.toolCalls, answered: true }],
+      }),
+    );
+    expect(later.reply).toBe(RESET_REPLY);
   });
 
   it("keeps a capital I after the greeting", async () => {

@@ -75,9 +75,20 @@ function talkToPerson(phrases: Phrases): RichContentItem {
   return { type: "buttons", buttons: [{ label: phrases.talkToPerson, action: "handoff" }] };
 }
 
+/**
+ * The visitor's name as the reply's Markdown writes it: literal text on one line. The name is the
+ * visitor's own words; unescaped, "![x](https://…)" in it would put their image or link into the
+ * agent's reply, the image loaded by every browser that shows it (the team's panel too).
+ */
+function visitorName(input: EngineInput): string {
+  const literal = markdownLiteral(input.visitor.name?.replace(/\s+/g, " ").trim() ?? "");
+  // Nor does an address in it become a link (GFM links "https://…" and "www.…" written bare).
+  return literal.replace(/:(?=\/\/)/g, "\\:").replace(/\b(www)\./gi, "$1\\.");
+}
+
 /** "Hi Ada, " the first time the agent answers a visitor whose name it knows, else "". */
 function greeting(input: EngineInput, phrases: Phrases): string {
-  const name = input.visitor.name?.trim();
+  const name = visitorName(input);
   if (!name) return "";
   const greetings = LANGUAGES.map((language) => PHRASES[language].hi(name).trimEnd().replace(/,$/, ""));
   const greeted = input.history.some((message) => message.role === "agent" && greetings.some((hi) => message.text.startsWith(hi)));
@@ -176,7 +187,7 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
         });
       }
       if (isGreeting(message)) {
-        return result(input, greet ? phrases.helloName(input.visitor.name!.trim()) : phrases.hello, {});
+        return result(input, greet ? phrases.helloName(visitorName(input)) : phrases.hello, {});
       }
       if (isThanks(message)) {
         return result(input, opening(greet, phrases.welcome), {});
