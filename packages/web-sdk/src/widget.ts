@@ -29,6 +29,7 @@ import {
   type VoiceState,
   type WidgetConfig,
 } from "./index.ts";
+import { webAddress } from "./links.ts";
 import { OUTBOX_FULL_DETAILS, OUTBOX_MAX_MESSAGES } from "./outbox.ts";
 import { PENDING_MARK_STYLE, PendingMarks } from "./pending-marks.ts";
 
@@ -350,7 +351,13 @@ function start(script: HTMLScriptElement): WidgetApi {
     for (const suggestion of config.suggestions) {
       const entry = element("li");
       if (suggestion.type === "article") {
-        entry.append(element("a", { className: "action", href: suggestion.url, target: "_blank", rel: "noopener" }, suggestion.title));
+        entry.append(
+          element(
+            "a",
+            { className: "action", href: webAddress(suggestion.url) ?? "#", target: "_blank", rel: "noopener" },
+            suggestion.title,
+          ),
+        );
       } else {
         const button = element("button", { className: "action", type: "button" }, suggestion.text);
         button.addEventListener("click", () => sendText(suggestion.text));
@@ -370,7 +377,11 @@ function start(script: HTMLScriptElement): WidgetApi {
       if (item.type === "articles" && item.articles.length > 0) {
         const cards = element("div", { className: "cards" });
         for (const article of item.articles) {
-          const card = element("a", { className: "card", href: article.url, target: "_blank", rel: "noopener" }, article.title);
+          const card = element(
+            "a",
+            { className: "card", href: webAddress(article.url) ?? "#", target: "_blank", rel: "noopener" },
+            article.title,
+          );
           card.setAttribute("data-article-id", article.id);
           cards.append(card);
         }
@@ -382,8 +393,10 @@ function start(script: HTMLScriptElement): WidgetApi {
           action.setAttribute("data-action", button.action);
           if (button.action === "handoff") action.disabled = handedOff;
           action.addEventListener("click", () => {
-            if (button.action === "url" && button.value) window.open(button.value, "_blank", "noopener");
-            else sendText(button.value ?? (button.action === "handoff" ? "I'd like to talk to a person" : button.label));
+            if (button.action === "url") {
+              const address = webAddress(button.value);
+              if (address) window.open(address, "_blank", "noopener");
+            } else sendText(button.value ?? (button.action === "handoff" ? "I'd like to talk to a person" : button.label));
           });
           actions.append(action);
         }
