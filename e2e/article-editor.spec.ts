@@ -143,6 +143,8 @@ test("write with the toolbar, upload a picture, save, read the history, publish;
   await save.click();
   await expect(page.getByText("Article saved.")).toBeVisible();
   await expect(page.getByText("Unsaved changes")).toHaveCount(0);
+  // Saving keeps the focus on Save (a button disabled while it saves would drop it to the page).
+  await expect(save).toBeFocused();
 
   // The history beside the form: to the second, by whom; a version's changes in a dialog.
   const history = page.getByRole("region", { name: "History" });
@@ -175,6 +177,7 @@ test("write with the toolbar, upload a picture, save, read the history, publish;
   const visibility = page.getByRole("region", { name: "Visibility" });
   await visibility.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(visibility.getByRole("status")).toHaveText("Published.");
+  await expect(visibility.getByRole("button", { name: "Unpublish", exact: true })).toBeFocused();
   await expect(page.locator(".page-heading .badge")).toHaveText(["Published"]);
   const visitor = await visitAsNewVisitor(browser, baseURL, `/help/demo/articles/${articleId}`);
   try {
