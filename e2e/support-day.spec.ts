@@ -150,6 +150,8 @@ test("a visitor hands off and leaves an email; the assignee is alerted, replies 
   await expect(alerts.getByRole("link", { name: `Assigned to you: ${VISITOR_EMAIL}` })).toBeVisible({ timeout: 10_000 });
   const row = inboxRow(sam, conversationId);
   await expect(row.getByRole("img", { name: "Unread" })).toBeVisible();
+  // The row cuts a long name short; hovering shows it whole.
+  await expect(row.getByRole("link", { name: VISITOR_EMAIL })).toHaveAttribute("title", VISITOR_EMAIL);
   await expect(row).toContainText("Escalated");
   await expect(sam).toHaveTitle(/^\(1\) Conversations · Parley panel$/);
   await expect(alerts.getByRole("link", { name: "A visitor is waiting for a person" })).toHaveCount(0);
@@ -167,6 +169,9 @@ test("a visitor hands off and leaves an email; the assignee is alerted, replies 
   await expect(sam.getByRole("list", { name: "Conversations" })).toBeHidden();
   // It opens on the latest messages, the composer pinned in sight.
   await expect(conversation.reply.getByRole("button", { name: "Send reply" })).toBeInViewport();
+  // The saved replies' menu is wide enough for its label ("No saved replies yet"), on a row of its own.
+  const savedMenu = conversation.reply.getByLabel("Insert a saved reply");
+  expect((await savedMenu.boundingBox())?.width).toBeGreaterThanOrEqual(200);
   await keepScreenshot(sam, testInfo, "support-day-conversation-opened-390", { fullPage: false });
   await expect(sam).toHaveTitle(`${VISITOR_EMAIL} · ${AGENT_NAME} · Parley panel`);
   await sam.getByRole("link", { name: "← Conversations" }).click();

@@ -154,7 +154,15 @@ function ConversationRow({
       <div className="item-main">
         <span className="inbox-identity">
           {conversation.unread ? <span className="unread-dot" role="img" aria-label="Unread" title="Unread" /> : null}
-          <Link href={href} className="item-title" aria-current={open ? "page" : undefined} onMouseEnter={onPoint} onFocus={onPoint}>
+          {/* The title shows the whole name where the row cuts it short. */}
+          <Link
+            href={href}
+            className="item-title"
+            title={visitorIdentity(conversation)}
+            aria-current={open ? "page" : undefined}
+            onMouseEnter={onPoint}
+            onFocus={onPoint}
+          >
             {visitorIdentity(conversation)}
           </Link>
           <StatusBadge status={conversation.status} />
