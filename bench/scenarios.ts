@@ -56,6 +56,9 @@ export interface ScenarioInput {
   sessionCookie?: string;
 }
 
+/** A browser's User-Agent, so that the article reads count views as readers' do. */
+const READER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
 export function scenarioRequests(name: ScenarioName, input: ScenarioInput): AutocannonRequest[] {
   const base = `/api/agent/${encodeURIComponent(input.agentId)}`;
   const get = (path: string): AutocannonRequest => ({ method: "GET", path });
@@ -80,7 +83,11 @@ export function scenarioRequests(name: ScenarioName, input: ScenarioInput): Auto
     case "search substring":
       return SUBSTRING_QUERIES.map((q) => get(`${base}/help/articles?q=${encodeURIComponent(q)}`));
     case "article read":
-      return input.articleIds.map((id) => get(`${base}/help/articles/${encodeURIComponent(id)}`));
+      // As a browser reads them: each read goes through the view counter (a crawler's is skipped early).
+      return input.articleIds.map((id) => ({
+        ...get(`${base}/help/articles/${encodeURIComponent(id)}`),
+        headers: { "user-agent": READER_USER_AGENT },
+      }));
     case "knowledge turn":
       return QUESTIONS.map((message) => turn(input, message));
     case "eval turns": {

@@ -86,6 +86,9 @@ export default defineConfig({
         // must not take the next one's slots (20 per IP and agent by default, here 1,000).
         // widget-connection.spec.ts proves the 4429 refusal on a server of its own with a low limit.
         WIDGET_CONNECTIONS_SCALE: String(E2E_WIDGET_CONNECTIONS_SCALE),
+        // The browser's loopback connection is the proxy: a journey may name distinct visitors in
+        // X-Forwarded-For (help-views.spec.ts); without the header the client is 127.0.0.1 as before.
+        TRUST_PROXY: "true",
       },
     },
   ],
