@@ -69,7 +69,10 @@ export const loadSearchPage = cache(async (agentId: string, rawQuery: string) =>
 );
 
 /** What a search that found nothing offers instead: the most read articles (core decides how they are counted). */
-export const loadPopularArticles = cache(async (agentId: string) => listPopularArticles((await getAppContext()).db, agentId));
+export const loadPopularArticles = cache(async (agentId: string) => {
+  const ctx = await getAppContext();
+  return listPopularArticles(ctx.db, agentId, undefined, ctx.now());
+});
 
 /**
  * The article page was shown: one view for core's counter (in memory; the scheduler stores it). A
