@@ -3,58 +3,7 @@
 // once the next socket is ready. At most OUTBOX_MAX_MESSAGES wait; beyond, send() refuses.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { connect, OUTBOX_FULL_ERROR, OUTBOX_MAX_MESSAGES, type ParleyEvents, type WebSocketConstructor } from "../src/index.ts";
-
-type Listener = (event: { data?: unknown; code?: number; reason?: string }) => void;
-
-/** A WebSocket the test plays the server of. */
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  binaryType = "blob";
-  readonly sent: string[] = [];
-  private readonly listeners = new Map<string, Listener[]>();
-
-  constructor(readonly url: string) {
-    FakeSocket.all.push(this);
-  }
-
-  addEventListener(type: string, listener: Listener) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-
-  send(data: string) {
-    this.sent.push(data);
-  }
-
-  close(code = 1000, reason = "") {
-    this.serverCloses(code, reason);
-  }
-
-  /** The socket opens and the server answers hello. */
-  serverReady() {
-    this.readyState = 1;
-    this.dispatch("open", {});
-    this.serverSays({ type: "ready", conversationId: "c1", status: "active", messages: [], resumeToken: "t1" });
-  }
-
-  serverSays(frame: Record<string, unknown>) {
-    this.dispatch("message", { data: JSON.stringify(frame) });
-  }
-
-  serverCloses(code: number, reason = "") {
-    this.readyState = 3;
-    this.dispatch("close", { code, reason });
-  }
-
-  /** The message frames written into this socket. */
-  messages(): Array<{ text: string; clientMessageId: string }> {
-    return this.sent.map((data) => JSON.parse(data)).filter((frame) => frame.type === "message");
-  }
-
-  private dispatch(type: string, event: Parameters<Listener>[0]) {
-    for (const listener of this.listeners.get(type) ?? []) listener(event);
-  }
-}
+import { FakeSocket } from "./fake-socket.ts";
 
 function chatWithFakeSocket() {
   FakeSocket.all = [];

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { offlineStatus, RECONNECTING_TEXT } from "../src/connection-status.ts";
 import { connect, type ParleyEvents, reconnectDelay, type WebSocketConstructor } from "../src/index.ts";
+import { FakeSocket, READY } from "./fake-socket.ts";
 
 describe("reconnectDelay", () => {
   const middle = () => 0.5;
@@ -51,53 +52,6 @@ describe("offlineStatus", () => {
     expect(RECONNECTING_TEXT).toBe("Reconnecting…");
   });
 });
-
-type Listener = (event: { data?: unknown; code?: number; reason?: string }) => void;
-
-/** A WebSocket the test plays the server of. */
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  binaryType = "blob";
-  readonly sent: string[] = [];
-  private readonly listeners = new Map<string, Listener[]>();
-
-  constructor(readonly url: string) {
-    FakeSocket.all.push(this);
-  }
-
-  addEventListener(type: string, listener: Listener) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-
-  send(data: string) {
-    this.sent.push(data);
-  }
-
-  close(code = 1000, reason = "") {
-    this.serverCloses(code, reason);
-  }
-
-  serverOpens() {
-    this.readyState = 1;
-    this.dispatch("open", {});
-  }
-
-  serverSays(frame: Record<string, unknown>) {
-    this.dispatch("message", { data: JSON.stringify(frame) });
-  }
-
-  serverCloses(code: number, reason = "") {
-    this.readyState = 3;
-    this.dispatch("close", { code, reason });
-  }
-
-  private dispatch(type: string, event: Parameters<Listener>[0]) {
-    for (const listener of this.listeners.get(type) ?? []) listener(event);
-  }
-}
-
-const READY = { type: "ready", conversationId: "c1", status: "active", messages: [], resumeToken: "t1" };
 
 function chatWithFakeSocket() {
   FakeSocket.all = [];
