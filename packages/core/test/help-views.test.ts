@@ -98,6 +98,7 @@ describe("article views", () => {
       "facebookexternalhit/1.1",
       "curl/8.5.0",
       "python-requests/2.32.3",
+      "Playwright/1.57.0 (x64; debian 12) node/20.20",
       "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36",
       "",
       null,

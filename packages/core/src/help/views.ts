@@ -19,11 +19,11 @@ export interface ArticleView {
 }
 
 /**
- * Crawlers, link previews, monitors and scripts, by their User-Agent; an empty one too (browsers
- * always send one). Not every bot says so: the repeat window bounds the rest.
+ * Crawlers, link previews, monitors, scripts and browser automation, by their User-Agent; an
+ * empty one too (browsers always send one). Not every bot says so: the repeat window bounds the rest.
  */
 const CRAWLER_USER_AGENT =
-  /bot\b|bot[/;_-]|crawl|spider|slurp|scrap|archiver|headless|lighthouse|pagespeed|gtmetrix|pingdom|uptime|monitor|preview|facebookexternalhit|embedly|whatsapp|curl\/|wget|httpie|python|java\/|okhttp|go-http-client|node-fetch|undici|axios|libwww|perl|ruby|php\/|parley-/i;
+  /bot\b|bot[/;_-]|crawl|spider|slurp|scrap|archiver|headless|lighthouse|pagespeed|gtmetrix|pingdom|uptime|monitor|preview|facebookexternalhit|embedly|whatsapp|curl\/|wget|httpie|python|java\/|okhttp|go-http-client|node-fetch|undici|axios|libwww|perl|ruby|php\/|playwright|puppeteer|selenium|parley-/i;
 
 export function isCrawler(userAgent: string | null | undefined): boolean {
   const agent = userAgent?.trim();
