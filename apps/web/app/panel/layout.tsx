@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { PermissionsProvider } from "~/panel/access/permissions.tsx";
 import { SectionGate } from "~/panel/access/SectionGate.tsx";
 import { Providers } from "~/panel/Providers.tsx";
+import { PANEL_TITLE_TEMPLATE } from "~/panel/tab-title.ts";
 import { PanelNav } from "~/panel/ui/PanelNav.tsx";
 import { pageSession } from "~/server/auth.ts";
 import "./panel.css";
@@ -13,7 +14,7 @@ import "~/panel/ui/small-screens.css";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: { default: "Control panel", template: "%s · Parley panel" }, robots: { index: false } };
+export const metadata: Metadata = { title: { default: "Control panel", template: PANEL_TITLE_TEMPLATE }, robots: { index: false } };
 
 /**
  * Every panel page needs a live session; the check (in the database) runs on the server before

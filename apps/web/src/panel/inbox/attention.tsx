@@ -13,6 +13,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
+import { withoutCount } from "../tab-title.ts";
 import { type RouterOutputs, useTRPC } from "../trpc.ts";
 import { CheckboxField } from "../ui/fields.tsx";
 import {
@@ -81,7 +82,7 @@ export function TitleCount() {
   const count = titleCount(useInboxCounts().data);
   useEffect(() => {
     const apply = () => {
-      const base = document.title.replace(/^\(\d+\) /, "");
+      const base = withoutCount(document.title);
       const wanted = count > 0 ? `(${count}) ${base}` : base;
       if (document.title !== wanted) document.title = wanted;
     };

@@ -3,13 +3,7 @@
 // while it is open. (Next.js metadata kept what it read when the row's link was prefetched.)
 
 import { useEffect } from "react";
-
-/** The panel's title template (app/panel/layout.tsx): "<page> · Parley panel". */
-const PANEL_SUFFIX = " · Parley panel";
-/** The count TitleCount puts first, "(2) ", kept as it is. */
-const COUNT_PREFIX = /^\(\d+\) /;
-
-const withoutCount = (title: string) => title.replace(COUNT_PREFIX, "");
+import { countPrefix, PANEL_TITLE_SUFFIX, withoutCount } from "../tab-title.ts";
 
 /**
  * Names the tab "<title> · Parley panel" while the page is open, keeping the inbox's count prefix.
@@ -18,20 +12,20 @@ const withoutCount = (title: string) => title.replace(COUNT_PREFIX, "");
  */
 export function usePanelTabTitle(title: string) {
   useEffect(() => {
-    const wanted = `${title}${PANEL_SUFFIX}`;
+    const wanted = `${title}${PANEL_TITLE_SUFFIX}`;
     const found = withoutCount(document.title);
     const path = window.location.pathname;
     const apply = () => {
       // A navigation away writes the next page's title: that one stays.
       if (window.location.pathname !== path || withoutCount(document.title) === wanted) return;
-      document.title = `${COUNT_PREFIX.exec(document.title)?.[0] ?? ""}${wanted}`;
+      document.title = `${countPrefix(document.title)}${wanted}`;
     };
     apply();
     const observer = new MutationObserver(apply);
     observer.observe(document.head, { subtree: true, childList: true, characterData: true });
     return () => {
       observer.disconnect();
-      if (withoutCount(document.title) === wanted) document.title = `${COUNT_PREFIX.exec(document.title)?.[0] ?? ""}${found}`;
+      if (withoutCount(document.title) === wanted) document.title = `${countPrefix(document.title)}${found}`;
     };
   }, [title]);
 }
