@@ -30,19 +30,15 @@ export interface WidgetClient {
  * the agent allows (the connection is then closed with 4429).
  */
 export function acquireConnectionSlot(limiters: RateLimiters, settings: WidgetLimitSettings, client: WidgetClient): Promise<boolean> {
-  return limiters.connections.acquire(
-    `${client.agentId}:${limitAddress(client.clientIp)}`,
-    client.connectionId,
-    effectiveWidgetLimit(settings, "widgetConnectionsPerIp"),
-  );
+  return limiters.connections.acquire(addressKey(client), client.connectionId, effectiveWidgetLimit(settings, "widgetConnectionsPerIp"));
 }
 
 export function renewConnectionSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
-  return limiters.connections.renew(`${client.agentId}:${limitAddress(client.clientIp)}`, client.connectionId);
+  return limiters.connections.renew(addressKey(client), client.connectionId);
 }
 
 export function releaseConnectionSlot(limiters: RateLimiters, client: WidgetClient): Promise<void> {
-  return limiters.connections.release(`${client.agentId}:${limitAddress(client.clientIp)}`, client.connectionId);
+  return limiters.connections.release(addressKey(client), client.connectionId);
 }
 
 /** A voice session's slot among the IP's voice sessions for the agent (voiceSessionsPerIp). */
@@ -58,8 +54,13 @@ export function releaseVoiceSlot(limiters: RateLimiters, client: WidgetClient): 
   return limiters.connections.release(voiceSlotKey(client), client.connectionId);
 }
 
+/** The key of the client's address for the agent: every widget limit per address counts by it (an IPv6 client by its /64). */
+function addressKey(client: WidgetClient): string {
+  return `${client.agentId}:${limitAddress(client.clientIp)}`;
+}
+
 function voiceSlotKey(client: WidgetClient): string {
-  return `voice:${client.agentId}:${limitAddress(client.clientIp)}`;
+  return `voice:${addressKey(client)}`;
 }
 
 /**
@@ -85,7 +86,7 @@ export async function enforceWidgetMessageLimits(
     },
     {
       policy: { name: "widget-messages-ip", limit: effectiveWidgetLimit(settings, "widgetMessagesPerIpPerMinute"), windowSeconds: 60 },
-      identifier: `${client.agentId}:${limitAddress(client.clientIp)}`,
+      identifier: addressKey(client),
       details: "Too many messages from this address",
     },
   ];
@@ -96,7 +97,7 @@ export async function enforceWidgetMessageLimits(
         limit: effectiveWidgetLimit(settings, "widgetConversationsPerIpPerHour"),
         windowSeconds: 3_600,
       },
-      identifier: `${client.agentId}:${limitAddress(client.clientIp)}`,
+      identifier: addressKey(client),
       details: "Too many new conversations from this address",
     });
   }
