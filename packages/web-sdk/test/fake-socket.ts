@@ -1,5 +1,7 @@
 // A WebSocket the SDK's tests play the server of: what the SDK writes is kept in `sent`, and the
 // test opens, answers and closes it.
+import { connect, type WebSocketConstructor } from "../src/index.ts";
+
 export type Listener = (event: { data?: unknown; code?: number; reason?: string }) => void;
 
 /** The server's `ready` for a new conversation. */
@@ -57,4 +59,16 @@ export class FakeSocket {
   private dispatch(type: string, event: Parameters<Listener>[0]) {
     for (const listener of this.listeners.get(type) ?? []) listener(event);
   }
+}
+
+/** The SDK connected over fake sockets (the list of them starts anew); `socket(i)` is the i-th it opened. */
+export function connectOverFakeSockets() {
+  FakeSocket.all = [];
+  const chat = connect({
+    agentId: "demo",
+    baseUrl: "http://localhost:3000",
+    storage: null,
+    WebSocket: FakeSocket as unknown as WebSocketConstructor,
+  });
+  return { chat, socket: (index: number) => FakeSocket.all[index] as FakeSocket };
 }

@@ -2,18 +2,11 @@
 // it, and what is unacknowledged when a socket dies is sent again, in order and under the same id,
 // once the next socket is ready. At most OUTBOX_MAX_MESSAGES wait; beyond, send() refuses.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { connect, OUTBOX_FULL_ERROR, OUTBOX_MAX_MESSAGES, type ParleyEvents, type WebSocketConstructor } from "../src/index.ts";
-import { FakeSocket } from "./fake-socket.ts";
+import { OUTBOX_FULL_ERROR, OUTBOX_MAX_MESSAGES, type ParleyEvents } from "../src/index.ts";
+import { connectOverFakeSockets, FakeSocket } from "./fake-socket.ts";
 
 function chatWithFakeSocket() {
-  FakeSocket.all = [];
-  const chat = connect({
-    agentId: "demo",
-    baseUrl: "http://localhost:3000",
-    storage: null,
-    WebSocket: FakeSocket as unknown as WebSocketConstructor,
-  });
-  const socket = (index: number) => FakeSocket.all[index] as FakeSocket;
+  const { chat, socket } = connectOverFakeSockets();
   /** The socket dies; the next one is ready after the backoff's wait. */
   const reconnect = () => {
     socket(FakeSocket.all.length - 1).serverCloses(1006);

@@ -3,8 +3,8 @@
 // that waits, says how long, tries again at once on "Try now" and keeps the visitor's messages.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { offlineStatus, RECONNECTING_TEXT } from "../src/connection-status.ts";
-import { connect, type ParleyEvents, reconnectDelay, type WebSocketConstructor } from "../src/index.ts";
-import { FakeSocket, READY } from "./fake-socket.ts";
+import { type ParleyEvents, reconnectDelay } from "../src/index.ts";
+import { connectOverFakeSockets, FakeSocket, READY } from "./fake-socket.ts";
 
 describe("reconnectDelay", () => {
   const middle = () => 0.5;
@@ -54,16 +54,10 @@ describe("offlineStatus", () => {
 });
 
 function chatWithFakeSocket() {
-  FakeSocket.all = [];
-  const chat = connect({
-    agentId: "demo",
-    baseUrl: "http://localhost:3000",
-    storage: null,
-    WebSocket: FakeSocket as unknown as WebSocketConstructor,
-  });
+  const { chat, socket } = connectOverFakeSockets();
   const changes: Array<ParleyEvents["connection"]> = [];
   chat.on("connection", (change) => changes.push(change));
-  return { chat, changes, socket: (index: number) => FakeSocket.all[index] as FakeSocket };
+  return { chat, changes, socket };
 }
 
 describe("a connection that loses its socket", () => {
