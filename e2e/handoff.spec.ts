@@ -1,10 +1,19 @@
 // A visitor asks the demo agent for a person through the messages API; the
 // conversation shows as escalated in the panel, an admin replies and hands it back to the agent.
 import { expect, test } from "@playwright/test";
-import { closeNewKeyDialog, expectMessageResponse, openAgents, openNewKeyDialog, sendMessage, signIn, uniqueSuffix } from "./support.ts";
+import {
+  closeNewKeyDialog,
+  expectMessageResponse,
+  keepScreenshot,
+  openAgents,
+  openNewKeyDialog,
+  sendMessage,
+  signIn,
+  uniqueSuffix,
+} from "./support.ts";
 import { openConversation, openFilters } from "./workspace.ts";
 
-test("a handoff turn is escalated in the panel; an admin replies and hands it back", async ({ page, request }) => {
+test("a handoff turn is escalated in the panel; an admin replies and hands it back", async ({ page, request }, testInfo) => {
   const visitorName = `E2E Visitor ${uniqueSuffix()}`;
   const reply = "Hi, this is Sam from support. I have issued your refund.";
   await signIn(page);
@@ -62,6 +71,23 @@ test("a handoff turn is escalated in the panel; an admin replies and hands it ba
   await expect(conversation.reply.getByLabel("Your reply")).toHaveValue("");
   const teamMessage = transcript.getByRole("listitem").filter({ hasText: reply });
   await expect(teamMessage).toContainText("Team member");
+
+  // An image in a reply is a link to it, never loaded: its address could carry the conversation away.
+  const imageHost = "images.invalid";
+  const imageRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).hostname === imageHost) imageRequests.push(request.url());
+  });
+  const imageUrl = `https://${imageHost}/pixel.png?visitor=${encodeURIComponent(visitorName)}`;
+  await conversation.reply.getByLabel("Your reply").fill(`Here is where to click: ![refund button](${imageUrl})`);
+  await conversation.reply.getByRole("button", { name: "Send reply" }).click();
+  await expect(conversation.status).toHaveText("Reply sent.");
+  const imageMessage = transcript.getByRole("listitem").filter({ hasText: "Here is where to click" });
+  await expect(imageMessage.getByRole("link", { name: "Image: refund button" })).toHaveAttribute("href", imageUrl);
+  await expect(imageMessage.locator("img")).toHaveCount(0);
+  expect(imageRequests).toEqual([]);
+  await imageMessage.scrollIntoViewIfNeeded();
+  await keepScreenshot(page, testInfo, "reply-image-as-link-1280", { fullPage: false });
 
   // While escalated, the visitor's messages are stored for the person and the status stays.
   const waiting = await expectMessageResponse(

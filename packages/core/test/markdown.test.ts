@@ -158,6 +158,41 @@ describe("renderMessageHtml", () => {
   });
 });
 
+describe("renderMessageHtml: images as links, never loaded", () => {
+  const evil = "https://collect.example/pixel.png?conversation=ada%40example.com";
+
+  it("shows a Markdown image as a link to it, named by its description", () => {
+    expect(renderMessageHtml(`Here it is: ![refund form](${evil})`)).toBe(
+      `<p>Here it is: <a href="${evil}" target="_blank" rel="noopener noreferrer">Image: refund form</a></p>\n`,
+    );
+  });
+
+  it("names an image without a description 'Image', and escapes a description's markup", () => {
+    expect(renderMessageHtml(`![](${evil}) ![a <b> & c](https://cdn.example/a.png)`)).toBe(
+      `<p><a href="${evil}" target="_blank" rel="noopener noreferrer">Image</a> <a href="https://cdn.example/a.png" target="_blank" rel="noopener noreferrer">Image: a &lt;b&gt; &amp; c</a></p>\n`,
+    );
+  });
+
+  it("keeps an image inside a link as the link's words, never a link in a link", () => {
+    expect(renderMessageHtml(`[![logo](${evil})](https://shop.example/)`)).toBe(
+      '<p><a href="https://shop.example/" target="_blank" rel="noopener noreferrer">Image: logo</a></p>\n',
+    );
+  });
+
+  it("turns a raw HTML image into a link too, and drops a script address", () => {
+    expect(renderMessageHtml(`<img src="${evil}" alt="chart" onerror="alert(1)">`)).toBe(
+      `<a href="${evil}" target="_blank" rel="noopener noreferrer">Image: chart</a>`,
+    );
+    expect(renderMessageHtml("![x](javascript:alert(1))")).toBe("<p><a>Image: x</a></p>\n");
+  });
+
+  it("leaves no image in a message, while an article keeps its pictures", () => {
+    const markdown = `![a](${evil})\n\n- ![b](https://cdn.example/b.png)\n\n| c |\n|---|\n| ![c](/api/images/c.png) |`;
+    expect(renderMessageHtml(markdown)).not.toContain("<img");
+    expect(renderArticleHtml(markdown)).toContain(`<img src="${evil}" alt="a" />`);
+  });
+});
+
 describe("markdownLiteral (an article's plain words in a Markdown reply)", () => {
   /** The text a browser shows of `html`, and whether any element but a paragraph or a link (an address in the text) is in it. */
   function shown(html: string): { text: string; tags: string[] } {

@@ -35,6 +35,39 @@ function image(_tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml
   return { tagName: "img", attribs: foreign === undefined ? attribs : { ...attribs, src: foreign } };
 }
 
+/**
+ * An image in a chat message, as a link to it: a reply can be written by a language model that
+ * read a visitor's or an article's words, and an image that loads on its own would send whatever
+ * its address holds to its host the moment a teammate or visitor opens the conversation.
+ */
+function imageAsLink(_tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+  const linked = link("a", attribs.src === undefined ? {} : { href: attribs.src });
+  return { ...linked, text: imageLabel(attribs.alt) };
+}
+
+/** How a message names an image it shows as a link: "Image: <its description>", or "Image". */
+export function imageLabel(description: string | undefined): string {
+  const text = description?.trim();
+  return text ? `Image: ${text}` : "Image";
+}
+
+/**
+ * A message's Markdown images as links to them (imageAsLink), and as their label alone inside a
+ * link, which cannot hold another.
+ */
+function imagesAsLinks(marked: Marked, tokens: Token[]): void {
+  marked.walkTokens(tokens, (token: Token) => {
+    if (token.type === "link") {
+      for (const child of token.tokens ?? []) {
+        if (child.type === "image") Object.assign(child, { type: "text", text: imageLabel(child.text), tokens: undefined, escaped: false });
+      }
+    } else if (token.type === "image") {
+      const label = imageLabel(token.text);
+      Object.assign(token, { type: "link", text: label, tokens: [{ type: "text", raw: label, text: label, escaped: false }] });
+    }
+  });
+}
+
 function withoutKeys(attribs: sanitizeHtml.Attributes, keys: string[]): sanitizeHtml.Attributes {
   return Object.fromEntries(Object.entries(attribs).filter(([key]) => !keys.includes(key)));
 }
@@ -69,6 +102,9 @@ const SANITIZE: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === "input" && frame.attribs.type !== "checkbox",
 };
 
+/** Chat messages: the same, but an image is a link to it (imageAsLink). */
+const SANITIZE_MESSAGE: sanitizeHtml.IOptions = { ...SANITIZE, transformTags: { ...SANITIZE.transformTags, img: imageAsLink } };
+
 const markedFor = {
   /** Articles: paragraphs as written (a single newline continues the line). */
   article: new Marked({ gfm: true, breaks: false, async: false }),
@@ -99,7 +135,8 @@ export function renderMarkdown(markdown: string, options: RenderOptions): string
       if (token.type === "heading") token.depth = Math.min(6, token.depth + shift);
     });
   }
-  return sanitizeHtml(marked.parser(tokens), SANITIZE);
+  if (options.kind === "message") imagesAsLinks(marked, tokens);
+  return sanitizeHtml(marked.parser(tokens), options.kind === "message" ? SANITIZE_MESSAGE : SANITIZE);
 }
 
 /** An article's body as the help page shows it, under the page's h1 title. */
