@@ -82,9 +82,19 @@ test("a resolved conversation asks the visitor how it went; their rating shows i
     await keepScreenshot(page, testInfo, "rating-conversation-1280", { fullPage: false });
     await page.setViewportSize(PHONE);
     // On a phone the details are behind Info.
-    await conversation.screen.getByRole("button", { name: "Info" }).click();
+    const info = conversation.screen.getByRole("button", { name: "Info" });
+    await expect(info).toHaveAttribute("aria-expanded", "false");
+    await info.click();
+    // Open reads as open: the details replace the transcript, and the button looks pressed.
+    await expect(info).toHaveAttribute("aria-expanded", "true");
+    await expect(conversation.transcript).toBeHidden();
+    expect(await info.evaluate((button) => getComputedStyle(button).fontWeight)).toBe("600");
     await ratingCard.scrollIntoViewIfNeeded();
     await keepScreenshot(page, testInfo, "rating-conversation-390", { fullPage: false });
+    await info.click();
+    await expect(info).toHaveAttribute("aria-expanded", "false");
+    await expect(conversation.transcript).toBeVisible();
+    await keepScreenshot(page, testInfo, "rating-conversation-info-closed-390", { fullPage: false });
     await page.setViewportSize(DESKTOP);
 
     // The inbox's Rating filter: listed under "Rated good", not under "Rated bad".
