@@ -19,6 +19,7 @@ function heldLimiter(answer: RateLimitResult): { limiter: RateLimiter; release()
         await held;
         return answer;
       },
+      remaining: async () => ({ remaining: answer.remaining, reset: answer.reset }),
     },
     release,
   };
@@ -71,7 +72,8 @@ describe("limitAlongside", () => {
     expect(failure).toBeInstanceOf(LimitedWorkError);
     expect(((failure as LimitedWorkError).cause as AppError).code).toBe("NOT_FOUND");
     expect((failure as LimitedWorkError).headers["ratelimit-policy"]).toBe('"help";q=30;w=60');
-    const broken: RateLimiter = { policy: limiters.help.policy, limit: () => Promise.reject(new Error("store down")) };
+    const down = () => Promise.reject(new Error("store down"));
+    const broken: RateLimiter = { policy: limiters.help.policy, limit: down, remaining: down };
     let readRan = false;
     await expect(
       limitAlongside(broken, "agent:192.0.2.2", async () => {

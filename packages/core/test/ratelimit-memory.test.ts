@@ -1,8 +1,9 @@
 // The in-process rate-limit store against the real thing: @upstash/ratelimit's sliding window and
 // slots.ts's scripts, run on ioredis-mock (their Lua, without a server) and, with REDIS_URL, on a
 // real Redis, give exactly the same answers (decision, limit, remaining, reset; the Retry-After and
-// RateLimit headers follow from those) for random sequences of requests over time. And the store
-// forgets expired keys, on its own timer, so it does not grow with every identifier ever seen.
+// RateLimit headers follow from those, and the budget left as read without counting) for random
+// sequences of requests over time. And the store forgets expired keys, on its own timer, so it
+// does not grow with every identifier ever seen.
 import { randomBytes } from "node:crypto";
 import { COMMAND_SENDERS, closeRealRedis } from "@parley/testing/command-senders";
 import { Ratelimit } from "@upstash/ratelimit";
@@ -71,6 +72,12 @@ describe.each(references)("the in-process store answers as @upstash/ratelimit on
             const { success, limit: reportedLimit, remaining, reset } = await upstash.limit(who);
             const expected: RateLimitResult = { success, limit: reportedLimit, remaining, reset };
             expect(await memory.limit(who), `${who} at +${now - START} ms`).toEqual(expected);
+            // What is left, read without counting (the sign-in throttle's check), for every identifier.
+            for (const anyone of ["a", "b", "c"]) {
+              const left = await upstash.getRemaining(anyone);
+              const remainingThere = { remaining: left.remaining, reset: left.reset };
+              expect(await memory.remaining(anyone), `${anyone} left at +${now - START} ms`).toEqual(remainingThere);
+            }
           }
         },
       ),

@@ -8,6 +8,7 @@ import pLimit from "p-limit";
 import { z } from "zod";
 import { limitAddress } from "../platform/client-ip.ts";
 import { AppError } from "../platform/errors.ts";
+import { retryAfterSeconds } from "../platform/ratelimit/headers.ts";
 import type { RateLimiter } from "../platform/ratelimit/types.ts";
 import { PEOPLE_ERRORS } from "./errors.ts";
 import { PASSWORD_CHECKS_AT_ONCE } from "./limits.ts";
@@ -58,7 +59,7 @@ export async function signInAdmin(
     [deps.limiters.signInIp, limitAddress(clientIp)],
     [deps.limiters.signIn, `${limitAddress(clientIp)}|${email}`],
   ];
-  for (const [limiter, identifier] of budgets) assertNotBlocked(limiter, identifier);
+  await assertNotBlocked(budgets);
 
   const user = await deps.db.prisma.user.findUnique({
     where: { email },
@@ -72,7 +73,7 @@ export async function signInAdmin(
     return { userId: user.id, workspaceId: user.workspaceId, role: user.role, email: user.email, name: user.name };
   }
 
-  for (const [limiter, identifier] of budgets) await countFailure(limiter, identifier);
+  for (const [limiter, identifier] of budgets) await limiter.limit(identifier);
   return null;
 }
 
@@ -82,36 +83,15 @@ async function rehash(db: Database, userId: string, oldHash: string, password: s
   await db.prisma.user.updateMany({ where: { id: userId, passwordHash: oldHash }, data: { passwordHash } });
 }
 
-// The shared limiter (one store for all instances) counts failures only. Asking it whether an
-// identifier is blocked would count one more, so the block it reports (its budget used up) is
-// remembered here until its window frees up, and refuses even the right password meanwhile.
-const blocked = new WeakMap<RateLimiter, Map<string, number>>();
-const MAX_REMEMBERED = 10_000;
-
-function assertNotBlocked(limiter: RateLimiter, identifier: string): void {
-  const until = blocked.get(limiter)?.get(identifier);
-  if (until === undefined) return;
-  const seconds = Math.ceil((until - Date.now()) / 1000);
-  if (seconds > 0) throw new AppError(PEOPLE_ERRORS.SIGN_IN_THROTTLED, { headers: { "retry-after": String(seconds) } });
-  blocked.get(limiter)?.delete(identifier);
-}
-
-async function countFailure(limiter: RateLimiter, identifier: string): Promise<void> {
-  const result = await limiter.limit(identifier);
-  // The failure that uses the last unit of the budget starts the block.
-  if (!result.success || result.remaining <= 0) remember(limiter, identifier, Math.max(result.reset, Date.now() + 1000));
-}
-
-function remember(limiter: RateLimiter, identifier: string, until: number): void {
+// The shared limiter counts failures only; a budget used up there refuses every sign-in (even the
+// right password, with no hash computed) until its window frees up. The state is read from the
+// shared store without counting, so a block one instance starts holds on every other at once.
+async function assertNotBlocked(budgets: Array<[RateLimiter, string]>): Promise<void> {
+  const left = await Promise.all(budgets.map(async ([limiter, identifier]) => ({ limiter, ...(await limiter.remaining(identifier)) })));
   const now = Date.now();
-  let entries = blocked.get(limiter);
-  if (!entries) {
-    entries = new Map();
-    blocked.set(limiter, entries);
-  }
-  if (entries.size >= MAX_REMEMBERED) {
-    for (const [key, end] of entries) if (end <= now) entries.delete(key);
-    if (entries.size >= MAX_REMEMBERED) entries.clear();
-  }
-  entries.set(identifier, until);
+  const waits = left
+    .filter(({ remaining }) => remaining <= 0)
+    .map(({ limiter, reset }) => retryAfterSeconds(limiter.policy, { reset }, now));
+  if (waits.length === 0) return;
+  throw new AppError(PEOPLE_ERRORS.SIGN_IN_THROTTLED, { headers: { "retry-after": String(Math.max(...waits)) } });
 }

@@ -55,6 +55,10 @@ function upstashLimiter(redis: UpstashRedis, prefix: string, policy: RateLimitPo
       const { success, limit, remaining, reset } = await ratelimit.limit(identifier);
       return { success, limit, remaining, reset };
     },
+    async remaining(identifier) {
+      const { remaining, reset } = await ratelimit.getRemaining(identifier);
+      return { remaining, reset };
+    },
   };
 }
 
@@ -106,6 +110,7 @@ export function memoryBackend(store: MemoryRateLimitStore = processMemoryStore()
       policy,
       // Keyed as @upstash/ratelimit keys it: the limiter's prefix, then the identifier.
       limit: async (identifier) => store.slidingWindow(`${prefix}:${identifier}`, policy, Date.now()),
+      remaining: async (identifier) => store.slidingWindowRemaining(`${prefix}:${identifier}`, policy, Date.now()),
     }),
     slots: ({ prefix, ttlMs, scale }) => ({
       async acquire(identifier, holder, limit) {

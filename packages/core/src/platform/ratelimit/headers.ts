@@ -23,6 +23,6 @@ export function rateLimitHeaders(policy: RateLimiter["policy"], result: RateLimi
  * less than 1 in the sliding window (floor((1 - elapsed share) * limit) < limit). Never more than
  * the window.
  */
-export function retryAfterSeconds(policy: RateLimiter["policy"], result: RateLimitResult, now: number): number {
+export function retryAfterSeconds(policy: RateLimiter["policy"], result: Pick<RateLimitResult, "reset">, now: number): number {
   return Math.min(policy.windowSeconds, Math.max(1, Math.floor((result.reset - now) / 1000) + 1));
 }

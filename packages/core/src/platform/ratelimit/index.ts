@@ -16,7 +16,7 @@ import { rateLimitHeaders, retryAfterSeconds } from "./headers.ts";
 import type { RateLimiter, RateLimiters, RateLimitPolicy } from "./types.ts";
 
 export type { SendCommand } from "./requester.ts";
-export type { RateLimiter, RateLimiters, RateLimitPolicy, RateLimitResult, SlotLimiter } from "./types.ts";
+export type { RateLimiter, RateLimiters, RateLimitPolicy, RateLimitResult, RemainingBudget, SlotLimiter } from "./types.ts";
 
 /** Every Parley key starts with this (then the caller's prefix, then the limiter's name). */
 const KEY_PREFIX = "parley:rl";

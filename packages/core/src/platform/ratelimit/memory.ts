@@ -5,7 +5,7 @@
 // or Upstash; the connection slots are slots.ts's scripts. Keys expire as Redis would expire them,
 // and a sweep drops expired keys, because a window's counter is never read again once its window
 // has passed: without the sweep every identifier ever seen would stay in memory.
-import type { RateLimitPolicy, RateLimitResult } from "./types.ts";
+import type { RateLimitPolicy, RateLimitResult, RemainingBudget } from "./types.ts";
 
 /** How often expired keys are dropped (the timer runs only while keys are held). */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -58,6 +58,24 @@ export class MemoryRateLimitStore {
       this.counters.get(currentKey)!.count = newValue;
     }
     return { success: true, limit: tokens, remaining: Math.max(0, tokens - (newValue + requestsInPreviousWindow)), reset };
+  }
+
+  /**
+   * What `key` has left in the sliding window without counting a request, as
+   * @upstash/ratelimit's getRemaining computes it (its remaining-tokens script).
+   */
+  slidingWindowRemaining(key: string, policy: Pick<RateLimitPolicy, "limit" | "windowSeconds">, now: number): RemainingBudget {
+    const windowSize = policy.windowSeconds * 1000;
+    const currentWindow = Math.floor(now / windowSize);
+    const requestsInCurrentWindow = this.liveCounter(`${key}:${currentWindow}`, now)?.count ?? 0;
+    const percentageInCurrent = (now % windowSize) / windowSize;
+    const requestsInPreviousWindow = Math.floor(
+      (1 - percentageInCurrent) * (this.liveCounter(`${key}:${currentWindow - 1}`, now)?.count ?? 0),
+    );
+    return {
+      remaining: Math.max(0, policy.limit - (requestsInPreviousWindow + requestsInCurrentWindow)),
+      reset: (currentWindow + 1) * windowSize,
+    };
   }
 
   /** slots.ts's ACQUIRE: a slot for `holder` unless `limit` live ones are held by others. */

@@ -8,6 +8,13 @@ export interface RateLimitResult {
   reset: number;
 }
 
+/** What an identifier has left, read without counting a request. */
+export interface RemainingBudget {
+  remaining: number;
+  /** When the current fixed window ends, in ms since the epoch. */
+  reset: number;
+}
+
 /** A limit: `limit` requests per `windowSeconds`, under a name (the store's key prefix and the RateLimit-Policy header). */
 export interface RateLimitPolicy {
   limit: number;
@@ -19,6 +26,8 @@ export interface RateLimiter {
   /** Requests per window and the window length, for the RateLimit-Policy header. */
   readonly policy: RateLimitPolicy;
   limit(identifier: string): Promise<RateLimitResult>;
+  /** What `identifier` has left in the shared store, without counting a request. */
+  remaining(identifier: string): Promise<RemainingBudget>;
 }
 
 /**
