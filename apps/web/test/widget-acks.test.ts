@@ -1,8 +1,11 @@
 // A visitor message sent with a clientMessageId over parley.v1 is acknowledged once stored, and a
 // message sent again under the same id (the widget's outbox after a reconnect) is stored once:
 // acknowledged again with the same message id and the same reply, no second turn, no second
-// webhook event. Real sockets on two socket servers sharing one real PGlite database (two
-// instances: the dedupe lives in the database, not in a connection's memory).
+// webhook event. A conversation's first message sent again by the page that sent it (its socket
+// died before `ready` named the conversation) joins the conversation it started. Real sockets on
+// two socket servers sharing one real PGlite database (two instances: the dedupe lives in the
+// database, not in a connection's memory).
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -82,8 +85,16 @@ interface Client {
   close(): void;
 }
 
-/** A widget connection to instance `instance` that has said hello (resuming with `resumeToken`) and got ready. */
-async function widget(instance: number, resumeToken?: string, agentId = AGENT): Promise<Client> {
+/** A widget connection to instance `instance` that has said hello (resuming with `resumeToken`; the page's `startKey`) and got ready. */
+async function widget(instance: number, resumeToken?: string, agentId = AGENT, startKey?: string): Promise<Client> {
+  const client = await openSocket(instance);
+  client.send({ type: "hello", agentId, ...(resumeToken ? { resumeToken } : {}), ...(startKey ? { startKey } : {}) });
+  await client.until(isType("ready"));
+  return client;
+}
+
+/** An open socket to instance `instance` that has said nothing yet. */
+async function openSocket(instance: number): Promise<Client> {
   const ws = new WebSocket(instances[instance]?.url ?? "", ["parley.v1"], { origin: ORIGIN });
   const frames: ServerFrame[] = [];
   const waiters = new Set<() => void>();
@@ -112,8 +123,6 @@ async function widget(instance: number, resumeToken?: string, agentId = AGENT): 
         check();
       }),
   };
-  client.send({ type: "hello", agentId, ...(resumeToken ? { resumeToken } : {}) });
-  await client.until(isType("ready"));
   return client;
 }
 
@@ -277,6 +286,185 @@ describe("a message sent again under the same clientMessageId", () => {
     expect(conversations[0]).not.toBe(conversations[1]);
     const rows = await ctx.db.prisma.message.findMany({ where: { clientMessageId: id }, select: { conversationId: true } });
     expect(rows.map((row) => row.conversationId).sort()).toEqual([...conversations].sort());
+  });
+});
+
+/** A page's secret as the SDK makes it: 64 hex digits. */
+function newStartKey() {
+  return randomBytes(32).toString("hex");
+}
+
+/** The conversations holding a visitor message sent under `clientMessageId`. */
+async function conversationsWith(clientMessageId: string) {
+  const rows = await ctx.db.prisma.message.findMany({
+    where: { clientMessageId },
+    select: { conversationId: true },
+    orderBy: { createdAt: "asc" },
+  });
+  return [...new Set(rows.map((row) => row.conversationId))];
+}
+
+/** What the agent's usage counts this month: conversations and turns. */
+async function usageOf(agentId: string) {
+  const rows = await ctx.db.prisma.usageMonth.findMany({ where: { agentId }, select: { conversations: true, turns: true } });
+  return { conversations: rows.reduce((sum, row) => sum + row.conversations, 0), turns: rows.reduce((sum, row) => sum + row.turns, 0) };
+}
+
+describe("a first message sent again after its socket died before ready", () => {
+  it("joins the conversation it started, on another instance: one conversation, message, reply and turn; the page gets ready with it, then the ack", async () => {
+    const startKey = newStartKey();
+    const id = crypto.randomUUID();
+    const usageBefore = await usageOf(LLM_AGENT);
+    const requestsBefore = fake.requests.length;
+    // The first socket dies while its turn runs: the turn stores the message and its reply, and
+    // the page never reads the `ready` that names the conversation.
+    fake.enqueue(streamedText(["Use ", "the reset link."], { pauseAfter: 1 }));
+    const cut = await widget(0, undefined, LLM_AGENT, startKey);
+    cut.send({ type: "message", text: QUESTION, clientMessageId: id });
+    await cut.until(isType("message.delta"));
+    cut.close();
+    await cut.closed;
+    fake.release();
+    await expect.poll(() => conversationsWith(id)).toHaveLength(1);
+    const [conversationId = ""] = await conversationsWith(id);
+    const before = await stored(conversationId);
+
+    // The page's next socket, on the other instance, sends it again under the same id and key.
+    const again = await widget(1, undefined, LLM_AGENT, startKey);
+    again.send({ type: "message", text: QUESTION, clientMessageId: id });
+    const reply = await again.until(replyTo(id));
+    const readies = again.frames.filter(isType("ready"));
+    expect(readies.map((ready) => ready.conversationId)).toEqual([null, conversationId]);
+    expect(readies[1]).toMatchObject({ resumeToken: expect.any(String), status: "active", messages: [] });
+    const ack = await again.until(ackOf(id));
+    expect(ack).toEqual({ type: "ack", clientMessageId: id, messageId: before.messages[0]?.id });
+    expect(reply).toMatchObject({ id: before.messages[1]?.id, role: "agent", text: "Use the reset link." });
+    // In the order of a conversation the message started: ready, ack, reply.
+    expect(again.frames.indexOf(readies[1] as ServerFrame)).toBeLessThan(again.frames.indexOf(ack));
+    expect(again.frames.indexOf(ack)).toBeLessThan(again.frames.indexOf(reply));
+    expect(again.frames.filter((frame) => frame.type === "message.delta" || frame.type === "error")).toEqual([]);
+    // No second turn: the model was asked once, usage and webhook events counted the turn once.
+    expect(fake.requests.length).toBe(requestsBefore + 1);
+    expect(await usageOf(LLM_AGENT)).toEqual({ conversations: usageBefore.conversations + 1, turns: usageBefore.turns + 1 });
+    expect(await stored(conversationId)).toEqual(before);
+    expect(before.messages.map(({ role, text }) => ({ role, text }))).toEqual([
+      { role: "user", text: QUESTION },
+      { role: "agent", text: "Use the reset link." },
+    ]);
+
+    // The page goes on in that conversation, and its resume token is that conversation's.
+    fake.enqueue(textResponse("You're welcome."));
+    again.send({ type: "message", text: "Thanks", clientMessageId: "thanks" });
+    await again.until(replyTo("thanks"));
+    expect((await stored(conversationId)).messages.map((message) => message.text)).toEqual([
+      QUESTION,
+      "Use the reset link.",
+      "Thanks",
+      "You're welcome.",
+    ]);
+    expect(await conversationsWith(id)).toEqual([conversationId]);
+    again.close();
+    const resumed = await widget(0, readies[1]?.resumeToken ?? "", LLM_AGENT);
+    expect(resumed.frames.filter(isType("ready"))[0]).toMatchObject({ conversationId, messages: expect.any(Array) });
+    expect(resumed.frames.filter(isType("ready"))[0]?.messages).toHaveLength(4);
+    resumed.close();
+  });
+
+  it("is a new conversation from another page (another key, or none), which sees nothing of the first", async () => {
+    const id = crypto.randomUUID();
+    const owner = await widget(0, undefined, AGENT, newStartKey());
+    const { conversationId } = await startConversation(owner, id);
+    owner.close();
+    const before = await stored(conversationId);
+
+    for (const startKey of [newStartKey(), undefined]) {
+      // Another visitor replays the id and the text (over the other instance), with a key of their own or none.
+      const other = await widget(1, undefined, AGENT, startKey);
+      other.send({ type: "message", text: "Hello", clientMessageId: id });
+      const reply = await other.until(replyTo(id));
+      const ready = other.frames.filter(isType("ready")).at(-1);
+      expect(ready?.conversationId).toEqual(expect.any(String));
+      expect(ready?.conversationId).not.toBe(conversationId);
+      expect(ready?.messages).toEqual([]);
+      const ack = await other.until(ackOf(id));
+      expect(before.messages.map((message) => message.id)).not.toContain(ack.messageId);
+      expect(before.messages.map((message) => message.id)).not.toContain(reply.id);
+      expect((await stored(ready?.conversationId ?? "")).messages.map(({ role, text }) => ({ role, text }))).toEqual([
+        { role: "user", text: "Hello" },
+        { role: "agent", text: reply.text },
+      ]);
+      other.close();
+    }
+    expect(await stored(conversationId)).toEqual(before);
+    expect(await conversationsWith(id)).toHaveLength(3);
+  });
+
+  it("starts one conversation when two sockets of the page send it at the same time: the turn that commits second stores nothing", async () => {
+    const startKey = newStartKey();
+    const id = crypto.randomUUID();
+    const usageBefore = await usageOf(LLM_AGENT);
+    const [first, second] = [await widget(0, undefined, LLM_AGENT, startKey), await widget(1, undefined, LLM_AGENT, startKey)];
+    const requestsBefore = fake.requests.length;
+    fake.enqueue(streamedText(["Use ", "the reset link."], { pauseAfter: 1 }), streamedText(["Another ", "answer."], { pauseAfter: 1 }));
+    for (const client of [first, second]) client.send({ type: "message", text: QUESTION, clientMessageId: id });
+    await expect.poll(() => fake.requests.length).toBe(requestsBefore + 2);
+    fake.release();
+    const acks = await Promise.all([first.until(ackOf(id)), second.until(ackOf(id))]);
+    const replies = await Promise.all([first.until(replyTo(id)), second.until(replyTo(id))]);
+    expect(acks[1]).toEqual(acks[0]);
+    expect(replies[1]).toEqual(replies[0]);
+    const conversations = await conversationsWith(id);
+    expect(conversations).toHaveLength(1);
+    for (const client of [first, second]) expect(client.frames.filter(isType("ready")).at(-1)?.conversationId).toBe(conversations[0]);
+    expect((await stored(conversations[0] ?? "")).messages).toHaveLength(2);
+    expect(await usageOf(LLM_AGENT)).toEqual({ conversations: usageBefore.conversations + 1, turns: usageBefore.turns + 1 });
+    for (const client of [first, second]) client.close();
+  });
+
+  it("is a new conversation when sent again too late, or with another text", async () => {
+    const startKey = newStartKey();
+    const late = crypto.randomUUID();
+    const page = await widget(0, undefined, AGENT, startKey);
+    const { conversationId } = await startConversation(page, late);
+    page.close();
+    // Eleven minutes later: beyond the window, the key no longer joins it.
+    await ctx.db.prisma.conversation.update({ where: { id: conversationId }, data: { createdAt: new Date(Date.now() - 11 * 60_000) } });
+    const later = await widget(1, undefined, AGENT, startKey);
+    const lateConversation = await startConversation(later, late);
+    expect(lateConversation.conversationId).not.toBe(conversationId);
+    later.close();
+
+    const renumbered = crypto.randomUUID();
+    const first = await widget(0, undefined, AGENT, startKey);
+    const started = await startConversation(first, renumbered);
+    first.close();
+    const other = await widget(1, undefined, AGENT, startKey);
+    other.send({ type: "message", text: QUESTION, clientMessageId: renumbered });
+    await other.until(replyTo(renumbered));
+    const otherConversation = other.frames.filter(isType("ready")).at(-1)?.conversationId;
+    expect(otherConversation).not.toBe(started.conversationId);
+    expect((await stored(otherConversation ?? "")).messages.map((message) => message.text)[0]).toBe(QUESTION);
+    expect((await stored(started.conversationId)).messages).toHaveLength(2);
+    other.close();
+  });
+});
+
+describe("an invalid startKey", () => {
+  it("is refused with Invalid request and the rule, and the socket closes 4400", async () => {
+    for (const startKey of ["a".repeat(31), "a".repeat(129), `${"a".repeat(40)}:1`, 42]) {
+      const client = await openSocket(0);
+      client.send({ type: "hello", agentId: AGENT, startKey });
+      expect(await client.closed).toBe(4400);
+      expect(client.frames).toEqual([
+        {
+          type: "error",
+          error: "Invalid request",
+          details: typeof startKey === "number" ? expect.any(String) : "startKey: must be 32 to 128 letters, digits, _ or -",
+        },
+      ]);
+    }
+    // The shortest and the longest are taken.
+    for (const startKey of ["a".repeat(32), "b".repeat(128)]) (await widget(0, undefined, AGENT, startKey)).close();
   });
 });
 

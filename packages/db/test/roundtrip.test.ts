@@ -2,6 +2,7 @@
 // run uses. Each test compares the row read back with exactly what was written, and checks the
 // written object names every column, so a field added to the schema must be added here too; the
 // last test checks every model of the schema was round-tripped (here or in roundtrip-webhooks.test.ts).
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { AgentEngine, ConversationChannel, ConversationStatus, MessageRole, Prisma, Role } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
@@ -191,6 +192,8 @@ describe("every model round-trips every field", () => {
         visitorMailedAt: status === "resolved" ? t("2026-05-01T00:05:30.007Z") : null,
         resolvedAt: status === "resolved" ? t("2026-05-01T00:04:00.002Z") : null,
         firstPageUrl: "https://shop.example.com/pricing?plan=pro&ref=ä",
+        // Unique per agent: each conversation's own.
+        firstMessageKeyHash: createHash("sha256").update(`start-key:${status}-${channel}`).digest("hex"),
         erasedAt: t("2026-05-01T00:06:00.003Z"),
         test: channel === "api",
         createdAt: t("2026-05-01T00:00:00.000Z"),
@@ -219,6 +222,7 @@ describe("every model round-trips every field", () => {
       visitorMailedAt: null,
       resolvedAt: null,
       firstPageUrl: null,
+      firstMessageKeyHash: null,
       erasedAt: null,
     };
     await db.prisma.conversation.create({ data: anonymous });

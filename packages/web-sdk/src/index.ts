@@ -7,7 +7,7 @@
 //   chat.send("How do I reset my password?");
 //   await chat.voice.start();   // voice mode: the microphone, the spoken replies (see voice.ts)
 
-import { newClientMessageId, OUTBOX_FULL_DETAILS, OUTBOX_FULL_ERROR, Outbox } from "./outbox.ts";
+import { newClientMessageId, newStartKey, OUTBOX_FULL_DETAILS, OUTBOX_FULL_ERROR, Outbox } from "./outbox.ts";
 import {
   type ClientFrame,
   type Closing,
@@ -202,6 +202,8 @@ class Connection implements ParleyConnection {
   private outbox: ClientFrame[] = [];
   /** The visitor's messages until acknowledged: written at once when ready, and again after each reconnect. */
   private readonly messages = new Outbox();
+  /** Sent in every hello: the server joins a first message sent again to the conversation it started (outbox.ts). */
+  private readonly startKey = newStartKey();
   private isReady = false;
   private stopped = false;
   private attempts = 0;
@@ -323,6 +325,7 @@ class Connection implements ParleyConnection {
         agentId: this.agentId,
         ...(this.options.visitor ? { visitor: this.options.visitor } : {}),
         ...(resumeToken ? { resumeToken } : {}),
+        ...(this.startKey ? { startKey: this.startKey } : {}),
         ...(this.options.pageUrl ? { pageUrl: this.options.pageUrl } : {}),
         ...(Object.keys(this.pageVariables).length > 0 ? { pageVariables: this.pageVariables } : {}),
         ...(this.tools.size > 0 ? { tools: this.toolDefinitions() } : {}),

@@ -3,6 +3,8 @@
 // clientMessageId and stays here until the server's `ack` (or its reply, or an error about it)
 // names that id. After a reconnect every message still here is sent again, in order, under the
 // same id: the server stores a clientMessageId once per conversation and only acknowledges it again.
+// A first message has no conversation yet when its socket dies before `ready`: the page's start
+// key (newStartKey, sent in every hello) lets the server find the conversation it started.
 // (@parley/web imports no other package: the server's rule for the id is core's
 // CLIENT_MESSAGE_ID_PATTERN, which these ids always meet.)
 
@@ -24,6 +26,19 @@ export function newClientMessageId(): string {
   const bytes = new Uint8Array(16);
   if (typeof crypto?.getRandomValues === "function") crypto.getRandomValues(bytes);
   else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The page's secret for its first message sent again (64 hex digits): made once per connection and
+ * kept only in memory, like the outbox it serves (a reload sends nothing again), so no other page
+ * or script can read it from storage later. Null without a secure random source: no key is sent
+ * and such a message starts a second conversation, as before.
+ */
+export function newStartKey(): string | null {
+  const crypto = globalThis.crypto;
+  if (typeof crypto?.getRandomValues !== "function") return null;
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 

@@ -53,6 +53,12 @@ export type ClientFrame =
       agentId: string;
       visitor?: Visitor;
       resumeToken?: string;
+      /**
+       * This page's secret (32 to 128 letters, digits, _ or -): a first message sent again under
+       * its clientMessageId with the same key, after the socket died before `ready`, joins the
+       * conversation it started instead of starting another.
+       */
+      startKey?: string;
       /** The page the visitor is on (http or https), shown to the team as the visitor's identity. */
       pageUrl?: string;
       pageVariables?: Record<string, string>;

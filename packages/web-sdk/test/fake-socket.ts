@@ -1,6 +1,6 @@
 // A WebSocket the SDK's tests play the server of: what the SDK writes is kept in `sent`, and the
 // test opens, answers and closes it.
-import { connect, type WebSocketConstructor } from "../src/index.ts";
+import { type ConnectOptions, connect, type WebSocketConstructor } from "../src/index.ts";
 
 export type Listener = (event: { data?: unknown; code?: number; reason?: string }) => void;
 
@@ -51,6 +51,11 @@ export class FakeSocket {
     this.dispatch("close", { code, reason });
   }
 
+  /** The hello frame written into this socket. */
+  hello(): Record<string, unknown> | undefined {
+    return this.sent.map((data) => JSON.parse(data)).find((frame) => frame.type === "hello");
+  }
+
   /** The message frames written into this socket. */
   messages(): Array<{ text: string; clientMessageId: string }> {
     return this.sent.map((data) => JSON.parse(data)).filter((frame) => frame.type === "message");
@@ -62,13 +67,14 @@ export class FakeSocket {
 }
 
 /** The SDK connected over fake sockets (the list of them starts anew); `socket(i)` is the i-th it opened. */
-export function connectOverFakeSockets() {
+export function connectOverFakeSockets(options: Partial<ConnectOptions> = {}) {
   FakeSocket.all = [];
   const chat = connect({
     agentId: "demo",
     baseUrl: "http://localhost:3000",
     storage: null,
     WebSocket: FakeSocket as unknown as WebSocketConstructor,
+    ...options,
   });
   return { chat, socket: (index: number) => FakeSocket.all[index] as FakeSocket };
 }

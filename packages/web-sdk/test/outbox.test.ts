@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { OUTBOX_FULL_ERROR, OUTBOX_MAX_MESSAGES, type ParleyEvents } from "../src/index.ts";
 import { connectOverFakeSockets, FakeSocket } from "./fake-socket.ts";
 
-function chatWithFakeSocket() {
-  const { chat, socket } = connectOverFakeSockets();
+function chatWithFakeSocket(options: Parameters<typeof connectOverFakeSockets>[0] = {}) {
+  const { chat, socket } = connectOverFakeSockets(options);
   /** The socket dies; the next one is ready after the backoff's wait. */
   const reconnect = () => {
     socket(FakeSocket.all.length - 1).serverCloses(1006);
@@ -78,6 +78,47 @@ describe("the outbox", () => {
     expect(socket(1).messages()).toEqual([{ type: "message", text: "Still there?", clientMessageId: id }]);
     expect(reconnect().messages()).toEqual([{ type: "message", text: "Still there?", clientMessageId: id }]);
     chat.close();
+  });
+
+  it("sends a first message again with the page's start key after its socket died before ready, and goes on in the conversation the next ready names", () => {
+    const saved = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => saved.get(key) ?? null,
+      setItem: (key: string, value: string) => void saved.set(key, value),
+      removeItem: (key: string) => void saved.delete(key),
+    };
+    const { chat, socket, reconnect } = chatWithFakeSocket({ storage });
+    const newVisitor = { type: "ready", conversationId: null, resumeToken: null, status: "active", messages: [] };
+    socket(0).serverOpens();
+    socket(0).serverSays(newVisitor);
+    const id = chat.send("Hello");
+    // The server stored it and started a conversation, but the socket died before its ready came.
+    socket(0).serverCloses(1006);
+    vi.advanceTimersByTime(30_000);
+    socket(1).serverOpens();
+    socket(1).serverSays(newVisitor);
+    const startKey = socket(0).hello()?.startKey;
+    expect(startKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(socket(1).hello()).toEqual({ type: "hello", agentId: "demo", startKey });
+    expect(socket(1).messages()).toEqual([{ type: "message", text: "Hello", clientMessageId: id }]);
+
+    // The server found the conversation the message started: ready names it, then the ack.
+    socket(1).serverSays({ ...newVisitor, conversationId: "c1", resumeToken: "t1" });
+    socket(1).serverSays({ type: "ack", clientMessageId: id, messageId: "m1" });
+    expect(chat.conversationId).toBe("c1");
+    expect(saved.get("parley:demo:resume")).toBe("t1");
+    expect(chat.pendingMessages).toBe(0);
+    const next = reconnect();
+    expect(next.hello()).toEqual({ type: "hello", agentId: "demo", resumeToken: "t1", startKey });
+    expect(next.messages()).toEqual([]);
+    chat.close();
+
+    // Another page (another connection) has a key of its own.
+    const other = chatWithFakeSocket();
+    other.socket(0).serverOpens();
+    expect(other.socket(0).hello()?.startKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(other.socket(0).hello()?.startKey).not.toBe(startKey);
+    other.chat.close();
   });
 
   it(`holds ${OUTBOX_MAX_MESSAGES} unacknowledged messages; beyond, send() says so and sends nothing`, () => {

@@ -11,6 +11,8 @@ import { type VoiceServerFrame, voiceClientFrameSchemas } from "../voice/protoco
 import {
   CLIENT_MESSAGE_ID_PATTERN,
   CLIENT_MESSAGE_ID_RULE,
+  START_KEY_PATTERN,
+  START_KEY_RULE,
   TRACK_EVENT_MAX_CHARS,
   TRACK_PROPERTIES_MAX_BYTES,
   TRACK_PROPERTIES_MAX_KEYS,
@@ -97,6 +99,8 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
     agentId: z.string().min(1, "must not be empty").max(100),
     visitor: fields.visitor,
     resumeToken: z.string().max(2_000).optional(),
+    // The page's secret for its first message sent again (conversations/turn/client-message.ts).
+    startKey: z.string().regex(START_KEY_PATTERN, START_KEY_RULE).optional(),
     pageUrl: pageUrlSchema.optional(),
     pageVariables: variablesSchema.optional(),
     tools: toolsSchema.optional(),

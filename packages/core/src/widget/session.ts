@@ -10,7 +10,14 @@ import { visitorNotice } from "../conversations/handoff.ts";
 import { CLIENT_VARIABLES_MAX_KEYS, VISITOR_EMAIL_PROMPT_AFTER_MS } from "../conversations/limits.ts";
 import type { LiveEvent } from "../conversations/live.ts";
 import { closingOf, rateConversation } from "../conversations/rating.ts";
-import { findClientMessage, isClientMessageConflict, type StoredClientMessage } from "../conversations/turn/client-message.ts";
+import {
+  findClientMessage,
+  findStartedConversation,
+  firstMessageKeyHash,
+  isClientMessageConflict,
+  isFirstMessageConflict,
+  type StoredClientMessage,
+} from "../conversations/turn/client-message.ts";
 import type { Visitor } from "../conversations/turn/message-schema.ts";
 import { runTurn, type StoredTurnIds } from "../conversations/turn/turn.ts";
 import { emailEnabled, mailTranscript, markVisitorPresence, setVisitorEmail } from "../conversations/visitor-email.ts";
@@ -139,6 +146,8 @@ export class WidgetSession {
   private tools: ClientToolDefinition[] = [];
   /** The page the widget was opened on (hello), stored with a new conversation. */
   private pageUrl: string | undefined;
+  /** The page's secret (hello) that lets its first message, sent again, join the conversation it started. */
+  private startKey: string | undefined;
   private readonly pendingCalls = new Map<string, PendingToolCall>();
   private unattachedTracking: string[] = [];
   private trackWindow = { start: 0, count: 0 };
@@ -331,26 +340,14 @@ export class WidgetSession {
     this.visitor = frame.visitor;
     this.tools = frame.tools ?? [];
     this.pageUrl = frame.pageUrl;
+    this.startKey = frame.startKey;
     this.visitorEmail = frame.visitor?.email ?? null;
 
     let messages: WireMessage[] = [];
     if (frame.resumeToken) {
       const claims = this.options.tokens.verify(frame.resumeToken, this.ctx.now());
-      const conversation =
-        claims && claims.agentId === agent.id
-          ? await this.ctx.db.prisma.conversation.findFirst({
-              where: { id: claims.conversationId, agentId: agent.id },
-              select: { id: true, status: true, visitorEmail: true, joinedBy: { select: { name: true } } },
-            })
-          : null;
-      if (conversation) {
-        this.attach(conversation.id);
-        this.visitorEmail = conversation.visitorEmail;
-        this.status = wireStatus(conversation.status);
-        this.person = this.status === "escalated" && conversation.joinedBy ? publicName(conversation.joinedBy) : null;
-        this.notice = await this.noticeFor(agent, this.status, this.person);
-        this.closing = await closingOf(this.ctx.db, conversation.id);
-        messages = await this.recentMessages(conversation.id);
+      if (claims && claims.agentId === agent.id && (await this.hold(agent, claims.conversationId))) {
+        messages = await this.recentMessages(claims.conversationId);
       } else {
         this.send({ type: "error", error: "Invalid resume token", details: "The token is invalid or expired; a new conversation starts." });
       }
@@ -374,6 +371,17 @@ export class WidgetSession {
     const agent = await this.loadAgent(this.agent?.id ?? "");
     if (!agent) return null;
     this.agent = agent;
+    // A first message sent again after its socket died before `ready`: this connection joins the
+    // conversation it started (only with the key of the page that started it), before any limit counts it.
+    const first =
+      this.conversationId === null && this.startKey !== undefined && clientMessageId !== undefined
+        ? { agentId: agent.id, startKey: this.startKey, clientMessageId, text }
+        : null;
+    const started = first ? await findStartedConversation(this.ctx.db, first, this.ctx.now()) : null;
+    if (first && started?.kind === "join") {
+      await this.join(agent, started.conversationId, first.clientMessageId, started.message);
+      return null;
+    }
     // Sent again after a reconnect (the ack was lost): acknowledged again, before any limit counts it.
     const earlier = clientMessageId === undefined ? null : await this.storedClientMessage(clientMessageId);
     if (earlier && clientMessageId !== undefined && earlier.text === text) {
@@ -409,6 +417,8 @@ export class WidgetSession {
           clientTools: this.clientTools(),
           ...(voice ? { voice: { stop: voice.stop } } : {}),
           ...storedId,
+          // A key another conversation holds already (`taken`) is not kept again: that one keeps it.
+          ...(first && started === null ? { firstMessageKeyHash: firstMessageKeyHash(first.startKey, first.clientMessageId) } : {}),
           onDelta: (delta) => {
             this.send({ type: "message.delta", delta, ...ref });
             voice?.onDelta(delta);
@@ -458,9 +468,17 @@ export class WidgetSession {
     } catch (error) {
       // Another connection (the same page's, before its reconnect) stored this message first.
       if (clientMessageId !== undefined && isClientMessageConflict(error)) {
-        const first = await this.storedClientMessage(clientMessageId);
-        if (first?.text === text) {
-          this.acknowledge(clientMessageId, first);
+        const stored = await this.storedClientMessage(clientMessageId);
+        if (stored?.text === text) {
+          this.acknowledge(clientMessageId, stored);
+          return null;
+        }
+      }
+      // ... or started the conversation with it first.
+      if (first && isFirstMessageConflict(error)) {
+        const winner = await findStartedConversation(this.ctx.db, first, this.ctx.now());
+        if (winner?.kind === "join") {
+          await this.join(agent, winner.conversationId, first.clientMessageId, winner.message);
           return null;
         }
       }
@@ -469,6 +487,52 @@ export class WidgetSession {
     } finally {
       this.send({ type: "typing", active: false });
     }
+  }
+
+  /**
+   * This connection holds the conversation from here: live events, presence, and its state as the
+   * visitor sees it (status, person, notice, closing, email). False when the agent has no such conversation.
+   */
+  private async hold(agent: WidgetAgent, conversationId: string): Promise<boolean> {
+    const conversation = await this.ctx.db.prisma.conversation.findFirst({
+      where: { id: conversationId, agentId: agent.id },
+      select: { id: true, status: true, visitorEmail: true, joinedBy: { select: { name: true } } },
+    });
+    if (!conversation) return false;
+    this.attach(conversation.id);
+    this.visitorEmail = conversation.visitorEmail;
+    this.status = wireStatus(conversation.status);
+    this.person = this.status === "escalated" && conversation.joinedBy ? publicName(conversation.joinedBy) : null;
+    this.notice = await this.noticeFor(agent, this.status, this.person);
+    this.closing = await closingOf(this.ctx.db, conversation.id);
+    return true;
+  }
+
+  /**
+   * The page's first message started this conversation on a socket that died before its `ready`:
+   * this connection continues it as if it had started it (`ready` with its id and resume token,
+   * then the ack and the stored reply), and what was written in it since (a person's reply) follows.
+   */
+  private async join(agent: WidgetAgent, conversationId: string, clientMessageId: string, first: StoredClientMessage): Promise<void> {
+    if (!(await this.hold(agent, conversationId))) return;
+    if (Object.keys(this.pendingVariables).length > 0) {
+      const variables = this.pendingVariables;
+      this.pendingVariables = {};
+      await this.pageVariables(variables);
+    }
+    await this.attachTracking(conversationId);
+    logger.info("widget first message sent again", { agentId: agent.id, conversationId });
+    this.sendReady([]);
+    this.acknowledge(clientMessageId, first);
+    const since = await this.ctx.db.prisma.message.findMany({
+      // The first turn's two messages are 0 and 1; the visitor's own later messages are not echoed.
+      where: { conversationId, sequence: { gte: 2 }, role: { not: "user" } },
+      orderBy: { sequence: "asc" },
+      take: WIDGET_RESUME_MESSAGES,
+      select: wireMessageSelect,
+    });
+    for (const message of since) this.send({ type: "message", ...toWireMessage(message) });
+    this.afterVisitorMessage();
   }
 
   /** The message this conversation holds under `clientMessageId` (client-message.ts), if any. */

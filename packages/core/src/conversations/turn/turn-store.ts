@@ -33,6 +33,8 @@ export async function createConversation(
     clientVariables: Record<string, string>;
     pageVariables: Record<string, string>;
     firstPageUrl: string | null;
+    /** Widget: the page's key of the first message (client-message.ts), or null. */
+    firstMessageKeyHash: string | null;
     /** A team member's test chat. */
     test: boolean;
     now: Date;
@@ -50,6 +52,7 @@ export async function createConversation(
       clientVariables: conversation.clientVariables,
       pageVariables: conversation.pageVariables,
       firstPageUrl: conversation.firstPageUrl,
+      firstMessageKeyHash: conversation.firstMessageKeyHash,
       test: conversation.test,
       messageCount: 2,
       escalatedAt: status === "escalated" ? conversation.now : null,

@@ -57,6 +57,12 @@ export interface TurnOptions {
    * conversation already holds fails on the unique index (client-message.ts) and stores nothing.
    */
   clientMessageId?: string;
+  /**
+   * Widget: a turn that starts a conversation keeps the page's key of its first message
+   * (client-message.ts), so that the message sent again joins this conversation. A concurrent turn
+   * that started one under the same key first makes this one fail on the unique index, storing nothing.
+   */
+  firstMessageKeyHash?: string;
   /** The streaming forms: pieces of the reply as the engine writes them (before anything is stored). */
   onDelta?: (text: string) => void;
   /** Told the stored messages' ids once the turn has committed (the widget's frames name them). */
@@ -232,6 +238,7 @@ function storeConversation(tx: Prisma.TransactionClient, turn: Turn): Promise<St
       clientVariables: request.clientVariables ?? {},
       pageVariables: options.pageVariables ?? {},
       firstPageUrl: options.pageUrl ?? null,
+      firstMessageKeyHash: options.firstMessageKeyHash ?? null,
       test: options.test === true,
       now,
     });
