@@ -3,7 +3,9 @@
 // on the way) or delivers it and then cuts the page off before the ack and reply come back (lost on
 // the way back). Either way the message reads "Sending…", then "Not sent — retrying" while the
 // chat is offline; after the reconnect it is stored exactly once (the server's `ready` on resume
-// lists it once), answered once, and the visitor sees it once. Screenshots at 1280 and 390 px.
+// lists it once), answered once, and the visitor sees it once. A conversation's first message cut
+// off before the server's `ready` (which names the conversation it started) joins that conversation
+// after the reconnect: one conversation, answered once. Screenshots at 1280 and 390 px.
 import { expect, type Page, type TestInfo, test, type WebSocketRoute } from "@playwright/test";
 import { axeViolations } from "./axe.ts";
 import { keepScreenshot } from "./support.ts";
@@ -17,11 +19,11 @@ type Cut = "before the server" | "before the ack";
 
 /**
  * The widget's sockets go through a proxy: the first one, once `cut.armed`, swallows the message
- * of QUESTION (or delivers it and then drops whatever the server answers), and closes when
- * `cut.close()` is called. Sockets after it pass everything.
+ * of `question` (or delivers it and then drops whatever the server answers, kept in `dropped`), and
+ * closes when `cut.close()` is called. Sockets after it pass everything.
  */
-async function routeWidgetSocket(page: Page, how: Cut) {
-  const cut = { armed: false, sent: [] as string[], close: async () => {} };
+async function routeWidgetSocket(page: Page, how: Cut, question = QUESTION) {
+  const cut = { armed: false, sent: [] as string[], dropped: [] as string[], close: async () => {} };
   let sockets = 0;
   await page.routeWebSocket(/\/ws$/, (ws: WebSocketRoute) => {
     const server = ws.connectToServer();
@@ -29,10 +31,11 @@ async function routeWidgetSocket(page: Page, how: Cut) {
     let deaf = false;
     server.onMessage((message) => {
       if (!deaf) ws.send(message);
+      else cut.dropped.push(String(message));
     });
     ws.onMessage((message) => {
       const text = String(message);
-      const isQuestion = first && cut.armed && text.includes(QUESTION);
+      const isQuestion = first && cut.armed && text.includes(question);
       if (isQuestion) cut.sent.push(text);
       if (isQuestion && how === "before the ack") deaf = true;
       if (!isQuestion || how === "before the ack") server.send(message);
@@ -126,3 +129,61 @@ for (const how of ["before the server", "before the ack"] as const) {
     }
   });
 }
+
+test("a first message whose socket is cut before the server's ready joins the conversation it started, once", async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  try {
+    const cut = await routeWidgetSocket(page, "before the ack", FIRST);
+    cut.armed = true;
+    await page.goto("/help/demo");
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const chat = page.getByRole("dialog", { name: "Chat with us" });
+    const log = chat.getByRole("log", { name: "Conversation" });
+    const input = chat.getByLabel("Your message");
+    const mine = (text: string) => log.locator(".msg.user").filter({ hasText: text });
+
+    await input.fill(FIRST);
+    await input.press("Enter");
+    await expect(mine(FIRST)).toContainText(SENDING);
+    // The server stored it and started a conversation; the `ready` naming it never reaches the page.
+    const startedReady = async () =>
+      cut.dropped.map((frame) => JSON.parse(frame)).find((frame) => frame.type === "ready" && frame.conversationId !== null);
+    await expect.poll(async () => (await startedReady())?.conversationId ?? null).not.toBeNull();
+    const started: string = (await startedReady()).conversationId;
+    await cut.close();
+    await expect(mine(FIRST)).toContainText(RETRYING);
+
+    // Back: sent again without a conversation, it joins the one it started, answered once.
+    const resetAnswer = log.locator(".msg.agent").filter({ has: page.getByRole("link", { name: /How to reset your password/ }) });
+    await expect(resetAnswer).toHaveCount(1, { timeout: 20_000 });
+    await expect(mine(FIRST)).toHaveText(FIRST);
+    await expect(chat.getByRole("status")).toHaveText("");
+    await page.waitForTimeout(1_000);
+    await expect(mine(FIRST)).toHaveCount(1);
+    await expect(resetAnswer).toHaveCount(1);
+    const conversationId = () =>
+      page.evaluate(
+        () => (window as unknown as { parley: { connection: { conversationId: string | null } } }).parley.connection.conversationId,
+      );
+    expect(await conversationId()).toBe(started);
+    expect(await storedMessages(page)).toEqual([
+      { role: "user", text: FIRST },
+      { role: "agent", text: expect.any(String) },
+    ]);
+    await shoot(page, testInfo, "widget-outbox-first-message");
+
+    // The visitor goes on in that conversation.
+    await input.fill(QUESTION);
+    await input.press("Enter");
+    await expect(log.locator(".msg.agent").filter({ has: page.getByRole("link", { name: /Refund policy/ }) })).toHaveCount(1);
+    expect(await conversationId()).toBe(started);
+    expect((await storedMessages(page)).map((message) => message.role)).toEqual(["user", "agent", "user", "agent"]);
+  } finally {
+    await context.close();
+  }
+});
