@@ -28,6 +28,13 @@ test("a natural question finds its article first", async ({ page }, testInfo) =>
   await keepScreenshot(page, testInfo, "help-search-question");
 });
 
+test("a word spelled right is searched as written, never offered as a typo of a help-centre word", async ({ page }) => {
+  // "apple" is one letter from "apply", which the articles write; it is no typo.
+  await searchFromHome(page, "apple pay");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Search results for “apple pay”");
+  await expect(page.getByText("Did you mean")).toHaveCount(0);
+});
+
 test("a typo'd word finds its article and offers the corrected search", async ({ page }, testInfo) => {
   await searchFromHome(page, "refnud policy");
   await expect(resultTitles(page).first()).toHaveText("Refund policy and how to request a refund");

