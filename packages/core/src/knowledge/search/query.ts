@@ -103,7 +103,7 @@ export function analyzeQuery(
   const fixes = written.map((word) => {
     if (index.documentFrequency(stem(word, language)) > 1) return [];
     const candidates = index.correctionsOf(word).filter((fix) => !isStopWord(fix, language));
-    if (language !== "en" || !isEnglishWord(word)) return candidates;
+    if (candidates.length === 0 || language !== "en" || !isEnglishWord(word)) return candidates;
     return candidates.filter((fix) => isSpellingVariant(word, fix) && isEnglishWord(fix));
   });
   const corrected = fixes.map((candidates, position) => likeliestFix(index, candidates, written, position, language));
