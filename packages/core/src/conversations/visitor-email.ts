@@ -18,7 +18,7 @@ import type { Mailer, MailMessage } from "../platform/mail.ts";
 import { enforceRateLimit } from "../platform/ratelimit/index.ts";
 import type { BackgroundTask, RunResult, ScheduledTask } from "../platform/scheduler/task.ts";
 import { scheduleTask } from "../platform/scheduler/task.ts";
-import type { ResumeTokens } from "../widget/resume.ts";
+
 import type { ConversationContext } from "./context.ts";
 import { CONVERSATIONS_ERRORS } from "./errors.ts";
 import {
@@ -31,6 +31,14 @@ import {
   VISITOR_PRESENCE_TTL_MS,
 } from "./limits.ts";
 import { publishInbox } from "./live.ts";
+
+/**
+ * What signs the link that brings a visitor back to their conversation: the widget's resume
+ * tokens (widget/resume.ts), which this module only uses, so that it need not depend on the widget.
+ */
+export interface ResumeLinkSigner {
+  sign(claims: { agentId: string; conversationId: string }, now?: Date): string;
+}
 
 const EMAILS_POLICY = { name: "visitor-emails", limit: VISITOR_EMAILS_PER_MINUTE, windowSeconds: 60 };
 const TRANSCRIPTS_POLICY = { name: "visitor-transcripts", limit: TRANSCRIPTS_PER_HOUR, windowSeconds: 3600 };
@@ -124,7 +132,7 @@ export async function scheduleReplyMail(ctx: VisitorMailContext, conversationId:
 /** The link in a mail: the page the widget ran on (else the help centre) with the resume token in the fragment (never sent to a server's log). */
 export function resumeLink(
   appUrl: string,
-  tokens: ResumeTokens,
+  tokens: ResumeLinkSigner,
   row: { id: string; agentId: string; firstPageUrl: string | null },
   now: Date,
 ): string {
@@ -186,7 +194,7 @@ async function teamName(db: Database, conversationId: string): Promise<string> {
 /** The reply mail of one conversation: the team's replies since the visitor last wrote (and since the last mail). */
 export async function replyMail(
   ctx: VisitorMailContext,
-  tokens: ResumeTokens,
+  tokens: ResumeLinkSigner,
   conversationId: string,
   now: Date,
 ): Promise<MailMessage | null> {
@@ -229,7 +237,12 @@ export async function replyMail(
  * due time cleared where it is still the one read), sent, and its time kept as visitorMailedAt.
  * A visitor who came back meanwhile gets no mail (they saw the replies in the widget).
  */
-export async function sendDueReplyMails(ctx: VisitorMailContext, tokens: ResumeTokens, now: Date = ctx.now(), batch = 50): Promise<number> {
+export async function sendDueReplyMails(
+  ctx: VisitorMailContext,
+  tokens: ResumeLinkSigner,
+  now: Date = ctx.now(),
+  batch = 50,
+): Promise<number> {
   const mailer = ctx.mailer;
   if (!mailer) return 0;
   const due = await ctx.db.prisma.conversation.findMany({
@@ -266,7 +279,11 @@ export async function sendDueReplyMails(ctx: VisitorMailContext, tokens: ResumeT
  * without a conversation; 409 `No email address for this conversation`; 429 past
  * TRANSCRIPTS_PER_HOUR for the conversation.
  */
-export async function mailTranscript(ctx: VisitorMailContext, tokens: ResumeTokens, session: VisitorSessionRef): Promise<{ to: string }> {
+export async function mailTranscript(
+  ctx: VisitorMailContext,
+  tokens: ResumeLinkSigner,
+  session: VisitorSessionRef,
+): Promise<{ to: string }> {
   const mailer = ctx.mailer;
   if (!mailer) throw new AppError(CONVERSATIONS_ERRORS.EMAIL_OFF);
   const conversation = await sessionConversation(ctx, session);
@@ -280,7 +297,7 @@ export async function mailTranscript(ctx: VisitorMailContext, tokens: ResumeToke
 /** The transcript as a mail: every message but tool traffic, who wrote it, and the resume link. */
 export async function transcriptMail(
   ctx: VisitorMailContext,
-  tokens: ResumeTokens,
+  tokens: ResumeLinkSigner,
   conversationId: string,
   now: Date,
 ): Promise<MailMessage> {
@@ -308,7 +325,7 @@ export class VisitorMailTask implements BackgroundTask {
   readonly name = "visitor-mail";
   constructor(
     private readonly ctx: VisitorMailContext,
-    private readonly tokens: ResumeTokens,
+    private readonly tokens: ResumeLinkSigner,
   ) {}
 
   async run(): Promise<RunResult> {
