@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import { createTestDatabase, type TestDatabase } from "@parley/testing/database";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { PASSWORD_CHECKS_AT_ONCE } from "../src/people/limits.ts";
 import { hashPassword } from "../src/people/passwords.ts";
 import { signInAdmin } from "../src/people/sign-in.ts";
 import { isAppError } from "../src/platform/errors.ts";
@@ -97,6 +98,27 @@ describe.each(backends)("sign-ins through two instances on the $name store", ({ 
     expect((await refusal(second("ada@example.com", PASSWORD, ip))).status).toBe(429);
     vi.setSystemTime(blockedAt + Number(retryAfter) * 1000);
     await expect(second("ada@example.com", PASSWORD, ip)).resolves.toMatchObject({ userId: "ada" });
+  });
+
+  test(`sign-ins sent at once get no more guesses than the budget and the ${PASSWORD_CHECKS_AT_ONCE} hashes in flight`, async () => {
+    freezeClockAtWindowStart(WINDOW_SECONDS);
+    const { first, second } = twoInstances();
+    const ip = "198.51.100.11";
+    const sentAtOnce = 4 * FAILED_SIGN_INS_PER_WINDOW;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: sentAtOnce }, (_, index) => (index % 2 === 0 ? first : second)("ada@example.com", `guess-${index}`, ip)),
+    );
+    // A guess that was checked answers null; one refused before its hash, 429.
+    const checked = outcomes.filter((outcome) => outcome.status === "fulfilled").length;
+    const refused = outcomes.filter(
+      (outcome) => outcome.status === "rejected" && isAppError(outcome.reason) && outcome.reason.status === 429,
+    );
+    expect(checked + refused.length).toBe(sentAtOnce);
+    // Both instances run in this process, so they share one hash queue: at most that many hashes
+    // start while the budget's last unit is being used.
+    expect(checked).toBeGreaterThanOrEqual(FAILED_SIGN_INS_PER_WINDOW);
+    expect(checked).toBeLessThanOrEqual(FAILED_SIGN_INS_PER_WINDOW + PASSWORD_CHECKS_AT_ONCE - 1);
+    expect((await refusal(second("ada@example.com", PASSWORD, ip))).status).toBe(429);
   });
 
   test("the budget of an IPv6 /64, whatever the emails, used up on one instance refuses the whole /64 on the other", async () => {

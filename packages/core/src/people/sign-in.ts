@@ -66,15 +66,18 @@ export async function signInAdmin(
     select: { id: true, workspaceId: true, email: true, name: true, role: true, passwordHash: true, deactivatedAt: true },
   });
   const hash = user?.passwordHash ?? (await decoy());
-  const valid = await passwordWork(() => verifyPassword(password, hash));
-  // A deactivated person is refused like wrong credentials (and it counts as a failure).
-  if (user && valid && user.deactivatedAt === null) {
-    if (needsRehash(user.passwordHash)) await rehash(deps.db, user.id, user.passwordHash, password);
-    return { userId: user.id, workspaceId: user.workspaceId, role: user.role, email: user.email, name: user.name };
-  }
-
-  for (const [limiter, identifier] of budgets) await limiter.limit(identifier);
-  return null;
+  // Sign-ins sent at once all pass the check above: the budget is read again in the hash's turn,
+  // and a failure counted before that turn ends, so only the hashes in flight can outrun a block.
+  const accepted = await passwordWork(async () => {
+    await assertNotBlocked(budgets);
+    // A deactivated person is refused like wrong credentials (and it counts as a failure).
+    const right = (await verifyPassword(password, hash)) && user !== null && user.deactivatedAt === null;
+    if (!right) for (const [limiter, identifier] of budgets) await limiter.limit(identifier);
+    return right;
+  });
+  if (!user || !accepted) return null;
+  if (needsRehash(user.passwordHash)) await rehash(deps.db, user.id, user.passwordHash, password);
+  return { userId: user.id, workspaceId: user.workspaceId, role: user.role, email: user.email, name: user.name };
 }
 
 /** Replaces an older hash with today's; only if it is still the one just checked (a concurrent password change wins). */
