@@ -83,3 +83,12 @@ export const VISITOR_EMAILS_PER_MINUTE = 5;
 export const TRANSCRIPTS_PER_HOUR = 3;
 /** Messages a transcript mail carries at most (the latest). */
 export const TRANSCRIPT_MAX_MESSAGES = 200;
+/**
+ * How long after a conversation started its first message, sent again by the same page (same
+ * startKey and clientMessageId, same text), joins it instead of starting another. The SDK sends it
+ * again as soon as its next socket is ready, and its reconnect backoff stays under 30 s, so a page
+ * that is online comes back within a minute; 10 minutes also covers a short outage or a sleeping
+ * laptop. Beyond, the key grants nothing (a bearer secret lets its holder into the conversation
+ * no longer than that is useful), and the message starts a new conversation like any first one.
+ */
+export const FIRST_MESSAGE_RESEND_WINDOW_MS = 10 * 60_000;

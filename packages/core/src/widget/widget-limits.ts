@@ -46,12 +46,3 @@ export const START_KEY_MIN_CHARS = 32;
 export const START_KEY_MAX_CHARS = 128;
 export const START_KEY_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${START_KEY_MIN_CHARS},${START_KEY_MAX_CHARS}}$`);
 export const START_KEY_RULE = `must be ${START_KEY_MIN_CHARS} to ${START_KEY_MAX_CHARS} letters, digits, _ or -`;
-/**
- * How long after a conversation started its first message, sent again by the same page (same
- * startKey and clientMessageId, same text), joins it instead of starting another. The SDK sends it
- * again as soon as its next socket is ready, and its reconnect backoff stays under 30 s, so a page
- * that is online comes back within a minute; 10 minutes also covers a short outage or a sleeping
- * laptop. Beyond, the key grants nothing (it is a bearer secret: it lets its holder into the
- * conversation no longer than that is useful), and the message starts a new conversation like any first message.
- */
-export const FIRST_MESSAGE_RESEND_WINDOW_MS = 10 * 60_000;

@@ -12,7 +12,7 @@
 // FIRST_MESSAGE_RESEND_WINDOW_MS of its start.
 import { createHash } from "node:crypto";
 import type { Database } from "@parley/db";
-import { FIRST_MESSAGE_RESEND_WINDOW_MS } from "../../widget/widget-limits.ts";
+import { FIRST_MESSAGE_RESEND_WINDOW_MS } from "../limits.ts";
 import { toWireMessage, type WireMessage } from "../wire-message.ts";
 
 /** The visitor's stored message, and the agent's reply stored with it in the same turn (null if a person's message followed instead). */
