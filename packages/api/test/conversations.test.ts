@@ -175,7 +175,8 @@ describe("conversations", () => {
       ],
     });
     const { messages } = await callerFor(ctx, a.scope).conversations.get({ id: row.id });
-    const sanitised = '<p><strong>Done</strong>: see <a>guide</a><br /><img src="x" /></p>\n';
+    // A message's image is a link to it, never loaded.
+    const sanitised = '<p><strong>Done</strong>: see <a>guide</a><br /><a href="x">Image</a></p>\n';
     expect(messages.map(({ role, text, html }) => ({ role, text, html }))).toEqual([
       { role: "user", text: attack, html: null },
       { role: "agent", text: attack, html: sanitised },
