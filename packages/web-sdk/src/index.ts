@@ -142,6 +142,8 @@ export interface ParleyConnection {
   send(text: string): string;
   /** Messages sent and not yet acknowledged (sent again after a reconnect), oldest first. */
   readonly pendingMessages: number;
+  /** Whether send() would take a message now: false while OUTBOX_MAX_MESSAGES wait for their ack. */
+  readonly canSend: boolean;
   on<E extends keyof ParleyEvents>(event: E, listener: (payload: ParleyEvents[E]) => void): () => void;
   /** Merged into the conversation's page variables (string values). */
   setPageVariables(variables: Record<string, string>): void;
@@ -231,6 +233,10 @@ class Connection implements ParleyConnection {
 
   get pendingMessages(): number {
     return this.messages.size;
+  }
+
+  get canSend(): boolean {
+    return !this.messages.full;
   }
 
   send(text: string): string {

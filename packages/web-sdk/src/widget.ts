@@ -30,7 +30,7 @@ import {
   type WidgetConfig,
 } from "./index.ts";
 import { webAddress } from "./links.ts";
-import { OUTBOX_FULL_DETAILS, OUTBOX_MAX_MESSAGES } from "./outbox.ts";
+import { OUTBOX_FULL_DETAILS } from "./outbox.ts";
 import { PENDING_MARK_STYLE, PendingMarks } from "./pending-marks.ts";
 
 const STYLE = `
@@ -772,7 +772,7 @@ function start(script: HTMLScriptElement): WidgetApi {
     const trimmed = text.trim();
     if (!trimmed) return true;
     const chat = ensureConnection();
-    if (chat.pendingMessages >= OUTBOX_MAX_MESSAGES) {
+    if (!chat.canSend) {
       outboxFullNotice?.remove();
       outboxFullNotice = element("li", { className: "notice" }, OUTBOX_FULL_DETAILS);
       log.append(outboxFullNotice);

@@ -126,7 +126,11 @@ describe("the outbox", () => {
     socket(0).serverReady();
     const errors: Array<ParleyEvents["error"]> = [];
     chat.on("error", (error) => errors.push(error));
-    const ids = Array.from({ length: OUTBOX_MAX_MESSAGES }, (_, i) => chat.send(`Message ${i + 1}`));
+    const ids = Array.from({ length: OUTBOX_MAX_MESSAGES }, (_, i) => {
+      expect(chat.canSend).toBe(true);
+      return chat.send(`Message ${i + 1}`);
+    });
+    expect(chat.canSend).toBe(false);
     const refused = chat.send("One too many");
     expect(errors).toEqual([
       {
@@ -139,6 +143,7 @@ describe("the outbox", () => {
     expect(socket(0).messages()).toHaveLength(OUTBOX_MAX_MESSAGES);
     expect(chat.pendingMessages).toBe(OUTBOX_MAX_MESSAGES);
     socket(0).serverSays({ type: "ack", clientMessageId: ids[0], messageId: "m1" });
+    expect(chat.canSend).toBe(true);
     chat.send("Now there is room");
     expect(socket(0).messages().at(-1)?.text).toBe("Now there is room");
     chat.close();
