@@ -46,6 +46,17 @@ async function routeWidgetSocket(page: Page, how: Cut, question = QUESTION) {
 }
 
 /** What the server stored: a fresh socket resuming the conversation lists its messages in `ready`. */
+/** The demo help centre's chat, opened: its dialog, log and message box, and the visitor's own messages by text. */
+async function openDemoChat(page: Page) {
+  await page.goto("/help/demo");
+  await page.getByRole("button", { name: "Open chat" }).click();
+  const chat = page.getByRole("dialog", { name: "Chat with us" });
+  const log = chat.getByRole("log", { name: "Conversation" });
+  const input = chat.getByLabel("Your message");
+  const mine = (text: string) => log.locator(".msg.user").filter({ hasText: text });
+  return { chat, log, input, mine };
+}
+
 async function storedMessages(page: Page): Promise<Array<{ role: string; text: string }>> {
   return page.evaluate(async () => {
     const token = localStorage.getItem("parley:demo:resume");
@@ -84,12 +95,7 @@ for (const how of ["before the server", "before the ack"] as const) {
     const page = await context.newPage();
     try {
       const cut = await routeWidgetSocket(page, how);
-      await page.goto("/help/demo");
-      await page.getByRole("button", { name: "Open chat" }).click();
-      const chat = page.getByRole("dialog", { name: "Chat with us" });
-      const log = chat.getByRole("log", { name: "Conversation" });
-      const input = chat.getByLabel("Your message");
-      const mine = (text: string) => log.locator(".msg.user").filter({ hasText: text });
+      const { chat, log, input, mine } = await openDemoChat(page);
 
       // A conversation to come back to (a first message has no resume token to reconnect with yet).
       await input.fill(FIRST);
@@ -140,12 +146,7 @@ test("a first message whose socket is cut before the server's ready joins the co
   try {
     const cut = await routeWidgetSocket(page, "before the ack", FIRST);
     cut.armed = true;
-    await page.goto("/help/demo");
-    await page.getByRole("button", { name: "Open chat" }).click();
-    const chat = page.getByRole("dialog", { name: "Chat with us" });
-    const log = chat.getByRole("log", { name: "Conversation" });
-    const input = chat.getByLabel("Your message");
-    const mine = (text: string) => log.locator(".msg.user").filter({ hasText: text });
+    const { chat, log, input, mine } = await openDemoChat(page);
 
     await input.fill(FIRST);
     await input.press("Enter");
