@@ -13,6 +13,7 @@ export default defineConfig({
   test: {
     include: ["apps/web/reliability/**/*.test.ts"],
     globalSetup: ["apps/web/reliability/global-setup.ts"],
+    setupFiles: ["apps/web/reliability/support/fresh-limits.ts"],
     environment: "node",
     pool: "forks",
     fileParallelism: false,

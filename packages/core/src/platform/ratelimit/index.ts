@@ -19,7 +19,7 @@ export type { SendCommand } from "./requester.ts";
 export type { RateLimiter, RateLimiters, RateLimitPolicy, RateLimitResult, RemainingBudget, SlotLimiter } from "./types.ts";
 
 /** Every Parley key starts with this (then the caller's prefix, then the limiter's name). */
-const KEY_PREFIX = "parley:rl";
+export const KEY_PREFIX = "parley:rl";
 
 const optionsSchema = z.object({
   redisUrl: z.string().min(1).optional(),
