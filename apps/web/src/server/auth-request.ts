@@ -2,7 +2,7 @@
 // handed (it answers a bare 500 to two things it is sent before any of its callbacks run, so the
 // route fixes or refuses them first), and what its answers become (a throttled sign-in's 429, and
 // every error in the API's error body, where next-auth answers plain text or HTML).
-import { AppError, errorResult, methodNotAllowedResult, type PlatformErrorCode } from "@parley/core";
+import { AppError, errorResult, methodNotAllowedResult, PLATFORM_ERRORS, type PlatformErrorCode } from "@parley/core";
 import { NextRequest } from "next/server";
 import { safeCallbackUrl } from "~/panel/auth/callback-url.ts";
 import { signInRefusals } from "./auth.ts";
@@ -83,16 +83,11 @@ export function withSignInRefusal(response: Response, refusal: AppError | undefi
   return new Response(response.body, { status, statusText: "", headers });
 }
 
-/** The API's error for each status next-auth answers an error with; any other is a 500. */
-const ERROR_OF_STATUS: Readonly<Record<number, PlatformErrorCode>> = {
-  400: "INVALID_REQUEST",
-  401: "UNAUTHORIZED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  405: "METHOD_NOT_ALLOWED",
-  413: "PAYLOAD_TOO_LARGE",
-  429: "RATE_LIMITED",
-};
+/** The API's own error of a status next-auth answers an error with (the first platform error of that status); any other is a 500. */
+function platformErrorOf(status: number): PlatformErrorCode {
+  const code = (Object.keys(PLATFORM_ERRORS) as PlatformErrorCode[]).find((name) => PLATFORM_ERRORS[name].status === status);
+  return code ?? "INTERNAL";
+}
 
 // next-auth's 400s: an action it does not have (or not by this method), a callback of a provider
 // that does not exist, an update of the session without its CSRF token.
@@ -110,7 +105,7 @@ export async function withApiErrorBody(request: Request, response: Response, ref
   if (response.status < 400) return response;
   const json = response.headers.get("content-type")?.includes("application/json") ? await readJson(response.clone()) : undefined;
   if (typeof json?.error === "string") return response;
-  const code = ERROR_OF_STATUS[response.status] ?? "INTERNAL";
+  const code = platformErrorOf(response.status);
   const error = refusal ?? new AppError(code, code === "INVALID_REQUEST" ? { details: NEXT_AUTH_400_DETAILS } : {});
   const result = errorResult(error);
   const body = typeof json?.url === "string" ? { ...error.toBody(), url: json.url } : error.toBody();
