@@ -4,6 +4,7 @@
 
 import { seed } from "@parley/core/demo";
 import { searchHelpArticles } from "@parley/core/knowledge";
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import { createTestContext, type TestContext } from "@parley/testing/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { helpArticleRoute, helpArticlesRoute, helpCollectionsRoute } from "./support/routes.ts";
@@ -302,12 +303,7 @@ describe("GET /api/agent/{agentId}/help/articles", () => {
 });
 
 describe("rate limit: 30 requests a minute per client IP and agent", () => {
-  // The limiter's windows start on whole minutes, and a burst that straddles one is counted partly
-  // in each, so a 31st request could pass. The clock stands one second into a minute instead.
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.UTC(2030, 0, 1, 0, 0, 1));
-  });
+  beforeEach(() => freezeClockAtWindowStart(60));
   afterEach(() => {
     vi.useRealTimers();
   });

@@ -5,6 +5,7 @@
 import { ERRORS, type ErrorCode, errorDocsLink } from "@parley/core";
 import { generateAgentKey, revokeAgentKey } from "@parley/core/agents";
 import { renderMessageHtml } from "@parley/core/markdown";
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import type { TestContext } from "@parley/testing/context";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -415,23 +416,8 @@ describe("key rotation and revocation", () => {
   });
 });
 
-/**
- * The sliding window weighs the previous fixed (epoch-aligned) minute less as the current one goes
- * on; a burst straddling a minute boundary would be counted partly at a discount. Start bursts
- * well inside a minute.
- */
-async function awayFromWindowEdge(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 200));
-}
-
 describe("rate limits", () => {
-  // The limiter's windows start on whole minutes, and a burst that straddles one is counted partly
-  // in each, so a 31st request could pass. The clock stands one second into a minute instead.
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.UTC(2030, 0, 1, 0, 0, 1));
-  });
+  beforeEach(() => freezeClockAtWindowStart(60));
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -440,7 +426,6 @@ describe("rate limits", () => {
     // With REDIS_URL set the test context's limiters run on that Redis.
     expect(ctx.limiters.backend).toBe(process.env.REDIS_URL ? "redis" : "memory");
     const agent = await createAgentWithKey(ctx);
-    await awayFromWindowEdge();
     // Invalid bodies are cheap and count like any request that passed authentication.
     for (let i = 1; i <= 30; i++) {
       const response = await postAs(agent, {});
@@ -464,7 +449,6 @@ describe("rate limits", () => {
   it("limits failed keys per client IP; a blocked IP's wrong keys get 429, its valid keys still pass", async () => {
     const agent = await createAgentWithKey(ctx);
     const ip = freshIp();
-    await awayFromWindowEdge();
     for (let i = 0; i < 10; i++) {
       await expectError(await post(agent.id, { message: "hi" }, { authorization: `Bearer pk_guess${i}`, "x-parley-client-ip": ip }), 401, {
         error: "Invalid bearer token",

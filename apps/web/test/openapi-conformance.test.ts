@@ -9,10 +9,11 @@ import { generateAgentKey } from "@parley/core/agents";
 import { HELP_REQUESTS_PER_MINUTE } from "@parley/core/limits";
 import { buildOpenApiDocument, documentServerUrl, type OpenApiDocument } from "@parley/core/openapi";
 import type { AdminScope } from "@parley/core/people";
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import type { TestContext } from "@parley/testing/context";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
 import { createDocumentValidator, type DocumentValidator } from "@parley/testing/openapi";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { openApiRoute } from "~/server/routes/openapi.ts";
 import * as keysFile from "../app/api/agents/[agent_id]/http-api-key/route.ts";
 import { startDirectServer } from "./support/direct-server.ts";
@@ -293,6 +294,10 @@ describe("help routes", () => {
   });
 
   it("429 on each route", async () => {
+    freezeClockAtWindowStart(60);
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     for (const [path, template] of [
       ["/api/agent/demo/help", HELP],
       ["/api/agent/demo/help/articles", ARTICLES],

@@ -3,9 +3,10 @@
 // have. Failures are counted per client IP in that shared store; a blocked IP's wrong keys get 429
 // on every instance, and a valid key still passes on every instance.
 import { randomBytes } from "node:crypto";
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import type { TestContext } from "@parley/testing/context";
 import { createAgentWithKey, createMessagingContext, type TestAgent } from "@parley/testing/messaging";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { authenticateAgent } from "../src/agents/keys/message-auth.ts";
 import { AppError } from "../src/platform/errors.ts";
 import { FAILED_KEY_ATTEMPTS_PER_MINUTE } from "../src/platform/limits.ts";
@@ -47,18 +48,14 @@ async function outcome(limiters: RateLimiters, agent: TestAgent, key: string, ip
   }
 }
 
-/** Keeps a burst inside one minute, so the sliding window's weighting of the previous one is 0. */
-async function awayFromWindowEdge(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
-}
-
 describe("failed keys are counted per IP in the shared limiter", () => {
+  beforeEach(() => freezeClockAtWindowStart(60));
+  afterEach(() => vi.useRealTimers());
+
   it("blocks the IP's wrong keys on every instance, and lets a valid key through on every instance", async () => {
     const agent = await createAgentWithKey(ctx);
     const other = await createAgentWithKey(ctx);
     const ip = freshIp();
-    await awayFromWindowEdge();
 
     // The failures are spread over both instances: the budget is one, shared.
     for (let i = 0; i < FAILED_KEY_ATTEMPTS_PER_MINUTE; i++) {
@@ -85,7 +82,6 @@ describe("failed keys are counted per IP in the shared limiter", () => {
   it("refuses a blocked IP's wrong key with Retry-After and the failed-keys policy headers", async () => {
     const agent = await createAgentWithKey(ctx);
     const ip = freshIp();
-    await awayFromWindowEdge();
     for (let i = 0; i < FAILED_KEY_ATTEMPTS_PER_MINUTE; i++) await outcome(instanceA, agent, `pk_guess${i}`, ip);
     const refused = await authenticateAgent(ctx.db, instanceB, { agentId: agent.id, token: "pk_x", clientIp: ip }).catch(
       (error: unknown) => error as AppError,

@@ -18,8 +18,9 @@ import {
   uploadImage,
 } from "@parley/core/images";
 import type { AdminScope, Role } from "@parley/core/people";
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import { createTestContext, type TestContext } from "@parley/testing/context";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 
 // The smallest real files of each type (a 1x1 pixel), and what only looks like one.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
@@ -188,6 +189,10 @@ describe("serveImage", () => {
 
   it(`answers 429 with Retry-After past ${IMAGE_READS_PER_IP_PER_MINUTE} reads a minute from one address, another address still served`, async () => {
     const image = await uploadImage(ctx, scopeOf("editor"), bodyOf(GIF));
+    freezeClockAtWindowStart(60);
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const statuses: number[] = [];
     for (let i = 0; i <= IMAGE_READS_PER_IP_PER_MINUTE; i++) statuses.push((await serveImage(ctx, image.name, "203.0.113.50")).status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(IMAGE_READS_PER_IP_PER_MINUTE);

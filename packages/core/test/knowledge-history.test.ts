@@ -2,9 +2,10 @@
 // task, the knowledge gaps of turns and help searches with their grouping, and visitors' votes.
 // Real database, either mode.
 
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import { messagingAgent, type TestContext } from "@parley/testing/context";
 import { createAgentWithKey, createMessagingContext } from "@parley/testing/messaging";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { runTurn } from "../src/conversations/turn/turn.ts";
 import { helpArticles } from "../src/help/api.ts";
 import { getVisibleArticle } from "../src/help/articles.ts";
@@ -236,6 +237,10 @@ describe("knowledge gaps", () => {
 
 describe("was this helpful?", () => {
   it("keeps one vote per visitor, article and day, counts the score, and limits each IP", async () => {
+    freezeClockAtWindowStart(60);
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const vote = (clientIp: string, helpful: boolean, articleId = "art-reset-password") =>
       voteOnArticle(ctx, { agentId: "demo", articleId, helpful, clientIp });
     await vote("198.51.100.1", true);
@@ -246,7 +251,7 @@ describe("was this helpful?", () => {
 
     expect(await refusal(vote("198.51.100.3", true, "art-start-draft"))).toEqual({ code: "NOT_FOUND" });
 
-    // 198.51.100.1 voted twice above.
+    // 198.51.100.1 voted twice above, in this minute (the clock stands 1 s into it).
     for (let i = 2; i < ARTICLE_FEEDBACK_PER_MINUTE; i++) await vote("198.51.100.1", true);
     expect((await refusal(vote("198.51.100.1", true))).code).toBe("RATE_LIMITED");
   });
