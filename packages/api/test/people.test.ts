@@ -82,13 +82,23 @@ describe("invitations", () => {
     expect(await ctx.db.prisma.user.count({ where: { email: "late@example.com" } })).toBe(0);
   });
 
-  it("refuses an email that already has an account, and a password shorter than 8 characters", async () => {
+  it("refuses an email that already has an account in the workspace, and a password shorter than 8 characters", async () => {
     await expect(owner().people.invite({ email: "alpha@example.com", role: "admin" })).rejects.toThrow(
       "A person with this email address already has an account",
     );
     const { link } = await owner().people.invite({ email: "short@example.com", role: "admin" });
     const parsed = acceptInvitationInput.safeParse({ token: tokenOf(link), name: "Short", password: "short" });
     expect(parsed.error?.issues.map((issue) => issue.message)).toEqual(["Use at least 8 characters"]);
+  });
+
+  it("an address with an account in another workspace is invited like any other; accepting is refused, nothing changes", async () => {
+    const elsewhere = await ctx.db.prisma.user.findFirstOrThrow({ where: { workspaceId: b.scope.workspaceId }, select: { email: true } });
+    const invited = await owner().people.invite({ email: elsewhere.email, role: "support" });
+    expect(invited).toMatchObject({ email: elsewhere.email, role: "support", link: expect.stringContaining("/invite/") });
+    const accepting = acceptInvitation(ctx.db, { token: tokenOf(invited.link), name: "Taken", password: "long enough" }, NOW);
+    await expect(accepting).rejects.toThrow("A person with this email address already has an account");
+    expect(await ctx.db.prisma.user.count({ where: { email: elsewhere.email } })).toBe(1);
+    expect(await ctx.db.prisma.invitation.findUniqueOrThrow({ where: { id: invited.id } })).toMatchObject({ acceptedAt: null });
   });
 
   it("a withdrawn invitation stops working; another workspace cannot withdraw it", async () => {

@@ -41,8 +41,9 @@ export const PEOPLE_ERRORS = defineErrors({
     status: 409,
     message: "A person with this email address already has an account",
     trpc: "CONFLICT",
-    meaning: "A person with this email address already has an account.",
-    action: "Invite another address, or reactivate that person's account.",
+    meaning:
+      "A person with this email address already has an account: in this workspace when inviting, or anywhere when accepting an invitation.",
+    action: "Inviting: reactivate that person if they were deactivated, or invite another address. Accepting: sign in with the account you have.",
   },
   WRONG_CURRENT_PASSWORD: {
     status: 400,

@@ -91,7 +91,10 @@ export async function listPeople(db: Database, workspaceId: string, now: Date) {
 
 /**
  * Creates an invitation and returns its link (shown once: only the token's hash is kept). An email
- * that already has an account is refused; inviting the same email again leaves both links valid.
+ * that already has an account in this workspace is refused; one with an account in another
+ * workspace is invited like any other, so an invitation never tells who has an account elsewhere
+ * (accepting it is then refused, to the address's owner). Inviting the same email again leaves
+ * both links valid.
  * With a mailer the link is also emailed, after the invitation is stored; a failed send never
  * undoes the invitation (the panel then shows the link to copy).
  */
@@ -102,8 +105,8 @@ export async function inviteTeamMember(
   now: Date,
 ): Promise<{ id: string; email: string; role: Role; link: string; expiresAt: Date; emailed: InvitationEmail }> {
   await enforceRateLimit(deps.limiters.configured(INVITATIONS_POLICY), scope.workspaceId);
-  const existing = await deps.db.prisma.user.findUnique({ where: { email: input.email }, select: { id: true } });
-  if (existing) throw new AppError(PEOPLE_ERRORS.PERSON_EXISTS);
+  const existing = await deps.db.prisma.user.findUnique({ where: { email: input.email }, select: { workspaceId: true } });
+  if (existing?.workspaceId === scope.workspaceId) throw new AppError(PEOPLE_ERRORS.PERSON_EXISTS);
   const token = randomBytes(32).toString("base64url");
   const invitation = await deps.db.prisma.$transaction(async (tx) => {
     const created = await tx.invitation.create({
