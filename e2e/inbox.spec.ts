@@ -2,6 +2,7 @@
 // widget visitor on the help centre asks for a person; the second panel sees the new conversation
 // and the waiting count in the navigation without a reload; the first takes it over and replies;
 // the second sees it assigned, live; the visitor sees who joined; a keyboard shortcut resolves it.
+import { visitorTag } from "@parley/core/browser";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
 import { inboxRow, openConversation, openFilters } from "./workspace.ts";
@@ -54,7 +55,7 @@ test("two panels: a widget escalation shows up live, one takes it over, the othe
 
     // Live in the second panel (its polling is once a minute, so this is the stream): the row,
     // named by the page the visitor is on, previewing what they asked, and the navigation's count.
-    const identity = `Visitor on ${new URL(baseURL ?? "http://localhost").host}/help/demo`;
+    const identity = `Visitor ${visitorTag(conversationId)} on ${new URL(baseURL ?? "http://localhost").host}/help/demo`;
     const row = rowOf(second.page);
     await expect(row).toBeVisible({ timeout: 8_000 });
     await expect(row.getByRole("link", { name: identity })).toBeVisible();

@@ -8,6 +8,7 @@
 // the visitor's email, whose link brings them back to the conversation, resolved, to rate it; the
 // rating shows in the panel at once. axe-core finds no violation in the widget, the inbox list and
 // the conversation at 1280 and 390 px; the screenshots are kept for a person to look at.
+import { visitorTag } from "@parley/core/browser";
 import { type Browser, expect, type Page, type TestInfo, test } from "@playwright/test";
 import { axeViolations, WIDTHS } from "./axe.ts";
 import { decodedMail, type Mail, type ServerWithMail, startServerWithMail } from "./mail-server.ts";
@@ -128,7 +129,9 @@ test("a visitor hands off and leaves an email; the assignee is alerted, replies 
   );
   // The owner has it open: the browser tab names the visitor (by their page, so far) and the agent.
   await owner.page.goto(`/panel/conversations/${conversationId}`);
-  await expect(owner.page).toHaveTitle(`Visitor on ${new URL(server.base).host}/help/demo · ${AGENT_NAME} · Parley panel`);
+  await expect(owner.page).toHaveTitle(
+    `Visitor ${visitorTag(conversationId)} on ${new URL(server.base).host}/help/demo · ${AGENT_NAME} · Parley panel`,
+  );
   const prompt = log.locator("li.email");
   await prompt.getByLabel("Email address").fill(VISITOR_EMAIL);
   await prompt.getByRole("button", { name: "Save email" }).click();

@@ -4,6 +4,7 @@
 // the title "(1) …" and an in-page alert (the browser was never asked for notifications). Opening
 // the conversation clears the dot, the count and the title's prefix; the visitor's next message
 // brings them back with a "New message" alert. Screenshots at 1280 and 390 px.
+import { visitorTag } from "@parley/core/browser";
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { keepScreenshot, signIn, uniqueSuffix, visitAsNewVisitor } from "./support.ts";
 import { openConversation } from "./workspace.ts";
@@ -77,7 +78,7 @@ test("the assignee sees the unread dot, Mine's count, the title's count and an a
     await page.goto("/panel/conversations");
 
     // Sam's open inbox, live: the alert, the bold row with its dot, Mine's count, the title.
-    const identity = `Visitor on ${new URL(baseURL ?? "http://localhost").host}/help/demo`;
+    const identity = `Visitor ${visitorTag(conversationId)} on ${new URL(baseURL ?? "http://localhost").host}/help/demo`;
     const alerts = sam.getByRole("status", { name: "Alerts" });
     await expect(alerts.getByRole("link", { name: `Assigned to you: ${identity}` })).toBeVisible({ timeout: 8_000 });
     const row = sam.locator(`li:has(a[href="/panel/conversations/${conversationId}"])`);

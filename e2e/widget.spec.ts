@@ -2,8 +2,10 @@
 // allows that origin on the demo agent in the panel; the visitor gets a knowledge answer with an
 // article card, asks for a person and sees the handoff notice; the admin's reply typed in the panel
 // reaches the open widget live. A site whose origin is not allowed gets no working chat.
+
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { visitorTag } from "@parley/core/browser";
 import { type Browser, expect, type Page, test, type WebSocket } from "@playwright/test";
 import { E2E_PORT } from "./playwright.config.ts";
 import { agentSettings, keepScreenshot, openAgents, signIn } from "./support.ts";
@@ -167,7 +169,7 @@ test("a site on an allowed origin chats through the widget; the admin's reply ar
     await expect(item).toContainText("Escalated");
     await expect(item).toContainText("Widget");
     // A widget visitor without a name or email is named by the page the conversation started on.
-    await item.getByRole("link", { name: `Visitor on ${new URL(allowedSite.origin).host}` }).click();
+    await item.getByRole("link", { name: `Visitor ${visitorTag(conversationId ?? "")} on ${new URL(allowedSite.origin).host}` }).click();
     await expect(page).toHaveURL(href);
     const conversation = openConversation(page);
     const transcript = conversation.transcript;

@@ -16,7 +16,7 @@ export {
   textColorOn,
 } from "./agents/branding.ts";
 export { VOICE_LIMIT_SETTINGS } from "./agents/voice-settings.ts";
-export { pageLabel, type VisitorIdentityFields, visitorIdentity } from "./conversations/identity.ts";
+export { pageLabel, type VisitorIdentityFields, visitorIdentity, visitorTag } from "./conversations/identity.ts";
 export { SAVED_REPLY_PLACEHOLDERS } from "./conversations/saved-replies/placeholders.ts";
 /** The help centre's brand as its 404 page reads it (a type only: no server code comes along). */
 export type { HelpBrand } from "./help/brand.ts";
