@@ -128,6 +128,42 @@ describe("typos", () => {
     expect(rank("pasword rules").articles[0]).toMatchObject({ articleId: "password", coverage: 1 });
   });
 
+  it("correct a four-letter word that is no English word, and no four-letter word that is one", () => {
+    const groups = new PassageIndex([
+      ...ARTICLES,
+      { id: "groups", title: "Managing groups", language: "en", content: "Create a group, then add people to the group." },
+      { id: "files", title: "Locking a file", language: "en", content: "Lock a file so that nobody else edits the file." },
+      { id: "themes", title: "Dark theme", language: "en", content: "Switch the code view to the dark theme." },
+    ]);
+    expect(searchRanking(groups, builtInSynonyms, "create a grup").corrections).toEqual([
+      { position: 2, written: "grup", corrected: "group" },
+    ]);
+    expect(rankArticles({ index: groups, synonyms: builtInSynonyms, message: "create a grup", previous: [] }).articles[0]?.articleId).toBe(
+      "groups",
+    );
+    // A swap of two letters is one edit: "fiel" is "file".
+    expect(searchRanking(groups, builtInSynonyms, "lock a fiel").corrections).toEqual([
+      { position: 2, written: "fiel", corrected: "file" },
+    ]);
+    // "mode" is one letter from "code", but a word: not even where the message reads as French.
+    expect(groups.correctionsOf("mode")).toContain("code");
+    expect(analyzeQuery(groups, "dark mode", "en", () => []).corrections).toEqual([]);
+    expect(analyzeQuery(groups, "dark mode", "fr", () => []).corrections).toEqual([]);
+  });
+
+  it("read another form of a stop word the help centre never writes as a stop word, not as an unknown subject", () => {
+    // "see" is a stop word of chats; "sees" is not, and nothing in these articles says it.
+    const analyzed = analyzeQuery(index, "who sees my invoices", "en", () => []);
+    expect(analyzed.terms.map((term) => term.term)).toEqual(["invoic"]);
+    expect(analyzed.words).toEqual([expect.objectContaining({ unknown: false })]);
+    // Written in the help centre, the same form is a word like any other.
+    const written = new PassageIndex([
+      ...ARTICLES,
+      { id: "sees", title: "Who sees what", language: "en", content: "Everyone sees the schedule." },
+    ]);
+    expect(analyzeQuery(written, "who sees my invoices", "en", () => []).terms.map((term) => term.term)).toContain("see");
+  });
+
   it("never correct a word into a stop word, which nothing indexes", () => {
     const whileIndex = new PassageIndex([
       ...ARTICLES,

@@ -27,11 +27,14 @@ export function wordsOf(text: string): string[] {
 
 // Words of a support chat that say nothing about its subject, on top of each language's list.
 const CHAT_FILLER: Record<Language, string> = {
+  // English: also contractions and pronouns the general list leaves out ("arent", "myself").
   en:
-    "able about again already always any anymore anyone anything anyway aren ask asking cant cannot couldnt didnt does doesnt doing dont " +
-    "else even ever every everyone go going gonna hello help hey hi hows id im isnt itll ive just kind know let lets maybe mine need " +
-    "needs no nor not ok okay one please pls possible question quick really regarding say see someone something sort sure tell thank " +
-    "thanks thing things try trying us want wanted wasnt whats wont wouldnt yes yet youre yours",
+    "able about again already always any anymore anyone anything anyway aren arent ask asking cannot cant couldnt didnt " +
+    "does doesnt doing dont else even ever every everyone go going gonna hadnt hasnt havent hello help heres hers herself " +
+    "hes hey hi hows id im isnt itll its itself ive just kind know let lets maybe mine myself need needs no nor not ok okay " +
+    "one ourselves please pls possible question quick really regarding say see she shes shouldnt someone something sort " +
+    "sure tell thank thanks thats themselves theres theyd theyll theyre theyve thing things try trying us want wanted wasnt " +
+    "werent weve whats wheres whos wont wouldnt yes yet youd youll youre yours yourself yourselves youve",
   es: "hola gracias por favor quiero necesito puedo saber ayuda pregunta hay",
   fr: "bonjour merci stp svp veux voudrais peux puis savoir aide question faut",
   de: "hallo danke bitte moechte mochte kann konnen wissen hilfe frage",
@@ -52,6 +55,14 @@ function stopSet(list: readonly string[], filler: string): ReadonlySet<string> {
 
 export function isStopWord(word: string, language: Language): boolean {
   return (word.length < 2 && !/\d/.test(word)) || STOP_WORDS[language].has(word);
+}
+
+const stopStems: Partial<Record<Language, ReadonlySet<string>>> = {};
+
+/** Whether `word` is another form of a stop word ("sees", "wants", "tried"): its stem is one's. */
+export function isStopWordForm(word: string, language: Language): boolean {
+  stopStems[language] ??= new Set([...STOP_WORDS[language]].map((stopWord) => stem(stopWord, language)));
+  return stopStems[language]!.has(stem(word, language));
 }
 
 // Stemming is the costliest step of indexing and the same words recur: remember each language's

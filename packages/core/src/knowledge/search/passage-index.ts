@@ -40,8 +40,11 @@ const K1 = 1.2;
 const PREFIX_MIN_LENGTH = 4;
 /** At most this many letters are added to complete an unknown word. */
 const PREFIX_MAX_EXTRA = 4;
-/** The shortest word a typo is looked for in. */
-const CORRECTABLE_MIN_LENGTH = 5;
+/**
+ * The shortest word a typo is looked for in ("grup" for "group", "clok" for "clock"): a short
+ * English word spelled right is never read as another (query.ts), so four letters are safe.
+ */
+const CORRECTABLE_MIN_LENGTH = 4;
 /** The shortest word in which two typos are looked for ("explorer" is two letters from "exporter"). */
 const TWO_TYPOS_MIN_LENGTH = 10;
 
@@ -169,7 +172,7 @@ export class PassageIndex {
     this.firstPassage.set(article.id, this.passages.length);
     const text = `${article.title}\n${article.content}`;
     for (const word of [...wordsOf(text), ...joinedWordsOf(text)]) {
-      if (word.length < CORRECTABLE_MIN_LENGTH - 1 || /\d/.test(word)) continue;
+      if (word.length < CORRECTABLE_MIN_LENGTH || /\d/.test(word)) continue;
       const known = this.written.get(word);
       if (known) known.count++;
       else this.written.set(word, { count: 1, term: stem(word, article.language) });

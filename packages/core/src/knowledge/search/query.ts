@@ -4,7 +4,7 @@
 
 import type { Language } from "../languages/detection.ts";
 import { KNOWLEDGE_QUERY_MAX_WORDS } from "../limits.ts";
-import { isStopWord, stem, wordsOf } from "./analyze.ts";
+import { isStopWord, isStopWordForm, stem, wordsOf } from "./analyze.ts";
 import { isEnglishWord, isSpellingVariant } from "./english-words.ts";
 import { bigram, type PassageIndex, type QueryTerm } from "./passage-index.ts";
 import { type SynonymGroup, synonymExpansions } from "./synonyms.ts";
@@ -99,11 +99,13 @@ export function analyzeQuery(
   // "charged"), counting a little less than a word the visitor spelled as written.
   // Only a word spelled wrong is a typo: never into a stop word ("whole" is not "while"), and an
   // English word spelled right is read as written ("weather" is not "leather"), unless the help
-  // centre spells it the other side of the Atlantic ("organisation" as "organization").
+  // centre spells it the other side of the Atlantic ("organisation" as "organization"). That holds
+  // in a message read as another language too: "dark mode" may read as French, but "mode" is no
+  // typo of "code".
   const fixes = written.map((word) => {
     if (index.documentFrequency(stem(word, language)) > 1) return [];
     const candidates = index.correctionsOf(word).filter((fix) => !isStopWord(fix, language));
-    if (candidates.length === 0 || language !== "en" || !isEnglishWord(word)) return candidates;
+    if (candidates.length === 0 || !isEnglishWord(word)) return candidates;
     return candidates.filter((fix) => isSpellingVariant(word, fix) && isEnglishWord(fix));
   });
   const corrected = fixes.map((candidates, position) => likeliestFix(index, candidates, written, position, language));
@@ -121,6 +123,9 @@ export function analyzeQuery(
   words.forEach((word, position) => {
     const typed = written[position]!;
     if (isStopWord(typed, language) || (language !== "en" && isStopWord(typed, "en") && typed.length < 4)) return;
+    // Another form of a stop word that the help centre never writes ("sees", "wants") says no
+    // more than the stop word: as a word nothing stands for, it would count towards "I don't know".
+    if (!corrected[position] && index.documentFrequency(stem(typed, language)) === 0 && isStopWordForm(typed, language)) return;
     const n = firstBit + subject.length;
     if (n >= KNOWLEDGE_QUERY_MAX_WORDS) return; // a long rambling message ranks by its first ones
     const bit = 1 << n;
