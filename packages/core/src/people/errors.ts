@@ -43,7 +43,8 @@ export const PEOPLE_ERRORS = defineErrors({
     trpc: "CONFLICT",
     meaning:
       "A person with this email address already has an account: in this workspace when inviting, or anywhere when accepting an invitation.",
-    action: "Inviting: reactivate that person if they were deactivated, or invite another address. Accepting: sign in with the account you have.",
+    action:
+      "Inviting: reactivate that person if they were deactivated, or invite another address. Accepting: sign in with the account you have.",
   },
   WRONG_CURRENT_PASSWORD: {
     status: 400,
