@@ -108,6 +108,20 @@ describe("answers from the articles", () => {
   });
 });
 
+describe("the language of the reply", () => {
+  it("is the help centre's for a short message of its words that the detector reads as another language", async () => {
+    // "cancel plan" scores as Spanish; the English articles write both words.
+    const result = await engine.run(input("cancel plan"));
+    expect(result.reply).toMatch(/^(From “|I'm sorry)/);
+    expect(result.reply).not.toMatch(/Lo siento|Del artículo|De l'article/);
+  });
+
+  it("is the visitor's for a short message the English articles do not write", async () => {
+    const result = await engine.run(input("contraseña olvidada"));
+    expect(result.reply).not.toMatch(/^(From “|I'm sorry)/);
+  });
+});
+
 describe("when it does not know", () => {
   it("says so plainly and offers a person", async () => {
     const result = await engine.run(input("Do you sell garden furniture?"));

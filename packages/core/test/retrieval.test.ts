@@ -11,7 +11,7 @@ import { isEnglishWord, isSpellingVariant } from "../src/knowledge/search/englis
 import { reciprocalRankFusion } from "../src/knowledge/search/fusion.ts";
 import { editDistance, type IndexedArticle, PassageIndex } from "../src/knowledge/search/passage-index.ts";
 import { analyzeQuery } from "../src/knowledge/search/query.ts";
-import { fuse, type RankedPassage, rankArticles, searchRanking } from "../src/knowledge/search/rank.ts";
+import { fuse, messageLanguage, type RankedPassage, rankArticles, searchRanking } from "../src/knowledge/search/rank.ts";
 import { builtInSynonyms, parseSynonymGroups, type SynonymGroup } from "../src/knowledge/search/synonyms.ts";
 
 const ARTICLES: IndexedArticle[] = [
@@ -430,6 +430,21 @@ describe("languages", () => {
     expect(detectLanguage("Hello!")).toBe("en");
     expect(detectLanguage("bonjour")).toBe("fr");
     expect(detectLanguage("SAML", "de")).toBe("de");
+  });
+
+  it("reads a short message in the help centre's language when the help centre writes its every word there", () => {
+    const themes = new PassageIndex([
+      ...ARTICLES,
+      { id: "themes", title: "Dark mode", language: "en", content: "Turn dark mode on in Settings. The sync client follows it." },
+    ]);
+    // The detector reads both as French.
+    expect(detectLanguage("dark mode")).toBe("fr");
+    expect(messageLanguage(themes, "dark mode")).toBe("en");
+    expect(rankArticles({ index: themes, synonyms: builtInSynonyms, message: "sync client", previous: [] }).language).toBe("en");
+    // Words no English article writes keep the detector's reading, as does a longer message.
+    expect(messageLanguage(themes, "mot de passe")).toBe("fr");
+    expect(messageLanguage(themes, "j'ai oublié mon mot de passe")).toBe("fr");
+    expect(messageLanguage(index, "dark mode")).toBe("fr");
   });
 
   it("prefers the article in the visitor's language", () => {

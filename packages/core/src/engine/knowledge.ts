@@ -64,7 +64,14 @@ export async function searchKnowledge(
         )
       : held;
   const rankings = nearest ? [...otherRankings, nearest] : otherRankings;
-  const ranking = rankArticles({ index: index.index, synonyms: index.synonyms, message, previous, otherRankings: rankings });
+  const ranking = rankArticles({
+    index: index.index,
+    synonyms: index.synonyms,
+    message,
+    previous,
+    otherRankings: rankings,
+    fallbackLanguage: conversationLanguage(previous),
+  });
   return { index, ranking };
 }
 
@@ -170,13 +177,18 @@ function secondArticle(ranking: Ranking, first: ArticleMatch): ArticleMatch | un
   });
 }
 
+/** The language to fall back on when a message says too little: that of the visitor's earlier messages. */
+function conversationLanguage(previous: readonly string[]): Language | undefined {
+  return previous.length > 0 ? detectLanguage(previous.join("\n")) : undefined;
+}
+
 export function createKnowledgeEngine(deps: EngineDeps): Engine {
   return {
     async run(input: EngineInput): Promise<EngineResult> {
       await loadLanguageDetector();
       const message = input.message.trim();
       const previous = visitorMessages(input.history);
-      const language = detectLanguage(message, previous.length > 0 ? detectLanguage(previous.join("\n")) : "en");
+      const language = detectLanguage(message, conversationLanguage(previous));
       const phrases = PHRASES[language];
       const greet = greeting(input, phrases);
 
@@ -194,41 +206,55 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       }
 
       const toolCalls: ToolCall[] = [{ name: SEARCH_TOOL, args: { query: message } }];
-      const { index, ranking } = await searchKnowledge(deps, input.agent.id, message, previous);
-      const best = ranking.articles[0];
-      const bestArticle = best && index.articles.get(best.articleId);
-      if (!best || !bestArticle || !answersQuestion(ranking)) {
-        const reply = opening(greet, previousTurnUnanswered(input.history) ? phrases.dontKnowAgain : phrases.dontKnow);
-        return result(input, reply, { toolCalls, richContent: [talkToPerson(phrases)] });
-      }
-
-      const quoted = [{ article: bestArticle, match: best }];
-      const second = secondArticle(ranking, best);
-      const secondStored = second && index.articles.get(second.articleId);
-      if (second && secondStored) quoted.push({ article: secondStored, match: second });
-      const parts = quoted.map(({ article, match }, i) => {
-        // The reply is Markdown: the title is written to read as itself, as the quote's words are.
-        const title = markdownLiteral(article.title);
-        const passage = quoteOf(article, match, message, ranking.language) || title;
-        return introduced(i === 0 ? phrases.from(title) : phrases.alsoFrom(title), passage);
-      });
-      const reply = opening(greet, parts.join("\n\n"));
-      // Related links are other articles that hold most of the question too (confidence.ts relatedTo).
-      const related = ranking.articles.filter((match) => relatedTo(match) && !quoted.some((q) => q.match === match));
-      const cited = [...quoted.map(({ match }) => match), ...related]
-        .slice(0, KNOWLEDGE_SEARCH_RESULTS)
-        .map((match) => index.articles.get(match.articleId))
-        .filter((article) => article !== undefined);
-      const articles = cited.map((article) => ({
-        id: article.id,
-        title: article.title,
-        url: helpArticleUrl(deps.appUrl, input.agent.id, article.slug),
-      }));
-      return result(input, reply, {
-        context: cited.map((article) => `${article.title}\n${article.content}`),
-        toolCalls,
-        richContent: [{ type: "articles", articles }],
-      });
+      const searched = await searchKnowledge(deps, input.agent.id, message, previous);
+      // The reply speaks the language the search read the message in (rank.ts messageLanguage).
+      return answerFromSearch(deps, input, message, searched, PHRASES[searched.ranking.language], toolCalls);
     },
   };
+}
+
+/** The reply to a searched message: the best article quoted, or "I don't know" with a person offered. */
+function answerFromSearch(
+  deps: EngineDeps,
+  input: EngineInput,
+  message: string,
+  { index, ranking }: KnowledgeSearch,
+  phrases: Phrases,
+  toolCalls: ToolCall[],
+): EngineResult {
+  const greet = greeting(input, phrases);
+  const best = ranking.articles[0];
+  const bestArticle = best && index.articles.get(best.articleId);
+  if (!best || !bestArticle || !answersQuestion(ranking)) {
+    const reply = opening(greet, previousTurnUnanswered(input.history) ? phrases.dontKnowAgain : phrases.dontKnow);
+    return result(input, reply, { toolCalls, richContent: [talkToPerson(phrases)] });
+  }
+
+  const quoted = [{ article: bestArticle, match: best }];
+  const second = secondArticle(ranking, best);
+  const secondStored = second && index.articles.get(second.articleId);
+  if (second && secondStored) quoted.push({ article: secondStored, match: second });
+  const parts = quoted.map(({ article, match }, i) => {
+    // The reply is Markdown: the title is written to read as itself, as the quote's words are.
+    const title = markdownLiteral(article.title);
+    const passage = quoteOf(article, match, message, ranking.language) || title;
+    return introduced(i === 0 ? phrases.from(title) : phrases.alsoFrom(title), passage);
+  });
+  const reply = opening(greet, parts.join("\n\n"));
+  // Related links are other articles that hold most of the question too (confidence.ts relatedTo).
+  const related = ranking.articles.filter((match) => relatedTo(match) && !quoted.some((q) => q.match === match));
+  const cited = [...quoted.map(({ match }) => match), ...related]
+    .slice(0, KNOWLEDGE_SEARCH_RESULTS)
+    .map((match) => index.articles.get(match.articleId))
+    .filter((article) => article !== undefined);
+  const articles = cited.map((article) => ({
+    id: article.id,
+    title: article.title,
+    url: helpArticleUrl(deps.appUrl, input.agent.id, article.slug),
+  }));
+  return result(input, reply, {
+    context: cited.map((article) => `${article.title}\n${article.content}`),
+    toolCalls,
+    richContent: [{ type: "articles", articles }],
+  });
 }

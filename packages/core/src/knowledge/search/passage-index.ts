@@ -4,7 +4,7 @@
 // adjacent stems, so a query's phrase ("charged twice") scores above its words scattered.
 import { distance } from "fastest-levenshtein";
 import { sectionsOf } from "../articles/sections.ts";
-import type { Language } from "../languages/detection.ts";
+import { LANGUAGES, type Language } from "../languages/detection.ts";
 import { joinedWordsOf, stem, termsOf, wordsOf } from "./analyze.ts";
 
 export interface IndexedArticle {
@@ -82,6 +82,10 @@ export function editDistance(a: string, b: string): number {
   return distance(a, b);
 }
 
+function languageBit(language: Language): number {
+  return 1 << LANGUAGES.indexOf(language);
+}
+
 export function bigram(a: string, b: string): string {
   return `${a} ${b}`;
 }
@@ -142,9 +146,10 @@ export class PassageIndex {
   /**
    * The words as written (folded, not stemmed) and how often each occurs, by length: typos are
    * corrected against these ("chaged" is one letter from "charged"; its stem "chage" is two from
-   * "charg"), then stemmed like the visitor's other words.
+   * "charg"), then stemmed like the visitor's other words. `languages`: the bits (languageBit) of
+   * the languages of the articles that write it.
    */
-  private readonly written = new Map<string, { count: number; term: string }>();
+  private readonly written = new Map<string, { count: number; term: string; languages: number }>();
   private readonly byLength = new Map<number, string[]>();
   private readonly corrections = new Map<string, string[]>();
   private readonly firstPassage = new Map<string, number>();
@@ -174,8 +179,10 @@ export class PassageIndex {
     for (const word of [...wordsOf(text), ...joinedWordsOf(text)]) {
       if (word.length < CORRECTABLE_MIN_LENGTH || /\d/.test(word)) continue;
       const known = this.written.get(word);
-      if (known) known.count++;
-      else this.written.set(word, { count: 1, term: stem(word, article.language) });
+      if (known) {
+        known.count++;
+        known.languages |= languageBit(article.language);
+      } else this.written.set(word, { count: 1, term: stem(word, article.language), languages: languageBit(article.language) });
     }
     const articleLength = [title.length, 0, 0];
     this.articleLengths.set(article.id, articleLength);
@@ -290,6 +297,15 @@ export class PassageIndex {
    */
   writtenTerm(word: string): string | undefined {
     return this.written.get(word)?.term;
+  }
+
+  /**
+   * Whether an article in `language` writes `word` (folded); undefined for a word too short for
+   * the index to keep (under CORRECTABLE_MIN_LENGTH letters, or with a digit).
+   */
+  writesIn(word: string, language: Language): boolean | undefined {
+    if (word.length < CORRECTABLE_MIN_LENGTH || /\d/.test(word)) return undefined;
+    return ((this.written.get(word)?.languages ?? 0) & languageBit(language)) !== 0;
   }
 
   /**

@@ -6,6 +6,7 @@
 // in its title, in one passage and in all, and its relevance.
 
 import { detectLanguage, type Language } from "../languages/detection.ts";
+import { isStopWord, wordsOf } from "./analyze.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
 import type { PassageIndex, QueryTerm } from "./passage-index.ts";
 import { type AnalyzedQuery, analyzeQuery, type SubjectWord } from "./query.ts";
@@ -94,9 +95,27 @@ export interface RankInput {
   fallbackLanguage?: Language;
 }
 
+/** A message of at most this many words may be read in the fallback language despite the detector. */
+const SHORT_MESSAGE_WORDS = 3;
+
+/**
+ * The language a message is read and answered in: the detector's, except that a short one whose
+ * every word the help centre writes in `fallback` articles is read in `fallback` ("dark mode" and
+ * "sync client" score as French; "mot de passe" stays French, as no English article writes "passe").
+ */
+export function messageLanguage(index: PassageIndex, message: string, fallback: Language = "en"): Language {
+  const detected = detectLanguage(message, fallback);
+  if (detected === fallback) return detected;
+  const words = wordsOf(message);
+  if (words.length > SHORT_MESSAGE_WORDS) return detected;
+  const written = words.filter((word) => !isStopWord(word, fallback)).map((word) => index.writesIn(word, fallback));
+  const known = written.filter((writes) => writes !== undefined);
+  return known.length > 0 && known.every(Boolean) ? fallback : detected;
+}
+
 export function rankArticles(input: RankInput): Ranking {
   const { index } = input;
-  const language = detectLanguage(input.message, input.fallbackLanguage);
+  const language = messageLanguage(index, input.message, input.fallbackLanguage);
   const current = analyzeQuery(index, input.message, language, input.synonyms);
   const earlier = input.previous.at(-1);
   const context: AnalyzedQuery | undefined = earlier
@@ -168,7 +187,7 @@ export function searchRanking(
   query: string,
   fallbackLanguage?: Language,
 ): SearchRanking {
-  const language = detectLanguage(query, fallbackLanguage);
+  const language = messageLanguage(index, query, fallbackLanguage);
   const analyzed = analyzeQuery(index, query, language, synonyms);
   const { passages, found } = matchPassages(index, analyzed.terms, analyzed.words, language);
   const { relevance } = articleRelevance(index, analyzed.terms, topByScore(passages, passages.length), found, analyzed.words);
