@@ -24,7 +24,9 @@ export function WaitingList({ waiting }: { waiting: Waiting }) {
           <ul className="home-list">
             {waiting.oldest.map((item) => (
               <li key={item.conversationId}>
-                <Link href={`/panel/conversations/${encodeURIComponent(item.conversationId)}`}>{visitorIdentity({ ...item, id: item.conversationId })}</Link>{" "}
+                <Link href={`/panel/conversations/${encodeURIComponent(item.conversationId)}`}>
+                  {visitorIdentity({ ...item, id: item.conversationId })}
+                </Link>{" "}
                 <span className="muted">
                   · {item.agentName} · waiting {formatWaited(item.waitingSince ?? item.escalatedAt, now)}
                 </span>
