@@ -175,6 +175,12 @@ test("a search finds a conversation by a word of one of its messages", async ({ 
     new RegExp(`^/panel/conversations/${conversationId}\\?q=`),
   );
 
+  // The tag the panel names an anonymous visitor by ("#K3Z9") finds its conversation too.
+  await search.fill(visitorTag(conversationId));
+  await search.press("Enter");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list.getByRole("link", { name: "rita@example.pt" })).toBeVisible();
+
   await search.fill("nothing-like-this-anywhere");
   await search.press("Enter");
   await expect(page.getByText("No conversation matches “nothing-like-this-anywhere”.")).toBeVisible();

@@ -4,6 +4,7 @@
 // change publishes, and the one permission table.
 
 import type { MessagingAgent } from "@parley/core/agents";
+import { visitorTag } from "@parley/core/browser";
 import { HANDOFF_TEXTS, planTransition, runTurn } from "@parley/core/conversations";
 import { INBOX_SEARCH_WINDOW } from "@parley/core/conversations/limits";
 import { PERMISSIONS, roleOf } from "@parley/core/people";
@@ -200,6 +201,11 @@ describe("search", () => {
     expect(await found("refund", { createdFrom: NOW.toISOString(), createdTo: new Date(NOW.getTime() + 1).toISOString() })).toEqual([
       refund.conversationId,
     ]);
+    // The tag the panel names an anonymous visitor by, with or without "#", in any case.
+    const tag = visitorTag(refund.conversationId);
+    expect(await found(tag)).toEqual([refund.conversationId]);
+    expect(await found(tag.slice(1).toLowerCase())).toEqual([refund.conversationId]);
+    expect(await found(tag, { channel: "api" })).toEqual([]);
     expect(await found("nothing matches this")).toEqual([]);
     // %, _ and \ are characters, not patterns.
     expect(await found("%")).toEqual([]);
@@ -228,6 +234,7 @@ describe("search", () => {
       })),
     });
     expect((await admin.conversations.list({ q: "quetzal" })).items.map((item) => item.id)).toEqual([rare.id]);
+    expect((await admin.conversations.list({ q: visitorTag(rare.id) })).items.map((item) => item.id)).toEqual([rare.id]);
 
     const first = await admin.conversations.list({ q: "visitor 1", limit: 2 });
     expect(first.items.map((item) => item.visitorName)).toEqual(["Visitor 1", "Visitor 10"]);

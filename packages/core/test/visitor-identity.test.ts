@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { visitorIdentity, visitorTag } from "../src/conversations/identity.ts";
+import { tagInQuery, visitorIdentity, visitorTag } from "../src/conversations/identity.ts";
 
 describe("visitorIdentity", () => {
   it("names a visitor by name, else email, else a tag with the starting page", () => {
@@ -21,6 +21,12 @@ describe("visitorIdentity", () => {
     const second = visitorIdentity({ id: "cm3aaaaaaaaaaaaaaaaaaaaab", firstPageUrl: page });
     expect(first).not.toBe(second);
     expect(visitorIdentity({ id: "cm3aaaaaaaaaaaaaaaaaaaaaa", firstPageUrl: page })).toBe(first);
+  });
+
+  it("makes the tag of the id's last four characters, and reads a search for one", () => {
+    expect(visitorTag("cmx0bumdp0027pw7d9qnl7xjy")).toBe("#7XJY");
+    for (const query of ["#7XJY", "7xjy", " #7xjy "]) expect(tagInQuery(query), query).toBe("7xjy");
+    for (const query of ["#7XJ", "7xjyz", "#7x-y", "refund policy", ""]) expect(tagInQuery(query), query).toBeNull();
   });
 
   it("makes a tag of # and four letters or digits, nearly always different for different ids", () => {

@@ -21,17 +21,18 @@ export function visitorIdentity(conversation: VisitorIdentityFields): string {
 const TAG_LENGTH = 4;
 
 /**
- * "#K3Z9": four letters and digits hashed from the conversation's id (32-bit FNV-1a, base 36), the
- * same wherever the panel shows that conversation, so a team can say "the #K3Z9 visitor".
+ * "#K3Z9": the last four characters of the conversation's id (a cuid's random end), in capitals,
+ * the same wherever the panel shows that conversation, so a team can say "the #K3Z9 visitor" and
+ * find it by that in the inbox search (tagInQuery).
  */
 export function visitorTag(conversationId: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < conversationId.length; i++) {
-    hash ^= conversationId.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  const code = (hash >>> 0).toString(36).toUpperCase().padStart(TAG_LENGTH, "0");
-  return `#${code.slice(-TAG_LENGTH)}`;
+  return `#${conversationId.slice(-TAG_LENGTH).toUpperCase()}`;
+}
+
+/** The id ending a search for a tag names ("#K3Z9" or "k3z9": "k3z9", as ids are written), else null. */
+export function tagInQuery(query: string): string | null {
+  const match = /^#?([0-9a-z]{4})$/i.exec(query.trim());
+  return match ? match[1]!.toLowerCase() : null;
 }
 
 /** "shop.example.com/pricing" for "https://shop.example.com/pricing?x=1". */

@@ -1,7 +1,8 @@
 // Inbox search: the conversations, most recently active first, whose messages contain every word
 // of the query (each word also as a prefix: "invoic" finds "invoices"), or whose visitor name,
-// email, phone, first page or client/page variables contain the query as a substring. Accents and
-// case are ignored (the help search's folding). Within the inbox's filters.
+// email, phone, first page or client/page variables contain the query as a substring, or whose tag
+// (identity.ts visitorTag) the query is. Accents and case are ignored (the help search's folding).
+// Within the inbox's filters.
 //
 // Speed on a million messages: a common word matches a large share of the messages, so the newest
 // conversations are asked first (a window of INBOX_SEARCH_WINDOW, walked on the newest-first index,
@@ -9,6 +10,7 @@
 // the word index in full, which is then cheap because the words are rare.
 import type { Database } from "@parley/db";
 import { Prisma } from "@parley/db";
+import { tagInQuery } from "../identity.ts";
 import { INBOX_SEARCH_WINDOW } from "../limits.ts";
 
 export interface SearchFilters {
@@ -65,6 +67,8 @@ export async function searchConversationIds(db: Database, query: string, filters
   const words = searchWords(query);
   const tsquery = words.length > 0 ? words.map((word) => `${word}:*`).join(" & ") : null;
   const pattern = likePattern(query);
+  // "#K3Z9" (or "k3z9") also finds the conversation the panel tags so (identity.ts visitorTag).
+  const tag = tagInQuery(query);
   const agents = await db.prisma.agent.findMany({
     where: { workspaceId: filters.workspaceId, ...(filters.agentId ? { id: filters.agentId } : {}) },
     select: { id: true },
@@ -88,6 +92,7 @@ export async function searchConversationIds(db: Database, query: string, filters
   const inWindow = await db.prisma.$queryRaw<Array<{ id: string }>>`
     SELECT v."id" FROM "Conversation" v
     WHERE v."id" = ANY(${windowIds}::text[]) AND v."searchVisitor" LIKE parley_search_text(${pattern})
+    ${tag === null ? Prisma.empty : Prisma.sql`UNION SELECT v."id" FROM "Conversation" v WHERE v."id" = ANY(${windowIds}::text[]) AND right(v."id", 4) = ${tag}`}
     ${
       tsquery === null
         ? Prisma.empty
@@ -105,6 +110,7 @@ export async function searchConversationIds(db: Database, query: string, filters
   const rows = await db.prisma.$queryRaw<Array<{ id: string }>>`
     WITH "hits" AS (
       SELECT v."id" FROM "Conversation" v WHERE v."searchVisitor" LIKE parley_search_text(${pattern})
+      ${tag === null ? Prisma.empty : Prisma.sql`UNION SELECT v."id" FROM "Conversation" v WHERE right(v."id", 4) = ${tag}`}
       ${
         tsquery === null
           ? Prisma.empty
