@@ -85,6 +85,19 @@ describe("words as people write them", () => {
     expect(top("desktop app for windows 10")).toBe("win10");
   });
 
+  it("find a word the help centre writes as one when the visitor writes it as two", () => {
+    const sheets = new PassageIndex([
+      ...ARTICLES,
+      { id: "timesheets", title: "Timesheet totals", language: "en", content: "A timesheet adds up the time worked in the week." },
+      { id: "sheets", title: "Export a sheet", language: "en", content: "Each sheet exports as CSV." },
+    ]);
+    const analyzed = analyzeQuery(sheets, "time sheet totals", "en", () => []);
+    expect(analyzed.terms).toContainEqual({ term: "timesheet", weight: 0.6, sources: analyzed.words[0]!.bit | analyzed.words[1]!.bit });
+    expect(
+      rankArticles({ index: sheets, synonyms: builtInSynonyms, message: "my time sheet is wrong", previous: [] }).articles[0]?.articleId,
+    ).toBe("timesheets");
+  });
+
   it("find a hyphenated word written as one, typo or not", () => {
     expect(top("sync only one subfolder")).toBe("sub");
     expect(top("sync only one subfoldr")).toBe("sub");

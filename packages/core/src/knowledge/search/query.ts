@@ -156,6 +156,14 @@ export function analyzeQuery(
       if (previous) set.add(bigram(previous.term, term), weight * PHRASE_WEIGHT, previous.bit | bit);
       previous = { term, bit };
     });
+    // Two words the help centre writes as one ("time sheet", "non profit": "timesheet",
+    // "nonprofit") are searched joined too, counting as their phrase does.
+    for (let position = 0; position + 1 < written.length; position++) {
+      const bits = (bitOf.get(position) ?? 0) | (bitOf.get(position + 1) ?? 0);
+      if (bits === 0) continue;
+      const joined = stem(written[position]! + written[position + 1]!, analysis);
+      if (index.documentFrequency(joined) > 0) set.add(joined, weight * PHRASE_WEIGHT, bits);
+    }
     for (const { at, length, phrases } of synonymExpansions(stems, synonyms(analysis))) {
       let bits = 0;
       for (let position = at; position < at + length; position++) bits |= bitOf.get(position) ?? 0;
