@@ -18,7 +18,8 @@ export function visitorIdentity(conversation: VisitorIdentityFields): string {
   return page ? `Visitor ${tag} on ${page}` : `Anonymous visitor ${tag}`;
 }
 
-const TAG_LENGTH = 4;
+/** How many of the id's last characters make the tag (the index Conversation_tag_idx is on as many). */
+export const TAG_LENGTH = 4;
 
 /**
  * "#K3Z9": the last four characters of the conversation's id (a cuid's random end), in capitals,
@@ -31,7 +32,7 @@ export function visitorTag(conversationId: string): string {
 
 /** The id ending a search for a tag names ("#K3Z9" or "k3z9": "k3z9", as ids are written), else null. */
 export function tagInQuery(query: string): string | null {
-  const match = /^#?([0-9a-z]{4})$/i.exec(query.trim());
+  const match = new RegExp(`^#?([0-9a-z]{${TAG_LENGTH}})$`, "i").exec(query.trim());
   return match ? match[1]!.toLowerCase() : null;
 }
 

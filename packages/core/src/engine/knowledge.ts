@@ -41,7 +41,8 @@ export interface KnowledgeSearch {
 
 /**
  * The agent's articles ranked for a message (and the visitor's earlier messages). `otherRankings`
- * are further rankings of passages, best first, fused with the lexical one (rank.ts fuse).
+ * are further rankings of passages, best first, fused with the lexical one (rank.ts fuse);
+ * `fallbackLanguage`, the language a message that says too little is read in (the earlier messages').
  */
 export async function searchKnowledge(
   deps: EngineDeps,
@@ -49,6 +50,7 @@ export async function searchKnowledge(
   message: string,
   previous: readonly string[],
   otherRankings: ReadonlyArray<readonly RankedPassage[]> = [],
+  fallbackLanguage = conversationLanguage(previous),
 ): Promise<KnowledgeSearch> {
   // With an embeddings endpoint configured, the passages nearest in meaning are fused in too
   // (null, and nothing fused, when it is not configured, fails or is slow).
@@ -70,7 +72,7 @@ export async function searchKnowledge(
     message,
     previous,
     otherRankings: rankings,
-    fallbackLanguage: conversationLanguage(previous),
+    fallbackLanguage,
   });
   return { index, ranking };
 }
@@ -188,7 +190,8 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       await loadLanguageDetector();
       const message = input.message.trim();
       const previous = visitorMessages(input.history);
-      const language = detectLanguage(message, conversationLanguage(previous));
+      const fallback = conversationLanguage(previous);
+      const language = detectLanguage(message, fallback);
       const phrases = PHRASES[language];
       const greet = greeting(input, phrases);
 
@@ -206,7 +209,7 @@ export function createKnowledgeEngine(deps: EngineDeps): Engine {
       }
 
       const toolCalls: ToolCall[] = [{ name: SEARCH_TOOL, args: { query: message } }];
-      const searched = await searchKnowledge(deps, input.agent.id, message, previous);
+      const searched = await searchKnowledge(deps, input.agent.id, message, previous, [], fallback);
       // The reply speaks the language the search read the message in (rank.ts messageLanguage).
       return answerFromSearch(deps, input, message, searched, PHRASES[searched.ranking.language], toolCalls);
     },

@@ -10,7 +10,7 @@
 // the word index in full, which is then cheap because the words are rare.
 import type { Database } from "@parley/db";
 import { Prisma } from "@parley/db";
-import { tagInQuery } from "../identity.ts";
+import { TAG_LENGTH, tagInQuery } from "../identity.ts";
 import { INBOX_SEARCH_WINDOW } from "../limits.ts";
 
 export interface SearchFilters {
@@ -34,6 +34,12 @@ export interface SearchFilters {
 export function searchWords(query: string): string[] {
   return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 10);
 }
+
+/**
+ * A conversation's tag in SQL (identity.ts visitorTag, lower case): the expression of the index
+ * Conversation_tag_idx, written as a literal so that the planner uses it.
+ */
+const TAG_OF_CONVERSATION = Prisma.raw(`right(v."id", ${TAG_LENGTH})`);
 
 /** `%`, `_` and `\` of the query match themselves in LIKE. */
 function likePattern(query: string): string {
@@ -92,7 +98,7 @@ export async function searchConversationIds(db: Database, query: string, filters
   const inWindow = await db.prisma.$queryRaw<Array<{ id: string }>>`
     SELECT v."id" FROM "Conversation" v
     WHERE v."id" = ANY(${windowIds}::text[]) AND v."searchVisitor" LIKE parley_search_text(${pattern})
-    ${tag === null ? Prisma.empty : Prisma.sql`UNION SELECT v."id" FROM "Conversation" v WHERE v."id" = ANY(${windowIds}::text[]) AND right(v."id", 4) = ${tag}`}
+    ${tag === null ? Prisma.empty : Prisma.sql`UNION SELECT v."id" FROM "Conversation" v WHERE v."id" = ANY(${windowIds}::text[]) AND ${TAG_OF_CONVERSATION} = ${tag}`}
     ${
       tsquery === null
         ? Prisma.empty
@@ -110,7 +116,7 @@ export async function searchConversationIds(db: Database, query: string, filters
   const rows = await db.prisma.$queryRaw<Array<{ id: string }>>`
     WITH "hits" AS (
       SELECT v."id" FROM "Conversation" v WHERE v."searchVisitor" LIKE parley_search_text(${pattern})
-      ${tag === null ? Prisma.empty : Prisma.sql`UNION SELECT v."id" FROM "Conversation" v WHERE right(v."id", 4) = ${tag}`}
+      ${tag === null ? Prisma.empty : Prisma.sql`UNION SELECT v."id" FROM "Conversation" v WHERE ${TAG_OF_CONVERSATION} = ${tag}`}
       ${
         tsquery === null
           ? Prisma.empty

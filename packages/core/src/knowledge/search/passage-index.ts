@@ -45,6 +45,11 @@ const PREFIX_MAX_EXTRA = 4;
  * English word spelled right is never read as another (query.ts), so four letters are safe.
  */
 const CORRECTABLE_MIN_LENGTH = 4;
+
+/** Whether the index keeps `word` as written, to correct typos against: long enough, no digit (codes). */
+function isCorrectable(word: string): boolean {
+  return word.length >= CORRECTABLE_MIN_LENGTH && !/\d/.test(word);
+}
 /** The shortest word in which two typos are looked for ("explorer" is two letters from "exporter"). */
 const TWO_TYPOS_MIN_LENGTH = 10;
 
@@ -177,7 +182,7 @@ export class PassageIndex {
     this.firstPassage.set(article.id, this.passages.length);
     const text = `${article.title}\n${article.content}`;
     for (const word of [...wordsOf(text), ...joinedWordsOf(text)]) {
-      if (word.length < CORRECTABLE_MIN_LENGTH || /\d/.test(word)) continue;
+      if (!isCorrectable(word)) continue;
       const known = this.written.get(word);
       if (known) {
         known.count++;
@@ -263,7 +268,7 @@ export class PassageIndex {
     if (cached) return cached;
     const found: Array<{ word: string; count: number }> = [];
     const own = this.written.get(word)?.count ?? 0;
-    if (word.length >= CORRECTABLE_MIN_LENGTH && !/\d/.test(word)) {
+    if (isCorrectable(word)) {
       const allowed = word.length < TWO_TYPOS_MIN_LENGTH ? 1 : 2;
       for (let length = word.length - allowed; length <= word.length + allowed; length++) {
         for (const candidate of this.byLength.get(length) ?? []) {
@@ -301,10 +306,10 @@ export class PassageIndex {
 
   /**
    * Whether an article in `language` writes `word` (folded); undefined for a word too short for
-   * the index to keep (under CORRECTABLE_MIN_LENGTH letters, or with a digit).
+   * the index to keep as written (isCorrectable).
    */
   writesIn(word: string, language: Language): boolean | undefined {
-    if (word.length < CORRECTABLE_MIN_LENGTH || /\d/.test(word)) return undefined;
+    if (!isCorrectable(word)) return undefined;
     return ((this.written.get(word)?.languages ?? 0) & languageBit(language)) !== 0;
   }
 
