@@ -5,8 +5,9 @@
 import { INBOX_SEARCHES_PER_MINUTE } from "@parley/core/conversations/limits";
 import { ARTICLE_CONTENT_MAX_CHARS, PANEL_BATCH_CALLS_MAX } from "@parley/core/limits";
 import type { AdminScope } from "@parley/core/people";
+import { freezeClockAtWindowStart } from "@parley/testing/clock";
 import { createTestContext, type TestContext } from "@parley/testing/context";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createPanelClient } from "~/panel/trpc-client.ts";
 import { trpcResponse } from "~/server/routes/trpc.ts";
 
@@ -222,6 +223,10 @@ describe("/api/trpc", () => {
 
     it(`counts every search of a batch against the person's ${INBOX_SEARCHES_PER_MINUTE} a minute; listing without words is not counted`, async () => {
       const searcher: AdminScope = { userId: "searcher", workspaceId: "ws1", role: "support" };
+      freezeClockAtWindowStart(60);
+      onTestFinished(() => {
+        vi.useRealTimers();
+      });
       for (let sent = 0; sent < INBOX_SEARCHES_PER_MINUTE; sent += PANEL_BATCH_CALLS_MAX) {
         const calls = Math.min(PANEL_BATCH_CALLS_MAX, INBOX_SEARCHES_PER_MINUTE - sent);
         const response = await trpcResponse(ctx, batchQuery("conversations.list", Array(calls).fill({ q: `refund ${sent}` })), searcher);
