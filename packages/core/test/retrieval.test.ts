@@ -313,6 +313,38 @@ describe("synonyms", () => {
   });
 });
 
+describe("phrases", () => {
+  const links = new PassageIndex([
+    {
+      id: "scattered",
+      title: "Links and sharing",
+      language: "en",
+      content: "Share a folder with a group. Each link opens the folder; share it again to add people. A link lasts.",
+    },
+    { id: "phrase", title: "Expiry", language: "en", content: "A share link expires after seven days unless you renew it." },
+  ]);
+
+  it("rank a body that writes the question's words as one phrase above one that scatters them", () => {
+    expect(links.documentFrequency("share link")).toBe(1);
+    const ranking = rankArticles({ index: links, synonyms: () => [], message: "when does my share link stop working", previous: [] });
+    expect(ranking.articles.map((article) => article.articleId)).toEqual(["phrase", "scattered"]);
+  });
+
+  it("count a phrase in a title and in a body as the same term, for one passage", () => {
+    const both = new PassageIndex([
+      { id: "both", title: "Upload links", language: "en", content: "An upload link collects files. Send the upload link to clients." },
+    ]);
+    expect(both.documentFrequency("upload link")).toBe(1);
+    const [entry] = both.score([{ term: "upload link", weight: 1, sources: 1 }]).values();
+    expect(entry?.titleMatched).toBe(1);
+    const titleOnly = new PassageIndex([
+      { id: "title", title: "Upload links", language: "en", content: "It collects files from clients." },
+    ]);
+    const [titled] = titleOnly.score([{ term: "upload link", weight: 1, sources: 1 }]).values();
+    expect(entry!.score).toBeGreaterThan(titled!.score);
+  });
+});
+
 describe("fusion", () => {
   const passage = (articleId: string, section = 0): RankedPassage => ({ articleId, section, score: 1 });
   const key = (item: RankedPassage) => `${item.articleId}/${item.section}`;

@@ -50,11 +50,15 @@ const CORRECTABLE_MIN_LENGTH = 4;
 function isCorrectable(word: string): boolean {
   return word.length >= CORRECTABLE_MIN_LENGTH && !/\d/.test(word);
 }
+/** At most this many postings of pairs found in bodies are kept for the next questions (a few MB). */
+const PAIR_CACHE_ENTRIES = 200_000;
 /** The shortest word in which two typos are looked for ("explorer" is two letters from "exporter"). */
 const TWO_TYPOS_MIN_LENGTH = 10;
 
 /** Postings of one term: passage ids, and per passage its frequency in each field. */
 interface Postings {
+  /** The term's number in the bodies' term sequences (PassageIndex.bodyTerms). */
+  id: number;
   passages: number[];
   /** Per passage, its frequency in each field packed in one number (packTf). */
   tf: number[];
@@ -75,6 +79,12 @@ export interface PassageScore {
   matched: number;
   /** Those of them found in the article's title. */
   titleMatched: number;
+}
+
+/** The bodies' term sequences while the index is built (PassageIndex.bodyTerms). */
+interface BodySequences {
+  terms: number[];
+  starts: number[];
 }
 
 /** Levenshtein distance, with two swapped neighbouring letters ("refnud") counting as one edit. */
@@ -125,8 +135,8 @@ function addJoined(counts: Map<string, number[]>, terms: string[], text: string,
 }
 
 /**
- * Adds a field's terms, and pairs of adjacent terms for the title and heading: phrases say most
- * there, and the body's pairs would double the index.
+ * Adds a field's terms, and pairs of adjacent terms for the title and heading (the body's pairs
+ * are found when a query asks for them: PassageIndex.pairPostings).
  */
 function addTerms(counts: Map<string, number[]>, terms: string[], field: number): void {
   const add = (term: string) => {
@@ -162,9 +172,23 @@ export class PassageIndex {
   private readonly articleLengths = new Map<string, number[]>();
   private readonly articleTotalLength = new Array<number>(FIELDS).fill(0);
   private readonly titles = new Map<string, ReadonlySet<string>>();
+  /**
+   * Every passage's body as its sequence of term numbers (Postings.id), one after another, and
+   * where each passage's starts: a phrase's occurrences in bodies are found from these when it is
+   * asked for (pairPostings), as indexing every pair of body words would triple the index.
+   */
+  private readonly bodyTerms: Int32Array;
+  private readonly bodyStarts: Int32Array;
+  /** The pairs asked for lately (a question's pairs are looked up several times a turn), and their postings' size. */
+  private readonly pairs = new Map<string, Postings | null>();
+  private pairEntries = 0;
 
   constructor(articles: Iterable<IndexedArticle>) {
-    for (const article of articles) this.add(article);
+    const bodies: BodySequences = { terms: [], starts: [] };
+    for (const article of articles) this.add(article, bodies);
+    bodies.starts.push(bodies.terms.length);
+    this.bodyTerms = Int32Array.from(bodies.terms);
+    this.bodyStarts = Int32Array.from(bodies.starts);
     for (const word of this.written.keys()) {
       const list = this.byLength.get(word.length) ?? [];
       list.push(word);
@@ -176,7 +200,7 @@ export class PassageIndex {
     return this.passages.length;
   }
 
-  private add(article: IndexedArticle): void {
+  private add(article: IndexedArticle, bodies: BodySequences): void {
     const title = termsOf(article.title, article.language);
     this.titles.set(article.id, new Set(title));
     this.firstPassage.set(article.id, this.passages.length);
@@ -197,6 +221,8 @@ export class PassageIndex {
       const body = termsOf(section.sentences.join(" "), article.language);
       const id = this.passages.length;
       this.passages.push({ articleId: article.id, section: index, language: article.language, heading });
+      bodies.starts.push(bodies.terms.length);
+      for (const term of body) bodies.terms.push(this.postingsFor(term).id);
       const counts = new Map<string, number[]>();
       addTerms(counts, title, 0);
       addTerms(counts, heading, 1);
@@ -214,15 +240,87 @@ export class PassageIndex {
       }
       this.lengths.push(...lengths);
       for (const [term, tf] of counts) {
-        let postings = this.postings.get(term);
-        if (!postings) {
-          postings = { passages: [], tf: [] };
-          this.postings.set(term, postings);
-        }
+        const postings = this.postingsFor(term);
         postings.passages.push(id);
         postings.tf.push(packTf(tf));
       }
     });
+  }
+
+  /** A term's postings, new and empty if the index has none yet. */
+  private postingsFor(term: string): Postings {
+    let postings = this.postings.get(term);
+    if (!postings) {
+      postings = { id: this.postings.size, passages: [], tf: [] };
+      this.postings.set(term, postings);
+    }
+    return postings;
+  }
+
+  /** A term's postings; a pair's (bigram) with its occurrences in bodies. */
+  private postingsOf(term: string): Postings | undefined {
+    const space = term.indexOf(" ");
+    if (space < 0) return this.postings.get(term);
+    let pair = this.pairs.get(term);
+    if (pair === undefined) {
+      pair = this.pairPostings(term, term.slice(0, space), term.slice(space + 1)) ?? null;
+      const size = 1 + (pair?.passages.length ?? 0);
+      if (this.pairEntries + size > PAIR_CACHE_ENTRIES) {
+        this.pairs.clear();
+        this.pairEntries = 0;
+      }
+      this.pairs.set(term, pair);
+      this.pairEntries += size;
+    }
+    return pair ?? undefined;
+  }
+
+  /**
+   * The pair's postings in titles and headings (indexed), merged with the passages whose body
+   * writes `first` right before `second` (among those holding both words).
+   */
+  private pairPostings(pair: string, first: string, second: string): Postings | undefined {
+    const indexed = this.postings.get(pair);
+    const a = this.postings.get(first);
+    const b = this.postings.get(second);
+    if (!a || !b) return indexed;
+    const merged: Postings = { id: -1, passages: [], tf: [] };
+    let k = 0;
+    const keepIndexedBefore = (passage: number) => {
+      while (indexed && k < indexed.passages.length && indexed.passages[k]! < passage) {
+        merged.passages.push(indexed.passages[k]!);
+        merged.tf.push(indexed.tf[k]!);
+        k++;
+      }
+    };
+    for (let i = 0, j = 0; i < a.passages.length && j < b.passages.length; ) {
+      const passage = a.passages[i]!;
+      if (passage < b.passages[j]!) i++;
+      else if (passage > b.passages[j]!) j++;
+      else {
+        const inBody = fieldTf(a.tf[i]!, 2) > 0 && fieldTf(b.tf[j]!, 2) > 0 ? this.adjacentInBody(passage, a.id, b.id) : 0;
+        if (inBody > 0) {
+          keepIndexedBefore(passage);
+          const same = indexed?.passages[k] === passage ? indexed.tf[k++]! : 0;
+          merged.passages.push(passage);
+          merged.tf.push(packTf([fieldTf(same, 0), fieldTf(same, 1), inBody]));
+        }
+        i++;
+        j++;
+      }
+    }
+    keepIndexedBefore(Number.POSITIVE_INFINITY);
+    return merged.passages.length > 0 ? merged : undefined;
+  }
+
+  /** How many times a passage's body writes term `first` right before term `second` (by number). */
+  private adjacentInBody(passage: number, first: number, second: number): number {
+    const end = this.bodyStarts[passage + 1]!;
+    let count = 0;
+    for (let at = this.bodyStarts[passage]! + 1; at < end; at++) {
+      if (this.bodyTerms[at] === second && this.bodyTerms[at - 1] === first) count++;
+    }
+    return count;
   }
 
   /** The passage of an article's section, if indexed. */
@@ -243,7 +341,7 @@ export class PassageIndex {
 
   /** How many passages contain `term`. */
   documentFrequency(term: string): number {
-    return this.postings.get(term)?.passages.length ?? 0;
+    return this.postingsOf(term)?.passages.length ?? 0;
   }
 
   /** Inverse document frequency (BM25's, never negative); an unknown term has the highest. */
@@ -323,7 +421,7 @@ export class PassageIndex {
     const average = this.articleTotalLength.map((total) => (n > 0 ? total / n : 0));
     const scores = new Map<string, number>();
     for (const { term, weight } of query) {
-      const postings = this.postings.get(term);
+      const postings = this.postingsOf(term);
       if (!postings) continue;
       // An article's passages are indexed one after another, so its postings are too: the
       // articles holding the term (its idf) are counted as the article changes, and only the
@@ -367,7 +465,7 @@ export class PassageIndex {
     const average = this.totalLength.map((total) => (n > 0 ? total / n : 0));
     const scores = new Map<number, PassageScore>();
     for (const { term, weight, sources } of query) {
-      const postings = this.postings.get(term);
+      const postings = this.postingsOf(term);
       if (!postings) continue;
       const idf = this.idf(term);
       for (let i = 0; i < postings.passages.length; i++) {
