@@ -28,6 +28,12 @@ export async function engineOutcomes(ctx: TestContext, engine: EngineName, quest
 export interface PeerRun {
   outcomes: Outcome[];
   threshold: number;
+  /**
+   * Its top-1 over all the questions at a threshold chosen on all of them to decline exactly as
+   * many unanswerable questions as the knowledge agent did: the comparison at the same
+   * correct-"I don't know" rate, the best this peer could do there.
+   */
+  top1AtSameRate: number | null;
 }
 
 /**
@@ -48,12 +54,17 @@ export function peerOutcomes(name: PeerName, articles: Article[], questions: Spl
     devUnanswerable.map(({ hits }) => hits[0]?.score ?? 0),
     devRate,
   );
-  const outcomes = ranked.map(({ question, hits, ms }) => {
-    const abstained = (hits[0]?.score ?? 0) < threshold || hits.length === 0;
-    const outcome = judge(question, { text: "", cited: hits.slice(0, 5).map((hit) => hit.id), abstained }, ms);
-    return { ...outcome, passage: false };
-  });
-  return { outcomes, threshold };
+  const outcomesAt = (cut: number) =>
+    ranked.map(({ question, hits, ms }) => {
+      const abstained = (hits[0]?.score ?? 0) < cut || hits.length === 0;
+      const outcome = judge(question, { text: "", cited: hits.slice(0, 5).map((hit) => hit.id), abstained }, ms);
+      return { ...outcome, passage: false };
+    });
+  const sameRate = thresholdForRate(
+    ranked.filter(({ question }) => !isAnswerable(question)).map(({ hits }) => hits[0]?.score ?? 0),
+    summarize(knowledge).dont_know ?? 0,
+  );
+  return { outcomes: outcomesAt(threshold), threshold, top1AtSameRate: summarize(outcomesAt(sameRate)).top1 };
 }
 
 /** How far the help centre's search box takes a visitor: its first and first five results. */
@@ -69,8 +80,10 @@ export async function helpSearchFigures(ctx: TestContext, questions: SplitQuesti
   let top5 = 0;
   const answerable = questions.filter(isAnswerable);
   for (const question of answerable) {
-    // A search box cuts a longer question at the route's longest `q`, as its maxlength would.
-    const query = [...question.question].slice(0, HELP_QUERY_MAX_CHARS).join("");
+    // A search box has no conversation: a follow-up is searched with its earlier messages, as the
+    // peers search it. It cuts a longer query at the route's longest `q`, as its maxlength would.
+    const typed = [...(question.previous ?? []), question.question].join(" ");
+    const query = [...typed].slice(0, HELP_QUERY_MAX_CHARS).join("");
     const hits = await searchHelpArticles(ctx.db, agentId, query, { limit: 5 });
     const acceptable = new Set(question.answers.map((answer) => answer.article));
     if (hits[0] && acceptable.has(hits[0].id)) top1++;

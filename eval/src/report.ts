@@ -57,8 +57,13 @@ export function failureLines(outcomes: Outcome[]): string[] {
 type ResultRow = { corpus: string; engine: string } & Record<string, unknown>;
 
 /** A peer's figures: it quotes nothing, so it has no passage figure. */
-function peerFigures(run: PeerRun): Figures & { threshold: number } {
-  return { ...summarize(run.outcomes), passage: null, threshold: Math.round(run.threshold * 10_000) / 10_000 };
+function peerFigures(run: PeerRun): Figures & { threshold: number; top1_same_rate: number | null } {
+  return {
+    ...summarize(run.outcomes),
+    passage: null,
+    threshold: Math.round(run.threshold * 10_000) / 10_000,
+    top1_same_rate: run.top1AtSameRate,
+  };
 }
 
 /**
@@ -105,7 +110,7 @@ function meanOf(rows: ResultRow[]): Record<string, number | null> {
   );
 }
 
-const SUMMARY_RATES: readonly string[] = [...RATES, "top5"];
+const SUMMARY_RATES: readonly string[] = [...RATES, "top5", "top1_same_rate"];
 
 /** One line per corpus and row (engines, peers, help search), then the mean of the corpora. */
 export function formatSummary(results: CorpusResult[]): string {
@@ -122,7 +127,8 @@ export function formatSummary(results: CorpusResult[]): string {
   const widths = columns.map((_, i) => Math.max(...table.map((line) => line[i]!.length)));
   const lines = table.map((line) => line.map((text, i) => (i < 2 ? text.padEnd(widths[i]!) : text.padStart(widths[i]!))).join("  "));
   return [
-    "Summary (peers decline at the knowledge agent's dev correct-\"I don't know\" rate; help-search: its first result and first five)",
+    "Summary (peers decline at the knowledge agent's dev correct-\"I don't know\" rate; top1_same_rate: a peer's top-1 at the",
+    "agent's correct-\"I don't know\" rate over all questions, its threshold chosen on them all; help-search: its first result and first five)",
     ...lines,
   ].join("\n");
 }
