@@ -50,8 +50,13 @@ const CORRECTABLE_MIN_LENGTH = 4;
 function isCorrectable(word: string): boolean {
   return word.length >= CORRECTABLE_MIN_LENGTH && !/\d/.test(word);
 }
-/** At most this many postings of pairs found in bodies are kept for the next questions (a few MB). */
-const PAIR_CACHE_ENTRIES = 200_000;
+/**
+ * Postings of pairs found in bodies kept for the next questions: at most this many per passage of
+ * the index (and at least PAIR_CACHE_MIN_ENTRIES), so that each agent's cache stays a small share
+ * of its index however many agents an instance holds.
+ */
+const PAIR_CACHE_ENTRIES_PER_PASSAGE = 2;
+const PAIR_CACHE_MIN_ENTRIES = 5_000;
 /** The shortest word in which two typos are looked for ("explorer" is two letters from "exporter"). */
 const TWO_TYPOS_MIN_LENGTH = 10;
 
@@ -265,7 +270,7 @@ export class PassageIndex {
     if (pair === undefined) {
       pair = this.pairPostings(term, term.slice(0, space), term.slice(space + 1)) ?? null;
       const size = 1 + (pair?.passages.length ?? 0);
-      if (this.pairEntries + size > PAIR_CACHE_ENTRIES) {
+      if (this.pairEntries + size > Math.max(PAIR_CACHE_MIN_ENTRIES, PAIR_CACHE_ENTRIES_PER_PASSAGE * this.passages.length)) {
         this.pairs.clear();
         this.pairEntries = 0;
       }
