@@ -223,8 +223,8 @@ describe("a zip of Markdown files", () => {
     expect(inDirectory).toMatchObject({ status: "done", created: 3, failed: 1 });
     expect((inDirectory.report as unknown[]).at(-1)).toEqual(damaged);
 
-    // Cut in the middle of the last file.
-    const inFile = await runImport(await newSource(), "markdown_zip", zip.subarray(0, zip.indexOf(strToU8("three")[0]!, 1200)));
+    // Cut in the middle of the last file: at its text, found as text (a header's time bytes may read as a letter).
+    const inFile = await runImport(await newSource(), "markdown_zip", zip.subarray(0, Buffer.from(zip).indexOf("three three")));
     expect(inFile).toMatchObject({ status: "done", created: 2, failed: 2 });
     expect(inFile.report).toEqual([
       { item: "a.md", outcome: "created", articleId: expect.any(String) },
