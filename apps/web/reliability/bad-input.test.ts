@@ -359,7 +359,9 @@ it(`messages route: ${CASES} fuzzed requests, never a 5xx, the spec's error body
 
 it(`help routes: ${CASES} fuzzed requests, never a 5xx, the spec's error body, nothing stored`, async () => {
   const statuses: Outcome[] = [];
-  const before = await snapshot();
+  // A valid article read counts a view, stored a few seconds later on purpose: everything else must stay.
+  const snapshotExceptViews = await createSnapshotter(db, { tables: ["ArticleViewDay"], columns: { Article: ["viewCount"] } });
+  const before = await snapshotExceptViews();
   await fc.assert(
     fc.asyncProperty(
       fc.constantFrom("collections", "articles", "article"),
@@ -400,12 +402,14 @@ it(`help routes: ${CASES} fuzzed requests, never a 5xx, the spec's error body, n
         ["article", "demo", "%ZZ", "", {}],
         ["articles", "demo", "art-welcome", "?q=%00", {}],
         ["articles", "demo", "art-welcome", "?source=src%00", {}],
+        // A valid read, which counts a view.
+        ["article", "demo", "art-welcome", "", {}],
       ],
     },
   );
-  expect(await snapshot()).toEqual(before);
+  expect(await snapshotExceptViews()).toEqual(before);
   console.log(
     `bad input, help routes: ${CASES} fuzzed requests (${formatTally(tally(statuses))}): no 5xx, every error in the spec's ` +
-      `body, Cache-Control on all, nothing stored (all tables compared before/after)`,
+      `body, Cache-Control on all, nothing stored but article views (all tables compared before/after)`,
   );
 });

@@ -92,18 +92,27 @@ export async function agentRows(db: Database, agentId: string) {
 
 /**
  * Every table's row count and a digest of its whole content, in one statement (one snapshot of
- * the database). Equal snapshots mean nothing was inserted, updated or deleted in between.
+ * the database). Equal snapshots mean nothing was inserted, updated or deleted in between, except
+ * in the `ignored` columns (by table) and tables.
  */
-export async function createSnapshotter(db: Database): Promise<() => Promise<Record<string, string>>> {
+export async function createSnapshotter(
+  db: Database,
+  ignored: { tables?: readonly string[]; columns?: Readonly<Record<string, readonly string[]>> } = {},
+): Promise<() => Promise<Record<string, string>>> {
   const tables = await db.query<{ name: string }>(
     `SELECT table_name AS name FROM information_schema.tables
      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`,
   );
   if (tables.length === 0) throw new Error("no tables to snapshot");
+  const row = (name: string) => {
+    const columns = ignored.columns?.[name] ?? [];
+    return columns.length === 0 ? "t::text" : `(to_jsonb(t)${columns.map((column) => ` - '${column}'`).join("")})::text`;
+  };
   const sql = tables
+    .filter(({ name }) => !ignored.tables?.includes(name))
     .map(
       ({ name }) =>
-        `SELECT '${name}' AS name, count(*)::text || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS state FROM "${name}" t`,
+        `SELECT '${name}' AS name, count(*)::text || ':' || md5(coalesce(string_agg(${row(name)}, '|' ORDER BY ${row(name)}), '')) AS state FROM "${name}" t`,
     )
     .join(" UNION ALL ");
   return async () => Object.fromEntries((await db.query<{ name: string; state: string }>(sql)).map((row) => [row.name, row.state]));
