@@ -88,6 +88,13 @@ describe("excerpt", () => {
     }
   });
 
+  it("centres on the place holding the most of the query's different words, not on its first match", () => {
+    // "workspaces" comes first, four times; "refund", "thirty" and "days" come together later.
+    const result = excerpt(LONG, "my workspaces refund after thirty days", 200);
+    expect(result).toContain("Request a refund within thirty days");
+    expect(result).not.toContain("Workspaces hold projects, files, members and billing settings. Workspaces");
+  });
+
   it("falls back to a matched word, then to the start", () => {
     expect(excerpt(LONG, "refunds policy", 200)).toMatch(/^….*refund.*…$/);
     expect(excerpt(LONG, "zebra", 200).startsWith("Acme Cloud")).toBe(true);

@@ -11,12 +11,13 @@ export interface TextSegment {
 }
 
 /**
- * About `maxChars` of `text`: around the first match of `query` when there is one, else from the
- * start; cut at word boundaries, with "…" where text was left out.
+ * About `maxChars` of `text`: around the whole query where it appears, else around the place that
+ * holds the most of its different words (the first such place), else from the start; cut at word
+ * boundaries, with "…" where text was left out.
  */
 export function excerpt(text: string, query: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const match = firstMatch(text, query);
+  const match = bestMatch(text, query, maxChars);
   let start = 0;
   if (match) {
     const centre = Math.floor((match.start + match.end) / 2);
@@ -58,11 +59,32 @@ const STOP_WORDS = new Set(
   ),
 );
 
-function firstMatch(text: string, query: string): Range | undefined {
-  const ranges = matchRanges(text, query);
+/** Of the matches an excerpt may hold together, at most this share of its length apart. */
+const CLUSTER_SHARE = 0.8;
+/** Matches looked at for the best place (a long article repeats its common words). */
+const CLUSTER_CANDIDATES = 200;
+
+/**
+ * Where the whole query appears; else the run of matches within CLUSTER_SHARE of `maxChars` that
+ * holds the most different words ("charged twice" over three "month"s), the first of the best.
+ */
+function bestMatch(text: string, query: string, maxChars: number): Range | undefined {
+  const ranges = matchRanges(text, query).slice(0, CLUSTER_CANDIDATES);
   const phrase = foldQuery(query);
-  // Prefer where the whole query appears; else the first matched word.
-  return (phrase && ranges.find((range) => fold(text.slice(range.start, range.end)).folded.includes(phrase))) || ranges[0];
+  const whole = phrase && ranges.find((range) => fold(text.slice(range.start, range.end)).folded.includes(phrase));
+  if (whole) return whole;
+  const words = ranges.map((range) => stemOf(fold(text.slice(range.start, range.end)).folded));
+  let best: { range: Range; count: number } | undefined;
+  ranges.forEach((first, i) => {
+    const seen = new Set<string>();
+    let end = first.end;
+    for (let j = i; j < ranges.length && ranges[j]!.end - first.start <= maxChars * CLUSTER_SHARE; j++) {
+      seen.add(words[j]!);
+      end = ranges[j]!.end;
+    }
+    if (!best || seen.size > best.count) best = { range: { start: first.start, end }, count: seen.size };
+  });
+  return best?.range;
 }
 
 /** Non-overlapping matched ranges of the original text, in order. */
